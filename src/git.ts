@@ -1,0 +1,277 @@
+/**
+ * The one git runner. Every git call in tether goes through {@linkcode runGit}:
+ * arguments as an array (never a shell), hardened options that change no output,
+ * typed errors with the stderr tail, and a retry that copes with `LD_*`/`DYLD_*`
+ * variables that would otherwise make Deno refuse to spawn git under
+ * `--allow-run=git`.
+ *
+ * @module
+ */
+
+/** Why a git call failed. */
+export type GitErrorKind = "missing" | "too-old" | "not-a-repository" | "failed";
+
+/** A git call that could not give an answer: git missing, too old, not a repository, or a non-zero exit. */
+export class GitError extends Error {
+  /** What went wrong, for the entry point's exit-code mapping. */
+  readonly kind: GitErrorKind;
+  /** The last lines git wrote to stderr, if any. */
+  readonly stderrTail: string;
+  /** The exit code git returned, or -1 when it did not run. */
+  readonly code: number;
+
+  /**
+   * @param kind What went wrong.
+   * @param message One-line description.
+   * @param stderrTail The last lines of git's stderr.
+   * @param code git's exit code, -1 when it did not run.
+   */
+  constructor(kind: GitErrorKind, message: string, stderrTail = "", code = -1) {
+    super(message);
+    this.name = "GitError";
+    this.kind = kind;
+    this.stderrTail = stderrTail;
+    this.code = code;
+  }
+}
+
+/** Options for one git call. */
+export interface GitOptions {
+  /** Directory git runs in (passed as `-C`, so a missing directory is git's error, not a spawn error). */
+  cwd?: string;
+  /** Set `LC_ALL=C` because the output is parsed. */
+  parse?: boolean;
+  /** Bytes or text for git's standard input. */
+  stdin?: Uint8Array | string;
+  /** Return a non-zero exit instead of throwing. */
+  allowFailure?: boolean;
+  /** Extra environment for this call only (for example `GIT_DIR` in tests). */
+  env?: Record<string, string>;
+}
+
+/** What a git call returned. */
+export interface GitResult {
+  /** git's exit code. */
+  code: number;
+  /** Raw standard output. */
+  stdout: Uint8Array;
+  /** Standard error as text. */
+  stderr: string;
+}
+
+/** The options placed before every subcommand: none of them changes what git prints. */
+export const HARDENING_ARGS: readonly string[] = [
+  "--no-pager",
+  "--no-optional-locks",
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "protocol.allow=never",
+];
+
+/** Environment added to every git call: no lazy fetch, no prompt, no pager. */
+export const HARDENING_ENV: Readonly<Record<string, string>> = {
+  GIT_NO_LAZY_FETCH: "1",
+  GIT_TERMINAL_PROMPT: "0",
+  GIT_OPTIONAL_LOCKS: "0",
+  GIT_PAGER: "cat",
+  PAGER: "cat",
+};
+
+const decoder = new TextDecoder();
+/** Names of `LD_*`/`DYLD_*` variables blanked after Deno refused a spawn because of them. */
+const blanked: Record<string, string> = {};
+/** How many git processes this process has started (the bench reports it). */
+let spawned = 0;
+
+/** @returns How many git processes this process has started so far. */
+export function gitSpawnCount(): number {
+  return spawned;
+}
+
+function tail(text: string, lines = 3): string {
+  return text.trimEnd().split("\n").slice(-lines).join(" | ");
+}
+
+async function spawn(argv: string[], env: Record<string, string>, stdin?: Uint8Array) {
+  const command = new Deno.Command("git", {
+    args: argv,
+    env: { ...env, ...blanked },
+    stdin: stdin ? "piped" : "null",
+    stdout: "piped",
+    stderr: "piped",
+  });
+  spawned++;
+  const child = command.spawn();
+  if (stdin) {
+    const writer = child.stdin.getWriter();
+    try {
+      await writer.write(stdin);
+      await writer.close();
+    } catch {
+      // git may exit before reading all of its input; its exit code tells.
+    }
+  }
+  return await child.output();
+}
+
+/** Deno names the variables it refuses in its message; blank them (empty means unset to the loader). */
+function learnBlockedVariables(message: string): boolean {
+  const match = /subprocess with ([A-Z0-9_, ]+) environment variable/.exec(message);
+  if (!match?.[1]) return false;
+  let learned = false;
+  for (const name of match[1].split(",").map((s) => s.trim()).filter(Boolean)) {
+    if (!(name in blanked)) {
+      blanked[name] = "";
+      learned = true;
+    }
+  }
+  return learned;
+}
+
+/**
+ * Run git with the hardening options and return its raw result.
+ *
+ * @param args The subcommand and its arguments, as an array.
+ * @param options Where to run, whether output is parsed, stdin.
+ * @returns Exit code, stdout bytes and stderr text.
+ * @throws {GitError} `missing` when git cannot be started; `not-a-repository` or `failed`
+ * on a non-zero exit unless `allowFailure` is set.
+ */
+export async function runGit(args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
+  const argv = [...(options.cwd === undefined ? [] : ["-C", options.cwd]), ...HARDENING_ARGS, ...args];
+  const env: Record<string, string> = { ...HARDENING_ENV, ...options.env };
+  if (options.parse) env.LC_ALL = "C";
+  const stdin = typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin;
+  let output: Deno.CommandOutput | undefined;
+  for (let attempt = 0; output === undefined; attempt++) {
+    try {
+      output = await spawn(argv, env, stdin);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof Deno.errors.NotFound) {
+        throw new GitError("missing", "git is not installed or not on PATH");
+      }
+      if (attempt < 2 && learnBlockedVariables(message)) continue;
+      throw new GitError("missing", `Cannot start git: ${message.split("\n")[0]}`);
+    }
+  }
+  const result: GitResult = {
+    code: output.code,
+    stdout: output.stdout,
+    stderr: decoder.decode(output.stderr),
+  };
+  if (result.code !== 0 && !options.allowFailure) throw failure(args, result);
+  return result;
+}
+
+/**
+ * Turn a failed git result into a typed error.
+ *
+ * @param args The subcommand that failed.
+ * @param result What git returned.
+ * @returns `not-a-repository` when git says so, `failed` otherwise.
+ */
+export function failure(args: readonly string[], result: GitResult): GitError {
+  const stderr = tail(result.stderr);
+  if (/not a git repository/i.test(result.stderr)) {
+    return new GitError("not-a-repository", "Not a git repository", stderr, result.code);
+  }
+  const what = args.find((a) => !a.startsWith("-")) ?? "git";
+  return new GitError(
+    "failed",
+    `git ${what} exited with ${result.code}${stderr ? `: ${stderr}` : ""}`,
+    stderr,
+    result.code,
+  );
+}
+
+/**
+ * Run git and return its stdout as text without the final newline.
+ *
+ * @param args The subcommand and its arguments.
+ * @param options Where to run and how.
+ * @returns stdout, decoded as UTF-8, final newline removed.
+ * @throws {GitError} as {@linkcode runGit}.
+ */
+export async function gitText(args: readonly string[], options: GitOptions = {}): Promise<string> {
+  const { stdout } = await runGit(args, { parse: true, ...options });
+  return decoder.decode(stdout).replace(/\n$/, "");
+}
+
+/** The oldest git tether accepts. */
+export const MIN_GIT: readonly [number, number] = [2, 30];
+
+/**
+ * Parse `git version` output into [major, minor].
+ *
+ * @example Parse a Windows build string
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * assertEquals(parseGitVersion("git version 2.45.1.windows.1"), [2, 45]);
+ * ```
+ * @param text What `git version` printed.
+ * @returns The major and minor version, or undefined when unreadable.
+ */
+export function parseGitVersion(text: string): [number, number] | undefined {
+  const match = /git version (\d+)\.(\d+)/.exec(text);
+  return match ? [Number(match[1]), Number(match[2])] : undefined;
+}
+
+/**
+ * Check that git exists and is at least {@linkcode MIN_GIT}.
+ *
+ * @throws {GitError} `missing` or `too-old`.
+ */
+export async function assertGitVersion(): Promise<void> {
+  const text = await gitText(["version"]);
+  const version = parseGitVersion(text);
+  if (!version) throw new GitError("failed", `Cannot read git version: "${text}"`);
+  const [major, minor] = version;
+  if (major < MIN_GIT[0] || (major === MIN_GIT[0] && minor < MIN_GIT[1])) {
+    throw new GitError("too-old", `git ${major}.${minor} is older than 2.30: "${text}"`);
+  }
+}
+
+/** The object formats git knows, by hex length. */
+export type ObjectFormat = "sha1" | "sha256";
+
+/**
+ * How many hex digits an object id has in a format.
+ *
+ * @param format `sha1` or `sha256`.
+ * @returns 40 or 64.
+ */
+export function oidLength(format: ObjectFormat): number {
+  return format === "sha256" ? 64 : 40;
+}
+
+/**
+ * Whether a caller-supplied value is a full object id of the repository's format.
+ *
+ * @example Reject an abbreviated id and an option
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * assertEquals(isFullOid("a".repeat(40), "sha1"), true);
+ * assertEquals(isFullOid("abc1234", "sha1"), false);
+ * assertEquals(isFullOid("--output=x", "sha1"), false);
+ * ```
+ * @param value The caller's text.
+ * @param format The repository's object format.
+ * @returns True only for exactly 40 (sha1) or 64 (sha256) lowercase hex digits.
+ */
+export function isFullOid(value: string, format: ObjectFormat): boolean {
+  return value.length === oidLength(format) && /^[0-9a-f]+$/.test(value);
+}
+
+/**
+ * Read the repository's object format.
+ *
+ * @param cwd Directory inside the repository.
+ * @returns `sha1` or `sha256`.
+ * @throws {GitError} when not a repository or git fails.
+ */
+export async function objectFormat(cwd?: string): Promise<ObjectFormat> {
+  const text = await gitText(["rev-parse", "--show-object-format"], cwd === undefined ? {} : { cwd });
+  return text === "sha256" ? "sha256" : "sha1";
+}

@@ -1,0 +1,178 @@
+/**
+ * Test utilities: build real throwaway repositories and worktrees in a temp dir and run
+ * the real entry points under exactly the permission flags their binaries get.
+ *
+ * @module
+ */
+import { fromFileUrl, join } from "node:path";
+import { type BinaryName, PERMISSIONS } from "../src/permissions.ts";
+
+/** The repository root (where the entry points live). */
+export const ROOT: string = fromFileUrl(new URL("..", import.meta.url));
+
+/** A fixed identity and a quiet environment for git calls that build fixtures. */
+const FIXTURE_ENV: Record<string, string> = {
+  GIT_AUTHOR_NAME: "Fixture",
+  GIT_AUTHOR_EMAIL: "fixture@example.invalid",
+  GIT_COMMITTER_NAME: "Fixture",
+  GIT_COMMITTER_EMAIL: "fixture@example.invalid",
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_TERMINAL_PROMPT: "0",
+};
+
+const decoder = new TextDecoder();
+
+/** What a process returned. */
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Run git to build a fixture; throws with stderr on failure.
+ *
+ * @param cwd Where to run.
+ * @param args git arguments.
+ * @param stdin Optional input.
+ * @returns stdout without its final newline.
+ */
+export async function git(cwd: string, args: string[], stdin?: string): Promise<string> {
+  const r = await run("git", args, { cwd, stdin, env: FIXTURE_ENV });
+  if (r.code !== 0) throw new Error(`git ${args.join(" ")} failed (${r.code}): ${r.stderr}`);
+  return r.stdout.replace(/\n$/, "");
+}
+
+/**
+ * Run any program.
+ *
+ * @param cmd Program.
+ * @param args Arguments.
+ * @param options cwd, stdin, extra env, clearEnv.
+ * @returns Exit code and decoded output.
+ */
+export async function run(
+  cmd: string,
+  args: string[],
+  options: { cwd?: string; stdin?: string | Uint8Array; env?: Record<string, string>; clearEnv?: boolean } =
+    {},
+): Promise<Run> {
+  const child = new Deno.Command(cmd, {
+    args,
+    cwd: options.cwd,
+    env: options.env,
+    clearEnv: options.clearEnv ?? false,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin);
+    await w.close();
+  }
+  const out = await child.output();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
+
+/**
+ * Run a tether entry point with `deno run` and exactly the flags of its binary.
+ *
+ * @param name Binary name (`handshake`, `verify`, `gate`, `coord`).
+ * @param args Its arguments.
+ * @param options cwd, stdin, env (added to the inherited environment).
+ * @returns Exit code and output.
+ */
+export function bin(
+  name: BinaryName,
+  args: string[],
+  options: { cwd?: string; stdin?: string | Uint8Array; env?: Record<string, string>; clearEnv?: boolean } =
+    {},
+): Promise<Run> {
+  return run(
+    Deno.execPath(),
+    ["run", "--quiet", "--no-prompt", ...PERMISSIONS[name], join(ROOT, `${name}.ts`), ...args],
+    { ...options, env: { NO_COLOR: "1", ...options.env } },
+  );
+}
+
+/**
+ * Make a fresh temp directory; removed by the returned cleanup.
+ *
+ * @returns The real (symlink-resolved) path.
+ */
+export async function tempDir(prefix = "tether-test-"): Promise<string> {
+  return await Deno.realPath(await Deno.makeTempDir({ prefix }));
+}
+
+/** Options for {@linkcode makeRepo}. */
+export interface RepoOptions {
+  /** `sha256` for a SHA-256 repository. */
+  objectFormat?: "sha1" | "sha256";
+  /** Files of the first commit (path → content). Default: README.md. */
+  files?: Record<string, string>;
+  /** Initial branch name. Default `main`. */
+  branch?: string;
+}
+
+/**
+ * Create a repository in a new temp dir with one commit.
+ *
+ * @param options Object format, initial files, branch.
+ * @returns The repository path.
+ */
+export async function makeRepo(options: RepoOptions = {}): Promise<string> {
+  const dir = await tempDir();
+  const init = ["init", "-q", "-b", options.branch ?? "main"];
+  if (options.objectFormat === "sha256") init.push("--object-format=sha256");
+  await git(dir, init);
+  await git(dir, ["config", "user.name", "Fixture"]);
+  await git(dir, ["config", "user.email", "fixture@example.invalid"]);
+  await git(dir, ["config", "commit.gpgsign", "false"]);
+  await writeFiles(dir, options.files ?? { "README.md": "# fixture\n" });
+  await git(dir, ["add", "-A"]);
+  await git(dir, ["commit", "-q", "-m", "initial"]);
+  return dir;
+}
+
+/**
+ * Write files (creating parent directories).
+ *
+ * @param dir Base directory.
+ * @param files path → content.
+ */
+export async function writeFiles(dir: string, files: Record<string, string | Uint8Array>): Promise<void> {
+  for (const [path, content] of Object.entries(files)) {
+    const full = join(dir, path);
+    await Deno.mkdir(join(full, ".."), { recursive: true });
+    if (typeof content === "string") await Deno.writeTextFile(full, content);
+    else await Deno.writeFile(full, content);
+  }
+}
+
+/**
+ * Commit everything in a directory.
+ *
+ * @param dir Worktree.
+ * @param message Commit message.
+ * @returns The new HEAD.
+ */
+export async function commitAll(dir: string, message: string): Promise<string> {
+  await git(dir, ["add", "-A"]);
+  await git(dir, ["commit", "-q", "--allow-empty", "-m", message]);
+  return await git(dir, ["rev-parse", "HEAD"]);
+}
+
+/**
+ * What the bash recipe of the seed computes: `git status --porcelain | tr -d '\r' | sha256sum | cut -c1-12`.
+ *
+ * @param dir Where to run it.
+ * @returns The 12-hex fingerprint as bash computes it.
+ */
+export async function bashFingerprint(dir: string): Promise<string> {
+  const r = await run("bash", ["-c", "git status --porcelain | tr -d '\\r' | sha256sum | cut -c1-12"], {
+    cwd: dir,
+  });
+  if (r.code !== 0) throw new Error(r.stderr);
+  return r.stdout.trim();
+}
