@@ -37,7 +37,10 @@ export function assertOk(value: unknown, message?: string): asserts value {
  * @throws {assert.AssertionError} when missing.
  */
 export function assertIncludes(text: string, part: string): void {
-  assert.ok(text.includes(part), `expected ${JSON.stringify(text)} to include ${JSON.stringify(part)}`);
+  assert.ok(
+    text.includes(part),
+    `expected ${JSON.stringify(text)} to include ${JSON.stringify(part)}`,
+  );
 }
 
 /**
@@ -48,5 +51,8 @@ export function assertIncludes(text: string, part: string): void {
  * @throws {assert.AssertionError} when present.
  */
 export function assertExcludes(text: string, part: string): void {
-  assert.ok(!text.includes(part), `expected ${JSON.stringify(text)} not to include ${JSON.stringify(part)}`);
+  assert.ok(
+    !text.includes(part),
+    `expected ${JSON.stringify(text)} not to include ${JSON.stringify(part)}`,
+  );
 }

@@ -138,11 +138,20 @@ function learnBlockedVariables(message: string): boolean {
  * @throws {GitError} `missing` when git cannot be started; `not-a-repository` or `failed`
  * on a non-zero exit unless `allowFailure` is set.
  */
-export async function runGit(args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
-  const argv = [...(options.cwd === undefined ? [] : ["-C", options.cwd]), ...HARDENING_ARGS, ...args];
+export async function runGit(
+  args: readonly string[],
+  options: GitOptions = {},
+): Promise<GitResult> {
+  const argv = [
+    ...(options.cwd === undefined ? [] : ["-C", options.cwd]),
+    ...HARDENING_ARGS,
+    ...args,
+  ];
   const env: Record<string, string> = { ...HARDENING_ENV, ...options.env };
   if (options.parse) env.LC_ALL = "C";
-  const stdin = typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin;
+  const stdin = typeof options.stdin === "string"
+    ? new TextEncoder().encode(options.stdin)
+    : options.stdin;
   let output: Deno.CommandOutput | undefined;
   for (let attempt = 0; output === undefined; attempt++) {
     try {
@@ -272,6 +281,9 @@ export function isFullOid(value: string, format: ObjectFormat): boolean {
  * @throws {GitError} when not a repository or git fails.
  */
 export async function objectFormat(cwd?: string): Promise<ObjectFormat> {
-  const text = await gitText(["rev-parse", "--show-object-format"], cwd === undefined ? {} : { cwd });
+  const text = await gitText(
+    ["rev-parse", "--show-object-format"],
+    cwd === undefined ? {} : { cwd },
+  );
   return text === "sha256" ? "sha256" : "sha1";
 }

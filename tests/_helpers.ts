@@ -54,8 +54,12 @@ export async function git(cwd: string, args: string[], stdin?: string): Promise<
 export async function run(
   cmd: string,
   args: string[],
-  options: { cwd?: string; stdin?: string | Uint8Array; env?: Record<string, string>; clearEnv?: boolean } =
-    {},
+  options: {
+    cwd?: string;
+    stdin?: string | Uint8Array;
+    env?: Record<string, string>;
+    clearEnv?: boolean;
+  } = {},
 ): Promise<Run> {
   const child = new Deno.Command(cmd, {
     args,
@@ -68,7 +72,9 @@ export async function run(
   }).spawn();
   if (options.stdin !== undefined) {
     const w = child.stdin.getWriter();
-    await w.write(typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin);
+    await w.write(
+      typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin,
+    );
     await w.close();
   }
   const out = await child.output();
@@ -86,8 +92,12 @@ export async function run(
 export function bin(
   name: BinaryName,
   args: string[],
-  options: { cwd?: string; stdin?: string | Uint8Array; env?: Record<string, string>; clearEnv?: boolean } =
-    {},
+  options: {
+    cwd?: string;
+    stdin?: string | Uint8Array;
+    env?: Record<string, string>;
+    clearEnv?: boolean;
+  } = {},
 ): Promise<Run> {
   return run(
     Deno.execPath(),
@@ -141,7 +151,10 @@ export async function makeRepo(options: RepoOptions = {}): Promise<string> {
  * @param dir Base directory.
  * @param files path → content.
  */
-export async function writeFiles(dir: string, files: Record<string, string | Uint8Array>): Promise<void> {
+export async function writeFiles(
+  dir: string,
+  files: Record<string, string | Uint8Array>,
+): Promise<void> {
   for (const [path, content] of Object.entries(files)) {
     const full = join(dir, path);
     await Deno.mkdir(join(full, ".."), { recursive: true });
@@ -170,7 +183,10 @@ export async function commitAll(dir: string, message: string): Promise<string> {
  * @returns The 12-hex fingerprint as bash computes it.
  */
 export async function bashFingerprint(dir: string): Promise<string> {
-  const r = await run("bash", ["-c", "git status --porcelain | tr -d '\\r' | sha256sum | cut -c1-12"], {
+  const r = await run("bash", [
+    "-c",
+    "git status --porcelain | tr -d '\\r' | sha256sum | cut -c1-12",
+  ], {
     cwd: dir,
   });
   if (r.code !== 0) throw new Error(r.stderr);

@@ -1,0 +1,150 @@
+/**
+ * What every entry point shares: argument parsing that fails as a usage error, bounded
+ * standard input, exact output, and one place that maps errors to exit codes.
+ *
+ * @module
+ */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import config from "../deno.json" with { type: "json" };
+
+/** The toolkit version, from deno.json. */
+export const VERSION: string = config.version;
+
+/** The largest standard input any binary reads (16 MiB). */
+export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
+
+/** Exit code for a usage error, the same in every binary. */
+export const EXIT_USAGE = 2;
+
+/** A mistake in how the binary was called: exit 2 with a hint to `--help`. */
+export class UsageError extends Error {
+  /** @param message What is wrong, sentence case, offending value quoted. */
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** Input that is too large or not what the binary reads. */
+export class InputError extends Error {
+  /** @param message What is wrong. */
+  constructor(message: string) {
+    super(message);
+    this.name = "InputError";
+  }
+}
+
+/** The option table `parseArgs` takes. */
+export type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/**
+ * Parse arguments strictly; any parser complaint becomes a {@linkcode UsageError}.
+ *
+ * @param args The command-line arguments.
+ * @param options The option table.
+ * @returns Values and positionals.
+ * @throws {UsageError} on an unknown option, a missing value or a bad type.
+ */
+export function parseCli<T extends Options>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split("\n")[0]! : String(error);
+    throw new UsageError(message.split(". ")[0]!.replace(/\.$/, ""));
+  }
+}
+
+/**
+ * Read all of standard input, refusing more than a limit.
+ *
+ * @param limit Maximum bytes.
+ * @returns The bytes.
+ * @throws {InputError} when the input is larger than the limit.
+ */
+export async function readStdin(limit = MAX_STDIN_BYTES): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of Deno.stdin.readable) {
+    total += chunk.length;
+    if (total > limit) throw new InputError(`Standard input is larger than ${limit} bytes`);
+    chunks.push(chunk);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.length;
+  }
+  return out;
+}
+
+/**
+ * Decode standard input as UTF-8 text.
+ *
+ * @param limit Maximum bytes.
+ * @returns The text.
+ * @throws {InputError} when too large.
+ */
+export async function readStdinText(limit = MAX_STDIN_BYTES): Promise<string> {
+  return new TextDecoder().decode(await readStdin(limit));
+}
+
+/**
+ * Write text to stdout exactly (no added newline).
+ *
+ * @param text What to print.
+ */
+export async function out(text: string | Uint8Array): Promise<void> {
+  const bytes = typeof text === "string" ? new TextEncoder().encode(text) : text;
+  let written = 0;
+  while (written < bytes.length) written += await Deno.stdout.write(bytes.subarray(written));
+}
+
+/**
+ * Write one diagnostic line to stderr.
+ *
+ * @param text The line, without newline.
+ */
+export function err(text: string): void {
+  const line = text.replace(/\s*\n\s*/g, " ").trimEnd();
+  Deno.stderr.writeSync(new TextEncoder().encode(`${line}\n`));
+}
+
+/**
+ * Print a usage error the cliffy way and return its exit code.
+ *
+ * @param binary The binary's name.
+ * @param message What is wrong.
+ * @returns 2.
+ */
+export function usageFailure(binary: string, message: string): number {
+  err(`error: ${message}`);
+  err(`Run '${binary} --help' for usage.`);
+  return EXIT_USAGE;
+}
+
+/**
+ * Run an entry point: its result is the exit code; usage errors exit 2; any other
+ * unexpected error prints one line and exits with `internalCode`, never a stack trace.
+ *
+ * @param binary The binary's name, for messages.
+ * @param body The entry point's work, returning an exit code.
+ * @param internalCode Exit code for an error nobody mapped.
+ */
+export async function runMain(
+  binary: string,
+  body: () => Promise<number>,
+  internalCode = 3,
+): Promise<never> {
+  let code: number;
+  try {
+    code = await body();
+  } catch (error) {
+    if (error instanceof UsageError) code = usageFailure(binary, error.message);
+    else {
+      err(`error: ${error instanceof Error ? error.message : String(error)}`);
+      code = internalCode;
+    }
+  }
+  Deno.exit(code);
+}

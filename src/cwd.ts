@@ -1,0 +1,90 @@
+/**
+ * Working-directory spellings: the forms one Windows directory takes in PowerShell, Git
+ * Bash and Cygwin, and the comparison `verify` makes before asking git.
+ *
+ * @module
+ */
+
+/** The platform whose path rules apply. */
+export type PathOs = "windows" | "posix";
+
+/**
+ * The canonical spelling of a directory for string comparison. On Windows, `C:\x`, `C:/x`,
+ * `/c/x` and `/cygdrive/c/x` become `c:/x` and the path is case-folded; everywhere,
+ * repeated and trailing separators are dropped.
+ *
+ * @example Four spellings of one Windows directory
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * for (const p of ["C:\\Users\\Ann\\repo", "C:/Users/Ann/repo/", "/c/Users/Ann/repo", "/cygdrive/c/Users/Ann/repo"]) {
+ *   assertEquals(canonicalCwd(p, "windows"), "c:/users/ann/repo");
+ * }
+ * assertEquals(canonicalCwd("/c/x", "posix"), "/c/x");
+ * ```
+ * @param path The spelling.
+ * @param os Whose rules apply.
+ * @returns The canonical string.
+ */
+export function canonicalCwd(path: string, os: PathOs): string {
+  if (os === "posix") return collapse(path);
+  let p = path.replace(/\\/g, "/");
+  const unc = p.startsWith("//") && !p.startsWith("///");
+  const drive = /^([A-Za-z]):(\/|$)(.*)$/.exec(p) ??
+    /^\/cygdrive\/([A-Za-z])(\/|$)(.*)$/.exec(p) ??
+    /^\/([A-Za-z])(\/|$)(.*)$/.exec(p);
+  if (drive) p = `${drive[1]!.toLowerCase()}:/${drive[3]}`;
+  p = collapse(p);
+  if (unc) p = `/${p}`;
+  return p.toLowerCase();
+}
+
+function collapse(path: string): string {
+  const p = path.replace(/\/{2,}/g, "/");
+  if (p === "/" || /^[a-z]:\/$/i.test(p)) return p;
+  return p.replace(/\/$/, "");
+}
+
+/**
+ * The spelling git on this platform accepts for `-C`: on Windows, MSYS and Cygwin forms
+ * become `C:/x`; elsewhere the path is unchanged.
+ *
+ * @example Git Bash form on Windows
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * assertEquals(nativeCwd("/c/Users/Ann", "windows"), "C:/Users/Ann");
+ * assertEquals(nativeCwd("/c/Users/Ann", "posix"), "/c/Users/Ann");
+ * ```
+ * @param path The spelling.
+ * @param os Whose rules apply.
+ * @returns A path git can open.
+ */
+export function nativeCwd(path: string, os: PathOs): string {
+  if (os === "posix") return path;
+  const m = /^\/cygdrive\/([A-Za-z])(\/.*)?$/.exec(path) ?? /^\/([A-Za-z])(\/.*)?$/.exec(path);
+  return m ? `${m[1]!.toUpperCase()}:${m[2] ?? "/"}` : path;
+}
+
+/**
+ * Render a directory in the requested style: `native` as given, `posix` as Git Bash's
+ * `pwd` prints it (`C:\Users\Ann` → `/c/Users/Ann`).
+ *
+ * @example Git Bash spelling
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * assertEquals(styleCwd("C:\\Users\\Ann", "posix"), "/c/Users/Ann");
+ * assertEquals(styleCwd("/home/ann", "posix"), "/home/ann");
+ * ```
+ * @param path The directory as the platform reports it.
+ * @param style `native` or `posix`.
+ * @returns The spelling.
+ */
+export function styleCwd(path: string, style: "native" | "posix"): string {
+  if (style === "native") return path;
+  const m = /^([A-Za-z]):[\\/]?(.*)$/.exec(path);
+  if (!m) return path.replace(/\\/g, "/");
+  const rest = m[2]!.replace(/\\/g, "/").replace(/\/$/, "");
+  return `/${m[1]!.toLowerCase()}${rest ? `/${rest}` : ""}`;
+}
+
+/** The platform this process runs on, for path rules. */
+export const HOST_OS: PathOs = Deno.build.os === "windows" ? "windows" : "posix";

@@ -1,0 +1,216 @@
+/**
+ * The `handshake` binary's work: capture live (or take explicit fields), build blocks,
+ * wrap a prompt, and add the working context.
+ *
+ * @module
+ */
+import { buildBlock } from "./block.ts";
+import { captureLive } from "./capture.ts";
+import { styleCwd } from "./cwd.ts";
+import { type FieldName, type Handshake, type TreeState, validateField } from "./fields.ts";
+import { fingerprint } from "./fingerprint.ts";
+import { GitError } from "./git.ts";
+import { issuedAtNow } from "./time.ts";
+import { err, InputError, out, parseCli, readStdin, UsageError, VERSION } from "./cli.ts";
+import { captureWorkingContext, type ContextResult } from "./context/capture.ts";
+
+/** Exit code when the parent side cannot capture its tree. */
+export const EXIT_PARENT_FAILURE = 3;
+
+/** The `--help` text. */
+export const HANDSHAKE_HELP = `handshake ${VERSION}: capture the live tree into a v1 handshake block
+
+Usage:
+  handshake [options]          print the block for the current directory
+  handshake wrap [options]     read a task prompt on stdin; print block, blank line, prompt
+
+Options:
+  --count N                    one capture, N blocks (each its own handshake_issued_at)
+  --json                       one JSON document: { block, blocks, fields, context, snapshot_id, prompt }
+  --cwd-style native|posix     spell parent_cwd natively (default) or as Git Bash's pwd (/c/...)
+  --context                    add the [working-context] block (stored as a git blob)
+  --recent PATH                a recent file for the working context (repeatable)
+  --audience private|public    public suppresses path and git context (default private)
+  --strict                     wrap: fail (exit 3, nothing on stdout) instead of passing the prompt through
+  --head SHA --branch NAME --cwd PATH (--fingerprint HEX12 | --porcelain-stdin)
+                               explicit fields instead of a live capture (deterministic with --issued-at)
+  --issued-at TIME             handshake_issued_at, UTC ISO-8601 ending in Z
+  -h, --help                   this text
+  -V, --version                the version
+
+Exit codes: 0 printed, 2 usage error, 3 parent-side failure (not a repository, git missing
+or failing; nothing on stdout). wrap on failure prints the prompt unchanged and exits 0.
+`;
+
+const OPTIONS = {
+  count: { type: "string" },
+  json: { type: "boolean" },
+  "cwd-style": { type: "string" },
+  context: { type: "boolean" },
+  recent: { type: "string", multiple: true },
+  audience: { type: "string" },
+  strict: { type: "boolean" },
+  head: { type: "string" },
+  branch: { type: "string" },
+  cwd: { type: "string" },
+  fingerprint: { type: "string" },
+  "porcelain-stdin": { type: "boolean" },
+  "issued-at": { type: "string" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "V" },
+} as const;
+
+type Values = ReturnType<typeof parseCli<typeof OPTIONS>>["values"];
+
+function checked(name: FieldName, value: string): string {
+  const reason = validateField(name, value);
+  if (reason) throw new UsageError(reason);
+  return value;
+}
+
+function choice<T extends string>(
+  flag: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  fallback: T,
+): T {
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(`--${flag} must be ${allowed.join(" or ")}: ${JSON.stringify(value)}`);
+  }
+  return value as T;
+}
+
+/** Explicit tree fields from flags, or undefined when none were given. */
+async function explicitTree(v: Values, wrap: boolean): Promise<TreeState | undefined> {
+  const given = [v.head, v.branch, v.cwd, v.fingerprint].some((x) => x !== undefined) ||
+    v["porcelain-stdin"];
+  if (!given) return undefined;
+  if (v.head === undefined || v.branch === undefined || v.cwd === undefined) {
+    throw new UsageError("explicit fields need --head, --branch and --cwd together");
+  }
+  if ((v.fingerprint === undefined) === !v["porcelain-stdin"]) {
+    throw new UsageError("explicit fields need exactly one of --fingerprint and --porcelain-stdin");
+  }
+  if (v["porcelain-stdin"] && wrap) {
+    throw new UsageError("--porcelain-stdin cannot be used with wrap");
+  }
+  const fp = v.fingerprint ?? await fingerprint(await readStdin());
+  return {
+    parent_head: checked("parent_head", v.head),
+    parent_branch: checked("parent_branch", v.branch),
+    parent_cwd: checked("parent_cwd", v.cwd),
+    parent_dirty_fingerprint: checked("parent_dirty_fingerprint", fp),
+  };
+}
+
+function describe(error: unknown): string {
+  if (error instanceof GitError) {
+    return error.kind === "not-a-repository" ? "not a git repository" : error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Run `handshake` with its arguments.
+ *
+ * @param args Command-line arguments.
+ * @returns The exit code.
+ * @throws {UsageError} for bad arguments.
+ */
+export async function handshakeMain(args: string[]): Promise<number> {
+  const { values: v, positionals } = parseCli(args, OPTIONS);
+  if (v.help) return await out(HANDSHAKE_HELP), 0;
+  if (v.version) return await out(`handshake ${VERSION}\n`), 0;
+  if (positionals.length > 1 || (positionals[0] !== undefined && positionals[0] !== "wrap")) {
+    throw new UsageError(`Unknown command: ${JSON.stringify(positionals.join(" "))}`);
+  }
+  const wrap = positionals[0] === "wrap";
+  const count = v.count === undefined ? 1 : Number(v.count);
+  if (!Number.isInteger(count) || count < 1 || count > 1000 || !/^\d+$/.test(v.count ?? "1")) {
+    throw new UsageError(
+      `--count must be a whole number from 1 to 1000: ${JSON.stringify(v.count)}`,
+    );
+  }
+  const cwdStyle = choice("cwd-style", v["cwd-style"], ["native", "posix"] as const, "native");
+  const audience = choice("audience", v.audience, ["private", "public"] as const, "private");
+  if (v.recent && !v.context) throw new UsageError("--recent goes with --context");
+  if (v.audience !== undefined && !v.context) {
+    throw new UsageError("--audience goes with --context");
+  }
+  if (v.strict && !wrap) throw new UsageError("--strict goes with wrap");
+  const issuedAt = v["issued-at"] === undefined
+    ? undefined
+    : checked("handshake_issued_at", v["issued-at"]);
+  const explicit = await explicitTree(v, wrap);
+  const prompt = wrap ? await readPromptText() : null;
+
+  const contextPromise: Promise<ContextResult | undefined> = v.context
+    ? captureWorkingContext({ recent: v.recent ?? [], audience })
+    : Promise.resolve(undefined);
+  let tree: TreeState;
+  let context: ContextResult | undefined;
+  try {
+    tree = explicit ?? await captureLive();
+    context = await contextPromise;
+  } catch (error) {
+    contextPromise.catch(() => {});
+    const reason = describe(error);
+    if (wrap && !v.strict && prompt !== null) {
+      err(`handshake: ${reason}; prompt passed through without a handshake block`);
+      if (v.json) {
+        await out(
+          `${
+            JSON.stringify({
+              block: null,
+              blocks: [],
+              fields: null,
+              context: null,
+              snapshot_id: null,
+              prompt,
+            })
+          }\n`,
+        );
+      } else await out(prompt);
+      return 0;
+    }
+    err(`error: ${reason}`);
+    return EXIT_PARENT_FAILURE;
+  }
+  tree = { ...tree, parent_cwd: styleCwd(tree.parent_cwd, cwdStyle) };
+  const handshakes: Handshake[] = Array.from({ length: count }, () => ({
+    ...tree,
+    workspace_mode: "shared",
+    handshake_issued_at: issuedAt ?? issuedAtNow(),
+  }));
+  const blocks = handshakes.map(buildBlock);
+  const contextText = context ? `${context.block.replace(/\n*$/, "\n")}\n` : "";
+  const wrapped = prompt === null ? null : blocks.map((b) => `${b}\n${contextText}${prompt}`);
+  if (v.json) {
+    const doc = {
+      block: blocks[0],
+      blocks,
+      fields: handshakes[0],
+      context: context?.context ?? null,
+      context_block: context?.block ?? null,
+      snapshot_id: context?.snapshotId ?? null,
+      prompt: wrapped?.[0] ?? null,
+      prompts: wrapped,
+    };
+    await out(`${JSON.stringify(doc, null, 2)}\n`);
+  } else if (wrapped) {
+    await out(wrapped.join("\n"));
+  } else {
+    await out(blocks.map((b) => `${b}${contextText ? `\n${contextText}` : ""}`).join("\n"));
+  }
+  return 0;
+}
+
+async function readPromptText(): Promise<string> {
+  try {
+    return new TextDecoder().decode(await readStdin());
+  } catch (error) {
+    if (error instanceof InputError) throw new UsageError(error.message);
+    throw error;
+  }
+}

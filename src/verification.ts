@@ -1,0 +1,174 @@
+/**
+ * Step 0 verification: compare a handshake with the live tree and take the match,
+ * mismatch, error or missing path.
+ *
+ * @module
+ */
+import {
+  type Handshake,
+  parseIssuedAt,
+  TREE_FIELDS,
+  type TreeField,
+  type TreeState,
+} from "./fields.ts";
+import { GitError, runGit } from "./git.ts";
+import { captureLive, type LiveTree } from "./capture.ts";
+import { canonicalCwd, HOST_OS, nativeCwd } from "./cwd.ts";
+import type { ParseResult } from "./block.ts";
+
+/** The four verification paths. */
+export type VerifyStatus = "match" | "mismatch" | "error" | "missing";
+
+/** What `verify` decided, as printed by `--json`. */
+export interface Verdict {
+  /** Which path. */
+  status: VerifyStatus;
+  /** `environment-verified`, `environment-divergence` or `environment-unverified`. */
+  tag: "environment-verified" | "environment-divergence" | "environment-unverified";
+  /** The block's four tree fields, when a block was parsed. */
+  expected: TreeState | null;
+  /** The live four tree fields, when captured. */
+  observed: TreeState | null;
+  /** Diverged field names in schema order. */
+  diverged: TreeField[];
+  /** Why unverified (error and missing paths). */
+  reason: string | null;
+}
+
+/**
+ * Compare expected and observed tree fields; `parent_cwd` uses the given equality.
+ *
+ * @example One field diverged
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * const a = { parent_head: "a".repeat(40), parent_branch: "main", parent_cwd: "/r", parent_dirty_fingerprint: "e3b0c44298fc" };
+ * assertEquals(diverge(a, { ...a, parent_branch: "dev" }, false), ["parent_branch"]);
+ * assertEquals(diverge(a, { ...a, parent_cwd: "/elsewhere" }, true), []);
+ * ```
+ * @param expected From the block.
+ * @param observed From the live tree.
+ * @param sameCwd Whether the two directories are the same directory.
+ * @returns Diverged field names in schema order.
+ */
+export function diverge(expected: TreeState, observed: TreeState, sameCwd: boolean): TreeField[] {
+  return TREE_FIELDS.filter((field) =>
+    field === "parent_cwd" ? !sameCwd : expected[field] !== observed[field]
+  );
+}
+
+function unverified(
+  reason: string,
+  expected: TreeState | null = null,
+  observed: TreeState | null = null,
+): Verdict {
+  return {
+    status: "error",
+    tag: "environment-unverified",
+    expected,
+    observed,
+    diverged: [],
+    reason,
+  };
+}
+
+function treeOf(h: TreeState): TreeState {
+  return {
+    parent_head: h.parent_head,
+    parent_branch: h.parent_branch,
+    parent_cwd: h.parent_cwd,
+    parent_dirty_fingerprint: h.parent_dirty_fingerprint,
+  };
+}
+
+/**
+ * Resolve a directory through git to its top level and prefix, so a symlinked spelling
+ * compares equal without read permission.
+ *
+ * @param dir The directory as the parent spelled it.
+ * @returns `toplevel/prefix`, or undefined when git cannot open it there.
+ */
+async function resolveThroughGit(dir: string): Promise<string | undefined> {
+  try {
+    const r = await runGit(["rev-parse", "--show-toplevel", "--show-prefix"], {
+      cwd: nativeCwd(dir, HOST_OS),
+      parse: true,
+      allowFailure: true,
+    });
+    if (r.code !== 0) return undefined;
+    const [top = "", prefix = ""] = new TextDecoder().decode(r.stdout).split("\n");
+    return top ? `${top}/${prefix}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Options for {@linkcode verifyLive}. */
+export interface VerifyOptions {
+  /** A block older than this many milliseconds takes the error path. */
+  maxAgeMs?: number;
+  /** The current time in epoch milliseconds (default `Date.now()`). */
+  now?: number;
+}
+
+/**
+ * Run Step 0 for a parsed prompt against the live tree of the current directory.
+ *
+ * @param parsed What {@linkcode parseBlock} found.
+ * @param options Optional maximum age.
+ * @returns The verdict; never throws for git failures (they are the error path).
+ */
+export async function verifyLive(
+  parsed: ParseResult,
+  options: VerifyOptions = {},
+): Promise<Verdict> {
+  if (parsed.kind === "missing") {
+    return {
+      status: "missing",
+      tag: "environment-unverified",
+      expected: null,
+      observed: null,
+      diverged: [],
+      reason: "no handshake",
+    };
+  }
+  if (parsed.kind === "error") return unverified(`handshake block unparseable: ${parsed.reason}`);
+  const block: Handshake = parsed.handshake;
+  const expected = treeOf(block);
+  if (block.workspace_mode === "worktree") {
+    return unverified("workspace_mode worktree is reserved in v1", expected);
+  }
+  if (options.maxAgeMs !== undefined) {
+    const age = (options.now ?? Date.now()) - parseIssuedAt(block.handshake_issued_at)!;
+    if (age > options.maxAgeMs) {
+      return unverified(
+        `handshake is older than the maximum age (issued ${block.handshake_issued_at})`,
+        expected,
+      );
+    }
+  }
+  const sameByText = canonicalCwd(block.parent_cwd, HOST_OS) === canonicalCwd(Deno.cwd(), HOST_OS);
+  const expectedResolved = sameByText ? undefined : resolveThroughGit(block.parent_cwd);
+  let live: LiveTree;
+  try {
+    live = await captureLive();
+  } catch (error) {
+    await expectedResolved;
+    if (error instanceof GitError) {
+      return unverified(`live git verification failed: ${error.message}`, expected);
+    }
+    throw error;
+  }
+  const observed = treeOf(live);
+  const sameCwd = sameByText || (await expectedResolved) === `${live.toplevel}/${live.prefix}`;
+  const diverged = diverge(expected, observed, sameCwd);
+  return diverged.length === 0
+    ? { status: "match", tag: "environment-verified", expected, observed, diverged, reason: null }
+    : {
+      status: "mismatch",
+      tag: "environment-divergence",
+      expected,
+      observed,
+      diverged,
+      reason: null,
+    };
+}

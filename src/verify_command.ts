@@ -1,0 +1,128 @@
+/**
+ * The `verify` binary's work: read the block (from stdin or flags), verify it against the
+ * live tree, print the path's text and return its exit code.
+ *
+ * @module
+ */
+import { normalisePrompt, parseBlock, type ParseResult } from "./block.ts";
+import { FIELD_NAMES, type FieldName, type Handshake, validateField } from "./fields.ts";
+import { divergenceFinding, unverifiedText, verifiedLine } from "./finding.ts";
+import { type Verdict, verifyLive, type VerifyStatus } from "./verification.ts";
+import { InputError, out, parseCli, readStdin, UsageError, VERSION } from "./cli.ts";
+import { parseDuration } from "./time.ts";
+
+/** Exit code of each path. */
+export const VERIFY_EXIT: Readonly<Record<VerifyStatus, number>> = {
+  match: 0,
+  mismatch: 1,
+  error: 3,
+  missing: 4,
+};
+
+/** The `--help` text. */
+export const VERIFY_HELP =
+  `verify ${VERSION}: Step 0 — compare the dispatch prompt's handshake with the live tree
+
+Usage:
+  verify [options] < prompt.md
+  verify --head SHA --branch NAME --cwd PATH --fingerprint HEX12 [--workspace-mode shared] [--issued-at TIME]
+
+Options:
+  --json               one JSON document: { status, tag, expected, observed, diverged, reason }
+  --max-age DURATION   a block older than this (90s, 10m, 2h, 1d) takes the error path
+  -h, --help           this text
+  -V, --version        the version
+
+Paths and exit codes:
+  0 match      environment-verified: <head> on <branch>
+  1 mismatch   the environment-divergence finding; halt role work
+  3 error      environment-unverified: <reason>; tag tree-grounded findings
+  4 missing    environment-unverified: no handshake; tag tree-grounded findings
+  2 usage error
+`;
+
+const OPTIONS = {
+  json: { type: "boolean" },
+  "max-age": { type: "string" },
+  head: { type: "string" },
+  branch: { type: "string" },
+  cwd: { type: "string" },
+  fingerprint: { type: "string" },
+  "workspace-mode": { type: "string" },
+  "issued-at": { type: "string" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "V" },
+} as const;
+
+type Values = ReturnType<typeof parseCli<typeof OPTIONS>>["values"];
+
+function fromFlags(v: Values): ParseResult | undefined {
+  const flags: Record<FieldName, string | undefined> = {
+    parent_head: v.head,
+    parent_branch: v.branch,
+    parent_cwd: v.cwd,
+    parent_dirty_fingerprint: v.fingerprint,
+    workspace_mode: v["workspace-mode"] ?? "shared",
+    handshake_issued_at: v["issued-at"] ?? new Date().toISOString(),
+  };
+  if ([v.head, v.branch, v.cwd, v.fingerprint].every((x) => x === undefined)) return undefined;
+  if ([v.head, v.branch, v.cwd, v.fingerprint].some((x) => x === undefined)) {
+    throw new UsageError("field flags need --head, --branch, --cwd and --fingerprint together");
+  }
+  for (const name of FIELD_NAMES) {
+    const reason = validateField(name, flags[name]!);
+    if (reason) return { kind: "error", reason };
+  }
+  return { kind: "block", handshake: flags as unknown as Handshake };
+}
+
+/**
+ * Render a verdict as the human text of its path.
+ *
+ * @param verdict What verification decided.
+ * @returns The text for stdout.
+ */
+export function renderVerdict(verdict: Verdict): string {
+  switch (verdict.status) {
+    case "match":
+      return verifiedLine(verdict.observed!.parent_head, verdict.observed!.parent_branch);
+    case "mismatch":
+      return divergenceFinding(verdict.expected!, verdict.observed!, verdict.diverged);
+    default:
+      return unverifiedText(verdict.reason ?? "unknown");
+  }
+}
+
+/**
+ * Run `verify` with its arguments.
+ *
+ * @param args Command-line arguments.
+ * @returns The exit code of the path taken.
+ * @throws {UsageError} for bad arguments.
+ */
+export async function verifyMain(args: string[]): Promise<number> {
+  const { values: v, positionals } = parseCli(args, OPTIONS);
+  if (v.help) return await out(VERIFY_HELP), 0;
+  if (v.version) return await out(`verify ${VERSION}\n`), 0;
+  if (positionals.length > 0) {
+    throw new UsageError(`Unexpected argument: ${JSON.stringify(positionals[0])}`);
+  }
+  const maxAgeMs = v["max-age"] === undefined ? undefined : parseDuration(v["max-age"]);
+  if (v["max-age"] !== undefined && maxAgeMs === undefined) {
+    throw new UsageError(
+      `--max-age must be a duration like 90s, 10m, 2h or 1d: ${JSON.stringify(v["max-age"])}`,
+    );
+  }
+  let parsed = fromFlags(v);
+  if (!parsed) {
+    try {
+      parsed = parseBlock(normalisePrompt(new TextDecoder().decode(await readStdin())));
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      parsed = { kind: "error", reason: error.message };
+    }
+  }
+  const verdict = await verifyLive(parsed, maxAgeMs === undefined ? {} : { maxAgeMs });
+  await out(v.json ? `${JSON.stringify(verdict, null, 2)}\n` : renderVerdict(verdict));
+  return VERIFY_EXIT[verdict.status];
+}
