@@ -89,6 +89,7 @@ export function isAbsolutePath(path: string): boolean {
  */
 export function validateField(name: FieldName, value: string): string | undefined {
   const quoted = JSON.stringify(value);
+  // deno-lint-ignore no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(value)) return `field "${name}" holds a control character`;
   switch (name) {
     case "parent_head":

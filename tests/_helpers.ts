@@ -4,11 +4,12 @@
  *
  * @module
  */
-import { fromFileUrl, join } from "node:path";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type BinaryName, PERMISSIONS } from "../src/permissions.ts";
 
 /** The repository root (where the entry points live). */
-export const ROOT: string = fromFileUrl(new URL("..", import.meta.url));
+export const ROOT: string = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
 
 /** A fixed identity and a quiet environment for git calls that build fixtures. */
 const FIXTURE_ENV: Record<string, string> = {
@@ -38,7 +39,11 @@ export interface Run {
  * @returns stdout without its final newline.
  */
 export async function git(cwd: string, args: string[], stdin?: string): Promise<string> {
-  const r = await run("git", args, { cwd, stdin, env: FIXTURE_ENV });
+  const r = await run(
+    "git",
+    args,
+    stdin === undefined ? { cwd, env: FIXTURE_ENV } : { cwd, stdin, env: FIXTURE_ENV },
+  );
   if (r.code !== 0) throw new Error(`git ${args.join(" ")} failed (${r.code}): ${r.stderr}`);
   return r.stdout.replace(/\n$/, "");
 }
@@ -63,8 +68,8 @@ export async function run(
 ): Promise<Run> {
   const child = new Deno.Command(cmd, {
     args,
-    cwd: options.cwd,
-    env: options.env,
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    ...(options.env === undefined ? {} : { env: options.env }),
     clearEnv: options.clearEnv ?? false,
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
