@@ -115,18 +115,17 @@ async function spawn(argv: string[], env: Record<string, string>, stdin?: Uint8A
   return await child.output();
 }
 
-/** Deno names the variables it refuses in its message; blank them (empty means unset to the loader). */
+/**
+ * Deno names the variables it refuses in its message; blank them (empty means unset to
+ * the dynamic loader) for this and every later call.
+ *
+ * @returns Whether the message named variables to blank.
+ */
 function learnBlockedVariables(message: string): boolean {
-  const match = /subprocess with ([A-Z0-9_, ]+) environment variable/.exec(message);
+  const match = /subprocess with ([A-Za-z0-9_, ]+) environment variables?/.exec(message);
   if (!match?.[1]) return false;
-  let learned = false;
-  for (const name of match[1].split(",").map((s) => s.trim()).filter(Boolean)) {
-    if (!(name in blanked)) {
-      blanked[name] = "";
-      learned = true;
-    }
-  }
-  return learned;
+  for (const name of match[1].split(",").map((s) => s.trim()).filter(Boolean)) blanked[name] = "";
+  return true;
 }
 
 /**
