@@ -1,0 +1,65 @@
+/**
+ * tether: keep coding subagents grounded in the working tree their parent meant, check
+ * what they return, and let agents in separate worktrees hand work to each other.
+ *
+ * The binaries (`handshake.ts`, `verify.ts`, `gate.ts`, `coord.ts`) are thin entry points
+ * over this library.
+ *
+ * @example Build a block and read it back
+ * ```ts
+ * import { buildBlock, parseBlock } from "./mod.ts";
+ * import { assertEquals } from "./src/_assert.ts";
+ * const handshake = {
+ *   parent_head: "0".repeat(40), parent_branch: "main", parent_cwd: "/repo",
+ *   parent_dirty_fingerprint: "e3b0c44298fc", workspace_mode: "shared" as const,
+ *   handshake_issued_at: "2026-11-29T20:15:00.1234567Z",
+ * };
+ * assertEquals(parseBlock(buildBlock(handshake)), { kind: "block", handshake });
+ * ```
+ *
+ * @module
+ */
+
+// Handshake and verify (seed 000).
+export {
+  buildBlock,
+  CLOSE,
+  normalisePrompt,
+  OPEN,
+  parseBlock,
+  type ParseResult,
+} from "./src/block.ts";
+export {
+  FIELD_NAMES,
+  FieldError,
+  type FieldName,
+  type Handshake,
+  TREE_FIELDS,
+  type TreeField,
+  type TreeState,
+  validateField,
+  validateHandshake,
+} from "./src/fields.ts";
+export { fingerprint, sha256Hex } from "./src/fingerprint.ts";
+export {
+  DIVERGENCE_TEMPLATE,
+  divergenceFinding,
+  UNVERIFIED_TAG,
+  unverifiedText,
+  verifiedLine,
+} from "./src/finding.ts";
+export { canonicalCwd, nativeCwd, type PathOs, styleCwd } from "./src/cwd.ts";
+export { captureLive, type LiveTree } from "./src/capture.ts";
+export { diverge, type Verdict, verifyLive, type VerifyStatus } from "./src/verification.ts";
+export { formatIssuedAt, issuedAtNow, parseDuration } from "./src/time.ts";
+
+// The one git runner.
+export {
+  GitError,
+  type GitErrorKind,
+  gitText,
+  isFullOid,
+  type ObjectFormat,
+  runGit,
+} from "./src/git.ts";
+export { type BinaryName, PERMISSIONS } from "./src/permissions.ts";
