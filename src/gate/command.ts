@@ -1,0 +1,125 @@
+/**
+ * The `gate` command: arguments, standard input, output and exit codes. The verdict
+ * itself is {@linkcode evaluate}'s.
+ *
+ * @module
+ */
+import { err, InputError, out, parseCli, readStdin, UsageError, VERSION } from "../cli.ts";
+import { evaluate, type GateReport, parseResultText } from "./evaluate.ts";
+import { GateError } from "./repo.ts";
+import { renderReport } from "./render.ts";
+
+/** Exit code: the child's result is accepted. */
+export const EXIT_ACCEPT = 0;
+/** Exit code: the child's result is rejected. */
+export const EXIT_REJECT = 1;
+/** Exit code: gate could not reach a verdict. */
+export const EXIT_CANNOT_EVALUATE = 3;
+/** The largest result gate reads: 8 MiB. */
+export const MAX_RESULT_BYTES = 8 * 1024 * 1024;
+
+/** The `--help` text. */
+export const HELP =
+  `gate: check a subagent's SubagentResult against the tree (runs with --allow-run=git only)
+
+Usage:
+  gate [--since <snapshot id>] [--json] [--accept-unverified] < result.json
+
+Reads the child's SubagentResult JSON on stdin and prints a verdict.
+
+Options:
+  --since OID            the spawn snapshot id (the "snapshot:" line of the
+                         [working-context] block); adds observed changes
+  --json                 one JSON document: { verdict, reasons, evidence, changes, recent_files }
+  --accept-unverified    accept ok:true whose evidence is all of kinds gate cannot check
+  --help                 this text
+  --version              the version
+
+Exit codes:
+  0  accept
+  1  reject (schema violation, no evidence, refuted evidence, unobserved claims,
+     input that is empty, not JSON, not UTF-8 or larger than 8 MiB)
+  2  usage error
+  3  could not evaluate (not a git repository, unknown snapshot, git failed)
+`;
+
+const OPTIONS = {
+  since: { type: "string" },
+  json: { type: "boolean" },
+  "accept-unverified": { type: "boolean" },
+  help: { type: "boolean" },
+  version: { type: "boolean" },
+} as const;
+
+/** Read the result text; input that is too large, not UTF-8 or not JSON becomes a problem. */
+async function readResult(): Promise<{ text: string } | { problem: string }> {
+  const read = await readBytes();
+  if ("problem" in read) return read;
+  const parsed = parseResultText(read.text);
+  return "problem" in parsed ? parsed : read;
+}
+
+/** Read stdin as strict UTF-8 within the size limit. */
+async function readBytes(): Promise<{ text: string } | { problem: string }> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readStdin(MAX_RESULT_BYTES);
+  } catch (error) {
+    if (error instanceof InputError) {
+      return { problem: `Result is larger than ${MAX_RESULT_BYTES} bytes` };
+    }
+    throw error;
+  }
+  try {
+    return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
+  } catch {
+    return { problem: "Result is not valid UTF-8" };
+  }
+}
+
+/**
+ * Run `gate` with its arguments.
+ *
+ * @param args Command-line arguments.
+ * @returns The exit code.
+ * @throws {UsageError} on a bad option or value.
+ */
+export async function gateMain(args: string[]): Promise<number> {
+  const { values, positionals } = parseCli(args, OPTIONS);
+  if (values.help) {
+    await out(HELP);
+    return 0;
+  }
+  if (values.version) {
+    await out(`gate ${VERSION}\n`);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}"`);
+  const since = values.since;
+  if (since !== undefined && !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(since)) {
+    throw new UsageError(`--since "${since}" is not a full object id (40 or 64 lowercase hex)`);
+  }
+  if (Deno.stdin.isTerminal()) {
+    throw new UsageError("Pipe the child's SubagentResult JSON on stdin");
+  }
+
+  const input = await readResult();
+  let report: GateReport;
+  try {
+    report = "text" in input
+      ? await evaluate(input.text, {
+        ...(since === undefined ? {} : { since }),
+        acceptUnverified: values["accept-unverified"] ?? false,
+      })
+      : { verdict: "reject", reasons: [input.problem], evidence: [], recent_files: [] };
+  } catch (error) {
+    if (error instanceof GateError) {
+      err(`error: ${error.message}`);
+      return EXIT_CANNOT_EVALUATE;
+    }
+    throw error;
+  }
+  if ("problem" in input) err(`error: ${input.problem}`);
+  await out(values.json ? JSON.stringify(report, null, 2) + "\n" : renderReport(report));
+  return report.verdict === "accept" ? EXIT_ACCEPT : EXIT_REJECT;
+}

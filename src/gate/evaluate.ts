@@ -1,0 +1,238 @@
+/**
+ * The evidence gate (seed 001 with seed 004's observed changes): from the child's
+ * `SubagentResult` text and, optionally, the spawn snapshot, reach a verdict.
+ *
+ * @module
+ */
+import { SubagentResult } from "../contract/schemas.ts";
+import type { WorkingContextSnapshot } from "../context/snapshot.ts";
+import { readStatusEntries } from "../context/status.ts";
+import { isFullOid } from "../git.ts";
+import { changedEntries, type ChangeReport, classifyChanges } from "./changes.ts";
+import {
+  type CheckedEvidence,
+  checkEvidence,
+  type EvidenceFinding,
+  isCheckable,
+} from "./evidence.ts";
+import {
+  filesChangedBetween,
+  GateError,
+  type LiveRepo,
+  objectTypes,
+  openRepo,
+  readBlob,
+} from "./repo.ts";
+import { parseSnapshot } from "./snapshot_schema.ts";
+
+/** The verdict document `gate --json` prints (SPEC §5). */
+export interface GateReport {
+  /** `accept` only when nothing below is wrong. */
+  verdict: "accept" | "reject";
+  /** Why it was rejected, or notes; one sentence each. */
+  reasons: string[];
+  /** Each evidence item with its status. */
+  evidence: CheckedEvidence[];
+  /** Observed-vs-claimed changes, only with `--since`. */
+  changes?: ChangeReport;
+  /** What the parent should merge into its recent files: confirmed changes, then its own. */
+  recent_files: string[];
+}
+
+/** How to evaluate. */
+export interface GateOptions {
+  /** The spawn snapshot id (`--since`), syntax-checked by the caller. */
+  since?: string;
+  /** Accept `ok: true` whose evidence is all of kinds gate cannot check. */
+  acceptUnverified?: boolean;
+}
+
+/** Most schema issues listed before the rest are summarised. */
+const MAX_ISSUES = 20;
+
+function fieldPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) {
+    out += typeof part === "number" ? `[${part}]` : `${out ? "." : ""}${String(part)}`;
+  }
+  return out || "(root)";
+}
+
+/**
+ * Parse the child's text into JSON, or say why not.
+ *
+ * @param text The text on stdin.
+ * @returns The value, or a one-line reason.
+ */
+export function parseResultText(text: string): { value: unknown } | { problem: string } {
+  const body = text.replace(/^\uFEFF/, "");
+  if (body.trim() === "") {
+    return { problem: "Result is empty: expected a SubagentResult JSON document" };
+  }
+  try {
+    return { value: JSON.parse(body) };
+  } catch (error) {
+    const detail = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ");
+    return { problem: `Result is not JSON: ${detail.slice(0, 160)}` };
+  }
+}
+
+/**
+ * The schema problems of a value, one reason per issue, naming the field path.
+ *
+ * @example An unknown key and a wrong type
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const reasons = schemaReasons({ ok: "yes", summary: "", files_changed: [], errors: [], evidence: [], x: 1 });
+ * assertEquals(reasons.length, 2);
+ * assertEquals(reasons[0]!.startsWith("Schema violation at ok:"), true);
+ * ```
+ * @param value The parsed JSON.
+ * @returns Reasons, empty when the value is a valid `SubagentResult`.
+ */
+export function schemaReasons(value: unknown): string[] {
+  const parsed = SubagentResult.safeParse(value);
+  if (parsed.success) return [];
+  const issues = parsed.error.issues;
+  const reasons = issues.slice(0, MAX_ISSUES).map((i) =>
+    `Schema violation at ${fieldPath(i.path)}: ${i.message}`
+  );
+  if (issues.length > MAX_ISSUES) {
+    reasons.push(`Schema violation: ${issues.length - MAX_ISSUES} more issues`);
+  }
+  return reasons;
+}
+
+/** The snapshot and what changed since it. */
+async function observe(
+  repo: LiveRepo,
+  since: string,
+): Promise<{ snapshot: WorkingContextSnapshot; observed: string[] }> {
+  if (!isFullOid(since, repo.format)) {
+    throw new GateError(
+      `Cannot evaluate: --since "${since}" is not a full ${repo.format} object id`,
+    );
+  }
+  const snapshot = parseSnapshot(await readBlob(repo.top, since));
+  if (!snapshot) throw new GateError(`Cannot evaluate: blob "${since}" is not a tether snapshot`);
+  const git = snapshot.git;
+  if (!git) throw new GateError(`Cannot evaluate: snapshot "${since}" has no git part`);
+  if (git.worktree !== repo.top) {
+    throw new GateError(
+      `Cannot evaluate: snapshot was taken in "${git.worktree}", gate runs in "${repo.top}"`,
+    );
+  }
+  const [live, committed] = await Promise.all([
+    readStatusEntries(repo.top),
+    headChanges(repo, git.head),
+  ]);
+  return {
+    snapshot,
+    observed: [...new Set([...changedEntries(git.entries, live), ...committed])].sort(),
+  };
+}
+
+/** Files changed by commits between the snapshot's HEAD and the live HEAD. */
+async function headChanges(repo: LiveRepo, then: string | null): Promise<string[]> {
+  if (repo.head === null || then === repo.head) return [];
+  if (then !== null && (await objectTypes(repo.top, [then])).get(then) !== "commit") {
+    throw new GateError(
+      `Cannot evaluate: the snapshot's HEAD "${then}" is no longer in this repository`,
+    );
+  }
+  return await filesChangedBetween(repo.top, then, repo.head);
+}
+
+/**
+ * Evaluate a child's return.
+ *
+ * @param text The child's `SubagentResult` JSON text.
+ * @param options `since` snapshot id, `acceptUnverified`.
+ * @returns The verdict document.
+ * @throws {GateError} when the verdict cannot be reached (no repository where one is
+ *   needed, a missing or foreign snapshot, git failing).
+ */
+export async function evaluate(text: string, options: GateOptions = {}): Promise<GateReport> {
+  const reasons: string[] = [];
+  const parsed = parseResultText(text);
+  let result: SubagentResult | undefined;
+  if ("problem" in parsed) reasons.push(parsed.problem);
+  else {
+    reasons.push(...schemaReasons(parsed.value));
+    if (reasons.length === 0) result = SubagentResult.parse(parsed.value);
+  }
+
+  const needsRepo = options.since !== undefined ||
+    (result?.evidence.some((e) => isCheckable(e.kind)) ?? false) ||
+    result?.working_context?.head !== undefined;
+  const repo = needsRepo ? await openRepo() : undefined;
+  const observation = repo && options.since !== undefined
+    ? await observe(repo, options.since)
+    : undefined;
+
+  let findings: EvidenceFinding[] = [];
+  if (result && repo) findings = await checkEvidence(result.evidence, repo);
+  else if (result) {
+    findings = result.evidence.map((e) => ({ kind: e.kind, ref: e.ref, status: "unverified" }));
+  }
+
+  const changes = observation
+    ? classifyChanges(observation.observed, result?.files_changed ?? [])
+    : undefined;
+  if (result) reasons.push(...await judge(result, findings, changes, repo, options));
+
+  const recent = changes && reasons.length === 0
+    ? [...new Set([...changes.confirmed, ...(observation?.snapshot.recent_files ?? [])])]
+    : [...(observation?.snapshot.recent_files ?? [])];
+  const report: GateReport = {
+    verdict: reasons.length === 0 ? "accept" : "reject",
+    reasons,
+    evidence: findings.map(({ kind, ref, status }) => ({ kind, ref, status })),
+    recent_files: recent,
+  };
+  if (changes) report.changes = changes;
+  return report;
+}
+
+/** The reasons a schema-valid result is rejected. */
+async function judge(
+  result: SubagentResult,
+  findings: readonly EvidenceFinding[],
+  changes: ChangeReport | undefined,
+  repo: LiveRepo | undefined,
+  options: GateOptions,
+): Promise<string[]> {
+  const reasons: string[] = [];
+  if (!result.ok) {
+    const first = result.errors[0] ? `: ${JSON.stringify(result.errors[0])}` : "";
+    reasons.push(`Child reported failure (ok is false)${first}`);
+  } else {
+    if (result.errors.length > 0) {
+      reasons.push(`Child reported ok with ${result.errors.length} errors`);
+    }
+    if (result.evidence.length === 0) reasons.push("Child reported ok with no evidence");
+    else if (!options.acceptUnverified && !findings.some((f) => f.status === "verified")) {
+      reasons.push("No evidence item could be verified (kinds commit and file can be checked)");
+    }
+    result.evidence.forEach((e, i) => {
+      if (!e.ok) reasons.push(`Evidence [${i}] ${e.kind} ${JSON.stringify(e.ref)} reports failure`);
+    });
+  }
+  for (const f of findings) if (f.status === "refuted") reasons.push(`Evidence refuted: ${f.why}`);
+  const head = result.working_context?.head;
+  if (head !== undefined && repo) {
+    if (
+      !isFullOid(head, repo.format) || (await objectTypes(repo.top, [head])).get(head) !== "commit"
+    ) {
+      reasons.push(`Working context head "${head}" is not a commit in this repository`);
+    }
+  }
+  if (changes && changes.claimed_unobserved.length > 0) {
+    const list = changes.claimed_unobserved.slice(0, 10).map((p) => JSON.stringify(p)).join(", ");
+    const more = changes.claimed_unobserved.length > 10
+      ? ` and ${changes.claimed_unobserved.length - 10} more`
+      : "";
+    reasons.push(`Claimed changes were not observed: ${list}${more}`);
+  }
+  return reasons;
+}
