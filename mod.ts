@@ -63,3 +63,25 @@ export {
   runGit,
 } from "./src/git.ts";
 export { type BinaryName, PERMISSIONS } from "./src/permissions.ts";
+
+// Working context (seed 004).
+export {
+  captureWorkingContext,
+  type ContextRequest,
+  type ContextResult,
+} from "./src/context/capture.ts";
+export type { GitSnapshot, WorkingContextSnapshot } from "./src/context/snapshot.ts";
+export { type Remote, stripCredentials } from "./src/context/remote.ts";
+export type { StatusCounts, StatusEntry } from "./src/context/porcelain.ts";
+export { renderBlock as renderWorkingContext } from "./src/context/render.ts";
+
+// Contracts and the evidence gate (seed 001).
+export * from "./src/contract/mod.ts";
+export {
+  evaluate as evaluateResult,
+  type GateOptions,
+  type GateReport,
+} from "./src/gate/evaluate.ts";
+export { type ChangeReport, classifyChanges } from "./src/gate/changes.ts";
+export type { CheckedEvidence, EvidenceStatus } from "./src/gate/evidence.ts";
+export { GateError } from "./src/gate/repo.ts";

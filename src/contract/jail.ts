@@ -14,6 +14,8 @@ export class JailError extends Error {
   /** The offending path. */
   readonly path: string;
   /**
+   * Create the error.
+   *
    * @param message What is wrong.
    * @param path The offending path.
    */

@@ -10,7 +10,11 @@ const decoder = new TextDecoder();
 
 /** `gate` cannot reach a verdict: no repository, a missing snapshot, git failing. */
 export class GateError extends Error {
-  /** @param message What is wrong, sentence case, offending value quoted. */
+  /**
+   * Create the error.
+   *
+   * @param message What is wrong, sentence case, offending value quoted.
+   */
   constructor(message: string) {
     super(message);
     this.name = "GateError";
