@@ -638,7 +638,28 @@ Deno.test("coord C: W1 and W2 stay blind to each other through every channel and
       assertEquals((await inbox(s, "W2")).filter((x) => x === pub || x === own).length, 2);
     });
 
+    await t.step("a lane whose worktree was created at W1's commit does not own it", async () => {
+      const w5 = join(s.dir.Primary, LANE_DIR, "W5");
+      await git(s.dir.Primary, ["worktree", "add", "-q", "--detach", w5, a]);
+      await commitStatus(s, { ...SEALED, extraLanes: [["W5", `${LANE_DIR}/W5`]] });
+      const r = await coordIn(
+        w5,
+        handoffArgs("Primary", NO_SUCH_SHA, "proof/w1.md", "probe"),
+        "probe\n",
+      );
+      assertRefusal(r, "W5 handoff of a nonexistent full SHA");
+      for (const sha of ["HEAD", a]) {
+        const p = await coordIn(w5, handoffArgs("Primary", sha, "proof/w1.md", "probe"), "probe\n");
+        assertEquals(p, r, `W5 handoff of ${sha} (W1's commit it was created at)`);
+      }
+      await commitStatus(s, SEALED);
+    });
+
     await t.step("nothing W2 can list or read mentions W1's commits or words", async () => {
+      const status = await statusText(s, "W2");
+      for (const word of ["W1 secret", "W1 private", "W1 frozen", "lemma"]) {
+        assertExcludes(status, word);
+      }
       const all = await everythingVisibleTo(s, "W2");
       for (const sha of [a, a0, c, tagOnly, renamed, deleted]) {
         assertExcludes(all, sha);
@@ -700,6 +721,17 @@ Deno.test("coord D: before release W3 sees neither frozen result and Primary can
         ]);
       },
     );
+
+    await t.step("W3 that checks out SHA-A cannot hand off HEAD before release", async () => {
+      await git(s.dir.W3, ["checkout", "-q", "--detach", a]);
+      try {
+        await assertProbesRefused(s, "W3", "Primary", [
+          { label: "HEAD at SHA-A", sha: "HEAD", path: "proof/w1.md" },
+        ]);
+      } finally {
+        await git(s.dir.W3, ["checkout", "-q", "w3"]);
+      }
+    });
 
     await t.step("W3 still talks with Primary and hands off its own work", async () => {
       const note = await send(s, "Primary", "W3", "wait for release", "Primary: please wait\n");
@@ -1190,6 +1222,7 @@ Deno.test("coord identity: the sender is the lane of the current worktree and ca
       ) {
         env[v] = "Primary";
       }
+      env.PWD = s.dir.Primary;
       const r = await coord(s, "W2", ["send", WI, "--to", "W1", "--subject", "spoof"], "x\n", env);
       assertDenied(r, "W2 posing as Primary by environment, to W1");
       const id = expectId(
