@@ -1,0 +1,70 @@
+/**
+ * `coord`: durable, blind-aware, SHA-pinned messages between the worktrees of one git
+ * repository. Parses the command line, runs the core, maps typed errors to exit codes:
+ * 0 ok, 2 usage, 3 git/policy/store error, 4 refused or not found.
+ *
+ * Runs with `--allow-run=git --allow-read --allow-write` (the store lives in the git
+ * common dir; everything else is learned through git).
+ *
+ * @module
+ */
+import { exitCodeFor, UsageError } from "./src/coord/errors.ts";
+import { MAX_BODY_BYTES, runCoord } from "./src/coord/cli.ts";
+import { gitSpawnCount } from "./src/git.ts";
+
+async function readBody(): Promise<string> {
+  if (Deno.stdin.isTerminal()) return "";
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of Deno.stdin.readable) {
+    total += chunk.length;
+    if (total > MAX_BODY_BYTES) {
+      throw new UsageError(`Message body is larger than ${MAX_BODY_BYTES} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new UsageError("Message body is not UTF-8");
+  }
+}
+
+/**
+ * Run coord and return its exit code.
+ *
+ * @param args Command-line arguments.
+ * @returns The exit code.
+ */
+export async function main(args: string[]): Promise<number> {
+  // Hidden, for the bench: report how many git processes the command started.
+  const countGit = args.includes("--debug-git-count");
+  const rest = args.filter((a) => a !== "--debug-git-count");
+  const encoder = new TextEncoder();
+  let code = 0;
+  try {
+    const output = await runCoord(rest, { cwd: Deno.cwd(), readBody });
+    await writeAll(Deno.stdout, encoder.encode(output.stdout));
+    for (const line of output.stderr) console.error(line);
+  } catch (error) {
+    const mapped = exitCodeFor(error);
+    console.error(mapped.line);
+    if (mapped.hint) console.error("hint: run coord --help");
+    code = mapped.code;
+  }
+  if (countGit) console.error(`git-processes: ${gitSpawnCount()}`);
+  return code;
+}
+
+async function writeAll(file: typeof Deno.stdout, bytes: Uint8Array): Promise<void> {
+  let written = 0;
+  while (written < bytes.length) written += await file.write(bytes.subarray(written));
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -1,0 +1,112 @@
+/**
+ * The identity of a handoff artifact: a commit, a path in it, the path's object id and
+ * the commit's tree id. Only ever called after the caller's right to inspect the commit
+ * has been decided.
+ *
+ * @module
+ */
+import { runGit } from "../git.ts";
+import type { Artifact } from "./message.ts";
+import { objectTypes } from "./history.ts";
+
+const decoder = new TextDecoder();
+
+/**
+ * Look up a path at a commit without reading the file itself (works in a partial clone).
+ *
+ * @param cwd Where to run git.
+ * @param commit A full commit id the caller may inspect.
+ * @param path A validated path.
+ * @returns The path's object id, or undefined when the path does not exist there.
+ * @throws {GitError} when git fails.
+ */
+export async function pathObject(
+  cwd: string,
+  commit: string,
+  path: string,
+): Promise<string | undefined> {
+  const result = await runGit(
+    ["--literal-pathspecs", "ls-tree", "-z", "--full-tree", "--end-of-options", commit, "--", path],
+    { cwd, parse: true, allowFailure: true },
+  );
+  if (result.code !== 0) return undefined;
+  for (const entry of decoder.decode(result.stdout).split("\0")) {
+    const match = /^[0-7]+ [a-z]+ ([0-9a-f]+)\t(.*)$/s.exec(entry);
+    if (match?.[1] && match[2] === path) return match[1];
+  }
+  return undefined;
+}
+
+/**
+ * The tree id of a commit, through stdin (never an argument).
+ *
+ * @param cwd Where to run git.
+ * @param commit A full commit id.
+ * @returns The tree id, or undefined when the commit is missing.
+ * @throws {GitError} when git fails.
+ */
+export async function commitTree(cwd: string, commit: string): Promise<string | undefined> {
+  const result = await runGit(["cat-file", "--batch-check=%(objectname)"], {
+    cwd,
+    parse: true,
+    stdin: `${commit}^{tree}\n`,
+  });
+  const line = decoder.decode(result.stdout).trim();
+  return /^[0-9a-f]+$/.test(line) ? line : undefined;
+}
+
+/** What re-resolving a handoff's artifact found. */
+export interface ArtifactCheck {
+  /** `ok`, `changed` (ids no longer match) or `gone` (objects missing). */
+  status: "ok" | "changed" | "gone";
+  /** Plain sentences saying what was found. */
+  notes: string[];
+}
+
+/**
+ * Re-resolve a stored artifact: does the commit exist, does its tree id and the path's
+ * object id still match what was recorded, are the objects present?
+ *
+ * @param cwd Where to run git.
+ * @param artifact The recorded artifact.
+ * @returns The verdict with plain notes.
+ * @throws {GitError} when git fails.
+ */
+export async function checkArtifact(cwd: string, artifact: Artifact): Promise<ArtifactCheck> {
+  const types = await objectTypes(cwd, [artifact.commit, artifact.tree]);
+  if (types.get(artifact.commit) !== "commit") {
+    return {
+      status: "gone",
+      notes: [
+        `commit ${artifact.commit} is no longer in this repository (coord creates no refs; a commit no branch or tag reaches can be garbage-collected)`,
+      ],
+    };
+  }
+  const notes: string[] = [];
+  let status: ArtifactCheck["status"] = "ok";
+  const [tree, object] = await Promise.all([
+    commitTree(cwd, artifact.commit),
+    pathObject(cwd, artifact.commit, artifact.path),
+  ]);
+  if (tree !== artifact.tree) {
+    status = "changed";
+    notes.push(`the commit's tree is now ${tree ?? "missing"}, recorded ${artifact.tree}`);
+  }
+  if (object === undefined) {
+    status = "changed";
+    notes.push(`path "${artifact.path}" no longer resolves at ${artifact.commit}`);
+  } else if (object !== artifact.object) {
+    status = "changed";
+    notes.push(`path "${artifact.path}" is now ${object}, recorded ${artifact.object}`);
+  } else {
+    const present = await objectTypes(cwd, [object]);
+    if (!present.has(object)) {
+      notes.push(
+        `object ${object} of "${artifact.path}" is not in the local object store (not fetched in this partial clone, or gone)`,
+      );
+      if (status === "ok") status = "gone";
+    }
+  }
+  if (status === "ok") notes.push("commit, tree and path resolve to the recorded ids");
+  return { status, notes };
+}

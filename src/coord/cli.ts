@@ -1,0 +1,236 @@
+/**
+ * The `coord` command line: parse a subcommand and its options into a request, run it,
+ * and render the result. The entry point maps errors to exit codes.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { UsageError } from "./errors.ts";
+import {
+  clip,
+  isArtifactPath,
+  parseLaneList,
+  parseMessageId,
+  parseSubject,
+  parseWorkItem,
+} from "./ids.ts";
+import { MESSAGE_TYPES, type MessageType, type Provenance, PROVENANCES } from "./message.ts";
+import { Session } from "./session.ts";
+import { send } from "./commands/send.ts";
+import { handoff } from "./commands/handoff.ts";
+import { inbox, renderInbox } from "./commands/inbox.ts";
+import { read, renderRead } from "./commands/read.ts";
+import { ack } from "./commands/ack.ts";
+import { renderStatus, status } from "./commands/status.ts";
+
+/** The tether version coord reports. */
+export const COORD_VERSION = "0.1.0";
+
+/** The largest message body (1 MiB). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Usage text for `coord --help`. */
+export const HELP = `coord: durable, blind-aware, SHA-pinned messages between git worktrees
+
+Usage:
+  coord send    <WORK_ITEM> --to A[,B] [--cc C] [--type T] --subject S [--reply-to ID] [--forward ID] [--provenance P]   (body on stdin)
+  coord handoff <WORK_ITEM> --to A --sha <full SHA|HEAD> --path P [--provenance P] --subject S   (body on stdin)
+  coord inbox   <WORK_ITEM> [--unacked] [--json]
+  coord read    <MSG_ID> [--json]
+  coord ack     <MSG_ID> [--json]
+  coord status  [<WORK_ITEM>] [--json]
+
+Your lane is the worktree you run in, as STATUS on the policy ref (refs/heads/main, or git
+config coord.policyRef) declares it. Types: ${MESSAGE_TYPES.join(", ")}.
+Provenance: ${PROVENANCES.join(", ")}.
+
+Exit codes: 0 ok, 2 usage error, 3 git, policy or store error, 4 refused or not found.
+`;
+
+/** What a command produced. */
+export interface Output {
+  /** Text for stdout. */
+  stdout: string;
+  /** Lines for stderr (warnings). */
+  stderr: string[];
+}
+
+/** Where and how a command runs. */
+export interface CliContext {
+  /** The caller's directory. */
+  cwd: string;
+  /** Reads the message body (standard input). */
+  readBody: () => Promise<string>;
+}
+
+const common = { json: { type: "boolean" }, help: { type: "boolean", short: "h" } } as const;
+
+function parse<T extends NonNullable<Parameters<typeof parseArgs>[0]>["options"]>(
+  args: string[],
+  options: T,
+) {
+  try {
+    return parseArgs({
+      args,
+      options: { ...common, ...options },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split("\n")[0] ?? "" : String(error);
+    throw new UsageError(message.replace(/\.$/, ""));
+  }
+}
+
+function single(positionals: string[], what: string, optional = false): string | undefined {
+  if (positionals.length > 1) {
+    throw new UsageError(`Unexpected argument: "${clip(positionals[1] ?? "")}"`);
+  }
+  if (positionals.length === 0 && !optional) throw new UsageError(`Missing ${what}`);
+  return positionals[0];
+}
+
+function enumValue<T extends string>(
+  value: string | undefined,
+  allowed: readonly T[],
+  what: string,
+): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(`Unknown ${what}: "${clip(value)}" (one of ${allowed.join(", ")})`);
+  }
+  return value as T;
+}
+
+function requireValues(values: string[] | undefined, option: string): string[] {
+  if (!values || values.length === 0) throw new UsageError(`Missing ${option}`);
+  return values;
+}
+
+/**
+ * Run one coord command line.
+ *
+ * @param args The arguments after `coord`.
+ * @param context The caller's directory and standard input.
+ * @returns What to print.
+ * @throws {UsageError | RefusedError | PolicyError | StoreError | GitError} for the entry point to map.
+ */
+export async function runCoord(args: string[], context: CliContext): Promise<Output> {
+  const [command, ...rest] = args;
+  const out = (stdout: string, stderr: string[] = []): Output => ({ stdout, stderr });
+  if (command === undefined) {
+    throw new UsageError("Missing command (send, handoff, inbox, read, ack, status)");
+  }
+  if (command === "--help" || command === "-h" || command === "help") return out(HELP);
+  if (command === "--version") return out(`coord ${COORD_VERSION}\n`);
+  const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
+  switch (command) {
+    case "send": {
+      const { values, positionals } = parse(rest, {
+        to: { type: "string", multiple: true },
+        cc: { type: "string", multiple: true },
+        type: { type: "string" },
+        subject: { type: "string" },
+        "reply-to": { type: "string" },
+        forward: { type: "string" },
+        provenance: { type: "string" },
+      });
+      if (values.help) return out(HELP);
+      const workItem = parseWorkItem(single(positionals, "work item id"));
+      const request = {
+        workItem,
+        to: parseLaneList(requireValues(values.to, "--to")),
+        cc: parseLaneList(values.cc ?? []),
+        type: enumValue<MessageType>(values.type, MESSAGE_TYPES, "type") ?? "NOTE",
+        subject: parseSubject(values.subject),
+        replyTo: values["reply-to"] === undefined ? undefined : parseMessageId(values["reply-to"]),
+        forward: values.forward === undefined ? undefined : parseMessageId(values.forward),
+        provenance: enumValue<Provenance>(values.provenance, PROVENANCES, "provenance") ?? null,
+      };
+      const body = await context.readBody();
+      const session = await Session.open(context.cwd);
+      const message = await send(session, { ...request, body });
+      return out(values.json ? json(message) : `${message.id}\n`);
+    }
+    case "handoff": {
+      const { values, positionals } = parse(rest, {
+        to: { type: "string", multiple: true },
+        sha: { type: "string" },
+        path: { type: "string" },
+        subject: { type: "string" },
+        provenance: { type: "string" },
+      });
+      if (values.help) return out(HELP);
+      const workItem = parseWorkItem(single(positionals, "work item id"));
+      if (values.sha === undefined) {
+        throw new UsageError("Missing --sha (a full commit id, or HEAD)");
+      }
+      if (values.path === undefined) throw new UsageError("Missing --path");
+      if (!isArtifactPath(values.path)) {
+        throw new UsageError(
+          `Invalid --path: "${clip(values.path)}" (relative, no "." or ".." segments)`,
+        );
+      }
+      const request = {
+        workItem,
+        to: parseLaneList(requireValues(values.to, "--to")),
+        sha: values.sha,
+        path: values.path,
+        subject: parseSubject(values.subject),
+        provenance: enumValue<Provenance>(values.provenance, PROVENANCES, "provenance") ??
+          "CLAIMED",
+      };
+      const body = await context.readBody();
+      const session = await Session.open(context.cwd);
+      const message = await handoff(session, { ...request, body });
+      return out(values.json ? json(message) : `${message.id}\n`);
+    }
+    case "inbox": {
+      const { values, positionals } = parse(rest, { unacked: { type: "boolean" } });
+      if (values.help) return out(HELP);
+      const workItem = parseWorkItem(single(positionals, "work item id"));
+      const session = await Session.open(context.cwd);
+      const result = await inbox(session, workItem, values.unacked === true);
+      const warnings = result.corrupt.map((c) => `warning: ${c.id} is corrupt: ${c.reason}`);
+      if (values.json) return out(json(result), warnings);
+      if (result.messages.length === 0) {
+        warnings.push(`no visible messages in ${workItem} for ${result.lane}`);
+      }
+      return out(renderInbox(result), warnings);
+    }
+    case "read": {
+      const { values, positionals } = parse(rest, {});
+      if (values.help) return out(HELP);
+      const id = parseMessageId(single(positionals, "message id"));
+      const session = await Session.open(context.cwd);
+      const result = await read(session, id);
+      return out(values.json ? json(result) : renderRead(result));
+    }
+    case "ack": {
+      const { values, positionals } = parse(rest, {});
+      if (values.help) return out(HELP);
+      const id = parseMessageId(single(positionals, "message id"));
+      const session = await Session.open(context.cwd);
+      const written = await ack(session, id);
+      const text = `${positionals[0]} ${
+        written ? "acknowledged" : "was already acknowledged"
+      } by ${session.lane}\n`;
+      return out(
+        values.json ? json({ id: positionals[0], lane: session.lane, new: written }) : text,
+      );
+    }
+    case "status": {
+      const { values, positionals } = parse(rest, {});
+      if (values.help) return out(HELP);
+      const raw = single(positionals, "work item id", true);
+      const workItem = raw === undefined ? undefined : parseWorkItem(raw);
+      const session = await Session.open(context.cwd);
+      const report = await status(session, workItem);
+      return out(values.json ? json(report) : renderStatus(report));
+    }
+    default:
+      throw new UsageError(
+        `Unknown command: "${clip(command)}" (send, handoff, inbox, read, ack, status)`,
+      );
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * `coord read`: one message the caller may see, headers then body; a handoff's artifact
+ * is re-resolved and any change or loss is said plainly.
+ *
+ * @module
+ */
+import { type ArtifactCheck, checkArtifact } from "../artifact.ts";
+import { MESSAGE_REFUSAL, RefusedError, StoreError } from "../errors.ts";
+import { formatMessageId, type MessageId } from "../ids.ts";
+import type { Message } from "../message.ts";
+import type { Session } from "../session.ts";
+import { stateFor } from "./inbox.ts";
+
+/** What `coord read` shows. */
+export interface ReadResult {
+  /** The message (its `reply_to` is null when the reader may not read the parent). */
+  message: Message;
+  /** `SENT` or `ACKNOWLEDGED` from the reader's side. */
+  state: "SENT" | "ACKNOWLEDGED";
+  /** Lanes that acknowledged (shown to the sender only). */
+  acknowledged_by: string[];
+  /** The re-check of a handoff's artifact. */
+  artifact_check: ArtifactCheck | null;
+  /** The forwarded original, when this is a forward. */
+  forwarded: Message | null;
+}
+
+/**
+ * Read a message.
+ *
+ * @param session The reader's session.
+ * @param id The message id.
+ * @returns What to show.
+ * @throws {RefusedError} with {@linkcode MESSAGE_REFUSAL} when it does not exist or is not visible.
+ * @throws {StoreError} when its record is corrupt.
+ */
+export async function read(session: Session, id: MessageId): Promise<ReadResult> {
+  const cache = new Map<string, Message | undefined>();
+  const lookup = (x: string): Message | undefined => {
+    if (cache.has(x)) return cache.get(x);
+    const [wi, n] = x.split("-M");
+    const slot = wi && n ? session.store.readOne(wi, Number(n)) : undefined;
+    const m = slot?.ok ? slot.message : undefined;
+    cache.set(x, m);
+    return m;
+  };
+  const textId = formatMessageId(id.workItem, id.seq);
+  const slot = session.store.readOne(id.workItem, id.seq);
+  if (slot === undefined) throw new RefusedError(MESSAGE_REFUSAL);
+  if (!slot.ok) throw new StoreError(`Message ${textId} is corrupt: ${slot.reason}`);
+  const message = slot.message;
+  const parent = message.reply_to === null ? undefined : lookup(message.reply_to);
+  const visible = await session.visibility(
+    session.lane,
+    parent ? [message, parent] : [message],
+    lookup,
+  );
+  if (!visible(message.id)) throw new RefusedError(MESSAGE_REFUSAL);
+  const shown: Message = { ...message, reply_to: parent && visible(parent.id) ? parent.id : null };
+  const { acks } = session.store.readAcks(id.workItem, (m) => m === message.id);
+  const state = stateFor(message, session.lane, acks);
+  const acknowledgedBy = message.sender === session.lane
+    ? [...(acks.get(message.id) ?? [])].sort()
+    : [];
+  const artifactCheck = message.artifact
+    ? await checkArtifact(session.repo.cwd, message.artifact)
+    : null;
+  const forwarded = message.forward_of === null ? null : lookup(message.forward_of) ?? null;
+  return {
+    message: shown,
+    state,
+    acknowledged_by: acknowledgedBy,
+    artifact_check: artifactCheck,
+    forwarded,
+  };
+}
+
+/**
+ * Render a message as headers, a blank line, then the body.
+ *
+ * @example
+ * ```ts
+ * import { assertIncludes } from "../../_assert.ts";
+ * const message = {
+ *   format: "coord-lite/message@1" as const, id: "E001-M0001", work_item: "E001", sender: "W1", to: ["Primary"],
+ *   cc: [], type: "NOTE" as const, subject: "hi", body: "text", reply_to: null, forward_of: null,
+ *   provenance: null, time: "2026-01-01T00:00:00.000Z", artifact: null,
+ * };
+ * assertIncludes(renderMessage(message, "SENT"), "from: W1\n");
+ * ```
+ * @param message The message.
+ * @param state The reader's state of it.
+ * @returns The headers and body.
+ */
+export function renderMessage(message: Message, state: string | undefined): string {
+  const lines = [
+    `id: ${message.id}`,
+    `work-item: ${message.work_item}`,
+    `from: ${message.sender}`,
+    `to: ${message.to.join(", ")}`,
+  ];
+  if (message.cc.length > 0) lines.push(`cc: ${message.cc.join(", ")}`);
+  lines.push(`type: ${message.type}`, `subject: ${message.subject}`);
+  if (message.provenance) lines.push(`provenance: ${message.provenance}`);
+  lines.push(`time: ${message.time}`);
+  if (message.reply_to) lines.push(`reply-to: ${message.reply_to}`);
+  if (message.forward_of) lines.push(`forward-of: ${message.forward_of}`);
+  if (state) lines.push(`state: ${state}`);
+  if (message.artifact) {
+    lines.push(
+      `artifact-commit: ${message.artifact.commit}`,
+      `artifact-path: ${message.artifact.path}`,
+      `artifact-object: ${message.artifact.object}`,
+      `artifact-tree: ${message.artifact.tree}`,
+    );
+  }
+  return `${lines.join("\n")}\n\n${message.body}${
+    message.body.endsWith("\n") || message.body === "" ? "" : "\n"
+  }`;
+}
+
+/**
+ * Render a read result for a person.
+ *
+ * @param result What {@linkcode read} returned.
+ * @returns The text for stdout.
+ */
+export function renderRead(result: ReadResult): string {
+  let text = renderMessage(result.message, result.state);
+  const extra: string[] = [];
+  if (result.acknowledged_by.length > 0) {
+    extra.push(`acknowledged-by: ${result.acknowledged_by.join(", ")}`);
+  }
+  if (result.artifact_check) {
+    const label = { ok: "ok", changed: "CHANGED", gone: "GONE" }[result.artifact_check.status];
+    for (const note of result.artifact_check.notes) extra.push(`artifact-check: ${label}: ${note}`);
+  }
+  const head = text.indexOf("\n\n");
+  if (extra.length > 0) text = `${text.slice(0, head)}\n${extra.join("\n")}${text.slice(head)}`;
+  if (result.forwarded) {
+    text += `\n----- forwarded message -----\n${renderMessage(result.forwarded, undefined)}`;
+  }
+  return text;
+}

@@ -1,0 +1,181 @@
+/**
+ * `coord status`: read-only management by exception. Per work item, what the caller may
+ * see: counts, unacknowledged messages, blockers, and handoffs whose commit is gone or
+ * reachable from no ref; it ends with an `OWNER ACTION:` line.
+ *
+ * @module
+ */
+import { runGit } from "../../git.ts";
+import { objectTypes } from "../history.ts";
+import { laneState } from "../policy.ts";
+import type { Message } from "../message.ts";
+import type { Session } from "../session.ts";
+import { stateFor } from "./inbox.ts";
+
+/** One work item's summary. */
+export interface WorkItemStatus {
+  /** The work item. */
+  id: string;
+  /** Messages the caller may see. */
+  messages: number;
+  /** Visible messages addressed to the caller and not acknowledged by it. */
+  unacknowledged: number;
+  /** Visible handoffs. */
+  handoffs: number;
+  /** Visible BLOCKER messages nobody addressed has acknowledged. */
+  open_blockers: string[];
+}
+
+/** What `coord status` reports. */
+export interface StatusReport {
+  /** The caller's lane. */
+  lane: string;
+  /** Where the policy came from. */
+  policy_ref: string;
+  /** Every lane of the policy and its state (primary, open, sealed, released (N)). */
+  lanes: { name: string; state: string; worktree: boolean }[];
+  /** Work items. */
+  work_items: WorkItemStatus[];
+  /** Exceptions worth a look. */
+  warnings: string[];
+  /** What the owner must do, or `none`. */
+  owner_action: string;
+}
+
+/**
+ * Summarise the store for the caller.
+ *
+ * @param session The caller's session.
+ * @param workItem One work item, or all when undefined.
+ * @returns The report.
+ */
+export async function status(
+  session: Session,
+  workItem: string | undefined,
+): Promise<StatusReport> {
+  const { repo, store } = session;
+  const lane = session.lane;
+  const items = workItem === undefined ? store.workItems() : [workItem];
+  const warnings: string[] = [];
+  const actions: string[] = [];
+  const summaries: WorkItemStatus[] = [];
+  const handoffs: Message[] = [];
+  for (const item of items) {
+    const byId = new Map<string, Message>();
+    for (const slot of store.readAll(item)) {
+      if (slot.ok) byId.set(slot.id, slot.message);
+      else {
+        warnings.push(`${slot.id} is corrupt: ${slot.reason}`);
+        actions.push(`repair corrupt record ${slot.id}`);
+      }
+    }
+    const mine = [...byId.values()].filter((m) =>
+      m.sender === lane || m.to.includes(lane) || m.cc.includes(lane)
+    );
+    const visible = await session.visibility(lane, mine, (id) => byId.get(id));
+    const shown = mine.filter((m) => visible(m.id));
+    const { acks, corrupt } = store.readAcks(item, (id) => visible(id));
+    for (const name of corrupt) warnings.push(`acknowledgement ${name} is corrupt`);
+    let unacknowledged = 0;
+    const blockers: string[] = [];
+    for (const m of shown) {
+      const addressed = m.to.includes(lane) || m.cc.includes(lane);
+      if (addressed && stateFor(m, lane, acks) === "SENT") unacknowledged++;
+      if (m.type === "BLOCKER" && ![...m.to, ...m.cc].some((r) => acks.get(m.id)?.has(r))) {
+        blockers.push(m.id);
+        actions.push(`resolve blocker ${m.id} (${m.sender}: ${m.subject})`);
+      }
+      if (m.artifact) handoffs.push(m);
+    }
+    summaries.push({
+      id: item,
+      messages: shown.length,
+      unacknowledged,
+      handoffs: shown.filter((m) => m.artifact).length,
+      open_blockers: blockers,
+    });
+  }
+  await checkHandoffCommits(session, handoffs, warnings, actions);
+  const worktreeLanes = new Set(repo.worktrees.map((w) => w.lane));
+  return {
+    lane,
+    policy_ref: repo.policyRef,
+    lanes: [...repo.policy.lanes.keys()].map((name) => ({
+      name,
+      state: laneState(repo.policy, name),
+      worktree: worktreeLanes.has(name),
+    })),
+    work_items: summaries,
+    warnings,
+    owner_action: actions.length === 0 ? "none" : actions.join("; "),
+  };
+}
+
+/** Warn about handoffs whose commit is gone or reachable from no ref (one or two git calls). */
+async function checkHandoffCommits(
+  session: Session,
+  handoffs: Message[],
+  warnings: string[],
+  actions: string[],
+) {
+  const commits = [...new Set(handoffs.map((m) => m.artifact!.commit))];
+  if (commits.length === 0) return;
+  const cwd = session.repo.cwd;
+  const types = await objectTypes(cwd, commits);
+  const existing = commits.filter((c) => types.get(c) === "commit");
+  const unreachable = new Set<string>();
+  if (existing.length > 0) {
+    const result = await runGit(["rev-list", "--stdin", "--not", "--all"], {
+      cwd,
+      parse: true,
+      stdin: existing.join("\n") + "\n",
+    });
+    for (const line of new TextDecoder().decode(result.stdout).split("\n")) {
+      if (line) unreachable.add(line);
+    }
+  }
+  for (const m of handoffs) {
+    const commit = m.artifact!.commit;
+    if (types.get(commit) !== "commit") {
+      warnings.push(`${m.id} handoff commit ${commit} is gone from the repository`);
+      actions.push(`re-issue handoff ${m.id}`);
+    } else if (unreachable.has(commit)) {
+      warnings.push(
+        `${m.id} handoff commit ${commit} is reachable from no ref (garbage collection may remove it)`,
+      );
+      actions.push(`keep ${commit} reachable (a branch or tag) for ${m.id}`);
+    }
+  }
+}
+
+/**
+ * Render a status report for a person.
+ *
+ * @example Nothing to do
+ * ```ts
+ * import { assertEquals } from "../../_assert.ts";
+ * const text = renderStatus({ lane: "Primary", policy_ref: "refs/heads/main", lanes: [], work_items: [], warnings: [], owner_action: "none" });
+ * assertEquals(text.trimEnd().split("\n").at(-1), "OWNER ACTION: none");
+ * ```
+ * @param report The report.
+ * @returns The text for stdout.
+ */
+export function renderStatus(report: StatusReport): string {
+  const lines = [`coord status for ${report.lane}; policy: STATUS at ${report.policy_ref}`];
+  lines.push(
+    `lanes: ${
+      report.lanes.map((l) => `${l.name} ${l.state}${l.worktree ? "" : " (no worktree)"}`).join(
+        ", ",
+      )
+    }`,
+  );
+  if (report.work_items.length === 0) lines.push("no work items");
+  for (const w of report.work_items) {
+    lines.push(
+      `${w.id}: ${w.messages} visible, ${w.unacknowledged} unacknowledged, ${w.handoffs} handoffs, ${w.open_blockers.length} open blockers`,
+    );
+  }
+  for (const warning of report.warnings) lines.push(`warning: ${warning}`);
+  lines.push(`OWNER ACTION: ${report.owner_action}`);
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,85 @@
+/**
+ * Read from git, in a bounded number of calls, the commit facts a visibility decision
+ * needs: which of a set of commit ids exist, and the history between them and `base`.
+ *
+ * @module
+ */
+import { runGit } from "../git.ts";
+import { PolicyError } from "./errors.ts";
+import type { Policy } from "./policy.ts";
+import type { History } from "./visibility.ts";
+
+const decoder = new TextDecoder();
+
+/**
+ * Which of some full object ids are commits, in one `git cat-file --batch-check` call
+ * (ids go on stdin, never as arguments).
+ *
+ * @param cwd Where to run git.
+ * @param ids Validated full object ids.
+ * @returns id → object type (`commit`, `tree`, `blob`, `tag`), absent when missing.
+ * @throws {GitError} when git fails.
+ */
+export async function objectTypes(
+  cwd: string,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (ids.length === 0) return out;
+  const result = await runGit(["cat-file", "--batch-check=%(objectname) %(objecttype)"], {
+    cwd,
+    parse: true,
+    stdin: ids.join("\n") + "\n",
+  });
+  const lines = decoder.decode(result.stdout).split("\n");
+  ids.forEach((id, i) => {
+    const match = /^([0-9a-f]+) ([a-z]+)$/.exec(lines[i] ?? "");
+    if (match?.[1] === id && match[2]) out.set(id, match[2]);
+  });
+  return out;
+}
+
+/**
+ * Load the history visibility decisions need for a set of commits: which exist, and every
+ * commit reachable from them but not from `base`, with its parents (one `rev-list`).
+ *
+ * @param cwd Where to run git.
+ * @param policy Today's policy (for `base`).
+ * @param commits Validated full commit ids.
+ * @param owners Commit → lane from the reflogs.
+ * @returns The facts.
+ * @throws {PolicyError} when STATUS names a base that is no commit here.
+ * @throws {GitError} when git fails.
+ */
+export async function loadHistory(
+  cwd: string,
+  policy: Policy,
+  commits: readonly string[],
+  owners: ReadonlyMap<string, string>,
+): Promise<History> {
+  const wanted = [...new Set(commits)];
+  const types = await objectTypes(
+    cwd,
+    policy.base === undefined ? wanted : [...wanted, policy.base],
+  );
+  if (policy.base !== undefined && types.get(policy.base) !== "commit") {
+    throw new PolicyError(`STATUS base "${policy.base}" is no commit in this repository`);
+  }
+  const existing = wanted.filter((c) => types.get(c) === "commit");
+  const parents = new Map<string, string[]>();
+  if (existing.length > 0) {
+    const input =
+      [...existing, ...(policy.base === undefined ? [] : [`^${policy.base}`])].join("\n") + "\n";
+    const result = await runGit(["rev-list", "--parents", "--stdin"], {
+      cwd,
+      parse: true,
+      stdin: input,
+    });
+    for (const line of decoder.decode(result.stdout).split("\n")) {
+      if (line === "") continue;
+      const [commit, ...rest] = line.split(" ");
+      if (commit) parents.set(commit, rest);
+    }
+  }
+  return { commits: new Set(existing), parents, owners, hasBase: policy.base !== undefined };
+}

@@ -1,0 +1,178 @@
+/**
+ * The repository as `coord` sees it at the start of every command: the worktree that
+ * contains the current directory, the shared common dir, the object format, today's
+ * policy from the policy ref, and which lane each worktree is. Identity comes only from
+ * the worktree; there is no flag or variable that sets it.
+ *
+ * @module
+ */
+import { dirname, join, resolve } from "node:path";
+import { gitText, type ObjectFormat, runGit } from "../git.ts";
+import { PolicyError, RefusedError } from "./errors.ts";
+import { DEFAULT_POLICY_REF, isPolicyRef, parsePolicy, type Policy, PRIMARY } from "./policy.ts";
+
+/** A lane whose worktree exists. */
+export interface LaneWorktree {
+  /** The lane name. */
+  lane: string;
+  /** The worktree's real path. */
+  path: string;
+  /** The reflog that records this worktree's HEAD (`main-worktree/HEAD`, `worktrees/<id>/HEAD`). */
+  reflog: string;
+}
+
+/** Everything a command needs to know before it touches the store. */
+export interface Repo {
+  /** The caller's directory. */
+  cwd: string;
+  /** The caller's worktree top level. */
+  toplevel: string;
+  /** The shared git common dir (absolute). */
+  commonDir: string;
+  /** `sha1` or `sha256`. */
+  format: ObjectFormat;
+  /** The ref whose `STATUS` is the policy. */
+  policyRef: string;
+  /** Today's policy. */
+  policy: Policy;
+  /** Lanes with an existing worktree. */
+  worktrees: LaneWorktree[];
+  /** The caller's lane. */
+  lane: string;
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * Open the repository around a directory and establish the caller's lane.
+ *
+ * @param cwd The caller's directory.
+ * @returns The repository view.
+ * @throws {GitError} when this is no repository or git fails.
+ * @throws {PolicyError} when STATUS is missing or malformed.
+ * @throws {RefusedError} when the caller's worktree is no lane.
+ */
+export async function openRepo(cwd: string): Promise<Repo> {
+  const [revParse, config, list] = await Promise.all([
+    gitText([
+      "rev-parse",
+      "--path-format=absolute",
+      "--show-toplevel",
+      "--git-common-dir",
+      "--show-object-format",
+    ], {
+      cwd,
+    }),
+    runGit(["config", "--get", "coord.policyRef"], { cwd, allowFailure: true, parse: true }),
+    runGit(["worktree", "list", "--porcelain", "-z"], { cwd, parse: true }),
+  ]);
+  const [toplevel = "", commonDir = "", formatText = ""] = revParse.split("\n");
+  const format: ObjectFormat = formatText === "sha256" ? "sha256" : "sha1";
+  const configured = decoder.decode(config.stdout).trim();
+  const policyRef = config.code === 0 && configured !== "" ? configured : DEFAULT_POLICY_REF;
+  if (!isPolicyRef(policyRef)) {
+    throw new PolicyError(`Invalid coord.policyRef: "${policyRef}" (expected a ref under refs/)`);
+  }
+  const policy = parsePolicy(await readStatus(cwd, policyRef), format);
+
+  const paths = parseWorktreeList(decoder.decode(list.stdout));
+  const main = paths[0];
+  if (main === undefined) throw new PolicyError("git lists no worktree");
+  const admin = readWorktreeAdminNames(commonDir);
+  const worktrees: LaneWorktree[] = [];
+  const mainReal = realOr(main);
+  for (const [lane, rel] of policy.lanes) {
+    const want = realOr(resolve(mainReal, rel));
+    if (lane === PRIMARY) {
+      worktrees.push({ lane, path: mainReal, reflog: "main-worktree/HEAD" });
+      continue;
+    }
+    const found = paths.slice(1).map(realOr).find((p) => p === want);
+    const id = found === undefined ? undefined : admin.get(found);
+    if (found !== undefined && id !== undefined) {
+      worktrees.push({ lane, path: found, reflog: `worktrees/${id}/HEAD` });
+    }
+  }
+  const top = realOr(toplevel);
+  const mine = worktrees.find((w) => w.path === top);
+  if (!mine) throw new RefusedError(`refused: this worktree is no lane in STATUS at ${policyRef}`);
+  return { cwd, toplevel: top, commonDir, format, policyRef, policy, worktrees, lane: mine.lane };
+}
+
+/**
+ * Read `STATUS` at the tip of the policy ref through git (stdin, never an argument).
+ *
+ * @param cwd Where to run git.
+ * @param policyRef A validated ref name.
+ * @returns The file's text.
+ * @throws {PolicyError} when the ref or the file is missing.
+ */
+export async function readStatus(cwd: string, policyRef: string): Promise<string> {
+  const result = await runGit(["cat-file", "--batch"], {
+    cwd,
+    stdin: `${policyRef}:STATUS\n`,
+    parse: true,
+  });
+  const bytes = result.stdout;
+  const newline = bytes.indexOf(10);
+  const header = decoder.decode(bytes.subarray(0, newline < 0 ? bytes.length : newline));
+  const match = /^[0-9a-f]+ blob (\d+)$/.exec(header);
+  if (!match?.[1]) {
+    throw new PolicyError(`Cannot read the policy: no STATUS file at "${policyRef}"`);
+  }
+  const size = Number(match[1]);
+  if (size > 1024 * 1024) {
+    throw new PolicyError(`The policy STATUS at "${policyRef}" is larger than 1 MiB`);
+  }
+  return decoder.decode(bytes.subarray(newline + 1, newline + 1 + size));
+}
+
+/**
+ * Parse `git worktree list --porcelain -z`.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const text = "worktree /r\0HEAD abc\0branch refs/heads/main\0\0worktree /w1\0HEAD def\0detached\0\0";
+ * assertEquals(parseWorktreeList(text), ["/r", "/w1"]);
+ * ```
+ * @param text git's output.
+ * @returns Worktree paths, the main worktree first.
+ */
+export function parseWorktreeList(text: string): string[] {
+  const out: string[] = [];
+  for (const field of text.split("\0")) {
+    if (field.startsWith("worktree ")) out.push(field.slice("worktree ".length));
+  }
+  return out;
+}
+
+/** Linked worktree real path → its administrative id (`<common>/worktrees/<id>/gitdir`). */
+function readWorktreeAdminNames(commonDir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const dir = join(commonDir, "worktrees");
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch {
+    return out;
+  }
+  for (const entry of entries) {
+    if (!entry.isDirectory || !/^[A-Za-z0-9._-]+$/.test(entry.name)) continue;
+    try {
+      const gitdir = Deno.readTextFileSync(join(dir, entry.name, "gitdir")).trim();
+      out.set(realOr(dirname(resolve(dir, entry.name, gitdir))), entry.name);
+    } catch {
+      // A worktree whose admin files are unreadable is no lane's.
+    }
+  }
+  return out;
+}
+
+function realOr(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
