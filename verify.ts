@@ -5,7 +5,12 @@
  *
  * @module
  */
-import { runMain } from "./src/cli.ts";
-import { verifyMain } from "./src/verify_command.ts";
+import { prestartCapture } from "./src/capture.ts";
 
-if (import.meta.main) await runMain("verify", () => verifyMain(Deno.args), 3);
+if (import.meta.main) {
+  // `git status` is the slow part: start it before loading the rest and reading stdin.
+  prestartCapture();
+  const { runMain } = await import("./src/cli.ts");
+  const { verifyMain } = await import("./src/verify_command.ts");
+  await runMain("verify", () => verifyMain(Deno.args), 3);
+}

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { assertGitVersion, GitError, gitText, runGit } from "./git.ts";
+import { assertGitVersion, GitError, type GitResult, gitText, runGit } from "./git.ts";
 import { fingerprint } from "./fingerprint.ts";
 import type { TreeState } from "./fields.ts";
 
@@ -43,6 +43,24 @@ export async function readHead(): Promise<
   return { head, branch, toplevel, prefix };
 }
 
+type Probe = [Promise<GitResult>, Promise<Awaited<ReturnType<typeof readHead>>>, Promise<void>];
+let early: Probe | undefined;
+
+function probe(): Probe {
+  const probes: Probe = [runGit(["status", "--porcelain"]), readHead(), assertGitVersion()];
+  for (const p of probes) p.catch(() => {}); // awaited later; never an unhandled rejection
+  return probes;
+}
+
+/**
+ * Start the capture's git calls now (`git status` first, it is the slow one) so that they
+ * run while the caller loads the rest of its code and reads its input. The next
+ * {@linkcode captureLive} uses them.
+ */
+export function prestartCapture(): void {
+  early ??= probe();
+}
+
 /**
  * Capture the live tree of the current directory.
  *
@@ -51,10 +69,9 @@ export async function readHead(): Promise<
  */
 export async function captureLive(): Promise<LiveTree> {
   for (let attempt = 1;; attempt++) {
-    const status = runGit(["status", "--porcelain"]);
-    const heads = readHead();
-    const version = assertGitVersion();
-    const [statusResult, before] = await Promise.all([status, heads, version]);
+    const probes = early ?? probe();
+    early = undefined;
+    const [statusResult, before] = await Promise.all(probes);
     const after = await gitText(["rev-parse", "HEAD"]);
     if (after === before.head || attempt >= CAPTURE_ATTEMPTS) {
       if (after !== before.head) {
