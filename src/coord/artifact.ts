@@ -6,6 +6,7 @@
  * @module
  */
 import { runGit } from "../git.ts";
+import type { At } from "./identity.ts";
 import type { Artifact } from "./message.ts";
 import { objectTypes } from "./history.ts";
 
@@ -14,20 +15,20 @@ const decoder = new TextDecoder();
 /**
  * Look up a path at a commit without reading the file itself (works in a partial clone).
  *
- * @param cwd Where to run git.
+ * @param at Where and how to run git (the caller's worktree).
  * @param commit A full commit id the caller may inspect.
  * @param path A validated path.
  * @returns The path's object id, or undefined when the path does not exist there.
  * @throws {GitError} when git fails.
  */
 export async function pathObject(
-  cwd: string,
+  at: At,
   commit: string,
   path: string,
 ): Promise<string | undefined> {
   const result = await runGit(
     ["--literal-pathspecs", "ls-tree", "-z", "--full-tree", "--end-of-options", commit, "--", path],
-    { cwd, parse: true, allowFailure: true },
+    { ...at, parse: true, allowFailure: true },
   );
   if (result.code !== 0) return undefined;
   for (const entry of decoder.decode(result.stdout).split("\0")) {
@@ -40,14 +41,14 @@ export async function pathObject(
 /**
  * The tree id of a commit, through stdin (never an argument).
  *
- * @param cwd Where to run git.
+ * @param at Where and how to run git (the caller's worktree).
  * @param commit A full commit id.
  * @returns The tree id, or undefined when the commit is missing.
  * @throws {GitError} when git fails.
  */
-export async function commitTree(cwd: string, commit: string): Promise<string | undefined> {
+export async function commitTree(at: At, commit: string): Promise<string | undefined> {
   const result = await runGit(["cat-file", "--batch-check=%(objectname)"], {
-    cwd,
+    ...at,
     parse: true,
     stdin: `${commit}^{tree}\n`,
   });
@@ -67,13 +68,13 @@ export interface ArtifactCheck {
  * Re-resolve a stored artifact: does the commit exist, does its tree id and the path's
  * object id still match what was recorded, are the objects present?
  *
- * @param cwd Where to run git.
+ * @param at Where and how to run git (the caller's worktree).
  * @param artifact The recorded artifact.
  * @returns The verdict with plain notes.
  * @throws {GitError} when git fails.
  */
-export async function checkArtifact(cwd: string, artifact: Artifact): Promise<ArtifactCheck> {
-  const types = await objectTypes(cwd, [artifact.commit, artifact.tree]);
+export async function checkArtifact(at: At, artifact: Artifact): Promise<ArtifactCheck> {
+  const types = await objectTypes(at, [artifact.commit, artifact.tree]);
   if (types.get(artifact.commit) !== "commit") {
     return {
       status: "gone",
@@ -85,8 +86,8 @@ export async function checkArtifact(cwd: string, artifact: Artifact): Promise<Ar
   const notes: string[] = [];
   let status: ArtifactCheck["status"] = "ok";
   const [tree, object] = await Promise.all([
-    commitTree(cwd, artifact.commit),
-    pathObject(cwd, artifact.commit, artifact.path),
+    commitTree(at, artifact.commit),
+    pathObject(at, artifact.commit, artifact.path),
   ]);
   if (tree !== artifact.tree) {
     status = "changed";
@@ -99,7 +100,7 @@ export async function checkArtifact(cwd: string, artifact: Artifact): Promise<Ar
     status = "changed";
     notes.push(`path "${artifact.path}" is now ${object}, recorded ${artifact.object}`);
   } else {
-    const present = await objectTypes(cwd, [object]);
+    const present = await objectTypes(at, [object]);
     if (!present.has(object)) {
       notes.push(
         `object ${object} of "${artifact.path}" is not in the local object store (not fetched in this partial clone, or gone)`,

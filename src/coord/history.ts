@@ -5,6 +5,7 @@
  * @module
  */
 import { runGit } from "../git.ts";
+import type { At } from "./identity.ts";
 import { PolicyError } from "./errors.ts";
 import type { Policy } from "./policy.ts";
 import type { History } from "./visibility.ts";
@@ -15,19 +16,19 @@ const decoder = new TextDecoder();
  * Which of some full object ids are commits, in one `git cat-file --batch-check` call
  * (ids go on stdin, never as arguments).
  *
- * @param cwd Where to run git.
+ * @param at Where and how to run git (the caller's worktree).
  * @param ids Validated full object ids.
  * @returns id → object type (`commit`, `tree`, `blob`, `tag`), absent when missing.
  * @throws {GitError} when git fails.
  */
 export async function objectTypes(
-  cwd: string,
+  at: At,
   ids: readonly string[],
 ): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (ids.length === 0) return out;
   const result = await runGit(["cat-file", "--batch-check=%(objectname) %(objecttype)"], {
-    cwd,
+    ...at,
     parse: true,
     stdin: ids.join("\n") + "\n",
   });
@@ -43,7 +44,7 @@ export async function objectTypes(
  * Load the history visibility decisions need for a set of commits: which exist, and every
  * commit reachable from them but not from `base`, with its parents (one `rev-list`).
  *
- * @param cwd Where to run git.
+ * @param at Where and how to run git (the caller's worktree).
  * @param policy Today's policy (for `base`).
  * @param commits Validated full commit ids.
  * @param owners Commit → lane from the reflogs.
@@ -52,14 +53,14 @@ export async function objectTypes(
  * @throws {GitError} when git fails.
  */
 export async function loadHistory(
-  cwd: string,
+  at: At,
   policy: Policy,
   commits: readonly string[],
   owners: ReadonlyMap<string, string>,
 ): Promise<History> {
   const wanted = [...new Set(commits)];
   const types = await objectTypes(
-    cwd,
+    at,
     policy.base === undefined ? wanted : [...wanted, policy.base],
   );
   if (policy.base !== undefined && types.get(policy.base) !== "commit") {
@@ -71,7 +72,7 @@ export async function loadHistory(
     const input =
       [...existing, ...(policy.base === undefined ? [] : [`^${policy.base}`])].join("\n") + "\n";
     const result = await runGit(["rev-list", "--parents", "--stdin"], {
-      cwd,
+      ...at,
       parse: true,
       stdin: input,
     });

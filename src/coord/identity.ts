@@ -7,9 +7,17 @@
  * @module
  */
 import { dirname, join, resolve } from "node:path";
-import { gitText, type ObjectFormat, runGit } from "../git.ts";
+import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
 import { PolicyError, RefusedError } from "./errors.ts";
 import { DEFAULT_POLICY_REF, isPolicyRef, parsePolicy, type Policy, PRIMARY } from "./policy.ts";
+
+/** Where and how every git call of a command runs: the caller's directory, and the caller's own worktree and git dirs pinned in the environment. */
+export interface At {
+  /** The caller's directory. */
+  cwd: string;
+  /** `GIT_DIR`, `GIT_WORK_TREE`, `GIT_COMMON_DIR` of the caller's worktree. */
+  env: Record<string, string>;
+}
 
 /** A lane whose worktree exists. */
 export interface LaneWorktree {
@@ -25,6 +33,8 @@ export interface LaneWorktree {
 export interface Repo {
   /** The caller's directory. */
   cwd: string;
+  /** Options for every git call of this command. */
+  at: At;
   /** The caller's worktree top level. */
   toplevel: string;
   /** The shared git common dir (absolute). */
@@ -41,7 +51,64 @@ export interface Repo {
   lane: string;
 }
 
+/** The worktree that contains a directory, found on the file system. */
+export interface Discovered {
+  /** The worktree's top level (real path). */
+  top: string;
+  /** Its git dir (`.git`, or `<common>/worktrees/<id>` for a linked worktree). */
+  gitDir: string;
+  /** The shared common dir. */
+  commonDir: string;
+}
+
 const decoder = new TextDecoder();
+
+/**
+ * Find the worktree containing a directory by walking up to the nearest `.git`, as git
+ * does, but from the directory alone: `GIT_DIR`, `GIT_WORK_TREE` and friends in the
+ * environment cannot make a caller someone else.
+ *
+ * @param cwd The caller's directory.
+ * @returns The worktree, or undefined outside any.
+ */
+export function discoverWorktree(cwd: string): Discovered | undefined {
+  let dir = realOr(cwd);
+  for (;;) {
+    const dotGit = join(dir, ".git");
+    let info: Deno.FileInfo | undefined;
+    try {
+      info = Deno.statSync(dotGit);
+    } catch {
+      info = undefined;
+    }
+    if (info?.isDirectory) return { top: dir, gitDir: dotGit, commonDir: commonOf(dotGit) };
+    if (info?.isFile) {
+      try {
+        const text = Deno.readTextFileSync(dotGit);
+        const match = /^gitdir: (.+)$/m.exec(text);
+        if (match?.[1]) {
+          const gitDir = realOr(resolve(dir, match[1].trim()));
+          return { top: dir, gitDir, commonDir: commonOf(gitDir) };
+        }
+      } catch {
+        // An unreadable .git file is no worktree; keep walking like git would not, and fail below.
+      }
+      return undefined;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+function commonOf(gitDir: string): string {
+  try {
+    const rel = Deno.readTextFileSync(join(gitDir, "commondir")).trim();
+    return realOr(resolve(gitDir, rel));
+  } catch {
+    return realOr(gitDir);
+  }
+}
 
 /**
  * Open the repository around a directory and establish the caller's lane.
@@ -53,6 +120,12 @@ const decoder = new TextDecoder();
  * @throws {RefusedError} when the caller's worktree is no lane.
  */
 export async function openRepo(cwd: string): Promise<Repo> {
+  const found = discoverWorktree(cwd);
+  if (!found) throw new GitError("not-a-repository", `Not a git worktree: "${cwd}"`);
+  const at: At = {
+    cwd,
+    env: { GIT_DIR: found.gitDir, GIT_WORK_TREE: found.top, GIT_COMMON_DIR: found.commonDir },
+  };
   const [revParse, config, list] = await Promise.all([
     gitText([
       "rev-parse",
@@ -60,11 +133,9 @@ export async function openRepo(cwd: string): Promise<Repo> {
       "--show-toplevel",
       "--git-common-dir",
       "--show-object-format",
-    ], {
-      cwd,
-    }),
-    runGit(["config", "--get", "coord.policyRef"], { cwd, allowFailure: true, parse: true }),
-    runGit(["worktree", "list", "--porcelain", "-z"], { cwd, parse: true }),
+    ], at),
+    runGit(["config", "--get", "coord.policyRef"], { ...at, allowFailure: true, parse: true }),
+    runGit(["worktree", "list", "--porcelain", "-z"], { ...at, parse: true }),
   ]);
   const [toplevel = "", commonDir = "", formatText = ""] = revParse.split("\n");
   const format: ObjectFormat = formatText === "sha256" ? "sha256" : "sha1";
@@ -73,7 +144,7 @@ export async function openRepo(cwd: string): Promise<Repo> {
   if (!isPolicyRef(policyRef)) {
     throw new PolicyError(`Invalid coord.policyRef: "${policyRef}" (expected a ref under refs/)`);
   }
-  const policy = parsePolicy(await readStatus(cwd, policyRef), format);
+  const policy = parsePolicy(await readStatus(at, policyRef), format);
 
   const paths = parseWorktreeList(decoder.decode(list.stdout));
   const main = paths[0];
@@ -81,35 +152,46 @@ export async function openRepo(cwd: string): Promise<Repo> {
   const admin = readWorktreeAdminNames(commonDir);
   const worktrees: LaneWorktree[] = [];
   const mainReal = realOr(main);
+  const linked = paths.slice(1).map(realOr);
   for (const [lane, rel] of policy.lanes) {
-    const want = realOr(resolve(mainReal, rel));
     if (lane === PRIMARY) {
       worktrees.push({ lane, path: mainReal, reflog: "main-worktree/HEAD" });
       continue;
     }
-    const found = paths.slice(1).map(realOr).find((p) => p === want);
-    const id = found === undefined ? undefined : admin.get(found);
-    if (found !== undefined && id !== undefined) {
-      worktrees.push({ lane, path: found, reflog: `worktrees/${id}/HEAD` });
+    const want = realOr(resolve(mainReal, rel));
+    const path = linked.find((p) => p === want);
+    const id = path === undefined ? undefined : admin.get(path);
+    if (path !== undefined && id !== undefined) {
+      worktrees.push({ lane, path, reflog: `worktrees/${id}/HEAD` });
     }
   }
   const top = realOr(toplevel);
-  const mine = worktrees.find((w) => w.path === top);
+  const mine = top === found.top ? worktrees.find((w) => w.path === top) : undefined;
   if (!mine) throw new RefusedError(`refused: this worktree is no lane in STATUS at ${policyRef}`);
-  return { cwd, toplevel: top, commonDir, format, policyRef, policy, worktrees, lane: mine.lane };
+  return {
+    cwd,
+    at,
+    toplevel: top,
+    commonDir,
+    format,
+    policyRef,
+    policy,
+    worktrees,
+    lane: mine.lane,
+  };
 }
 
 /**
  * Read `STATUS` at the tip of the policy ref through git (stdin, never an argument).
  *
- * @param cwd Where to run git.
+ * @param at Where and how to run git.
  * @param policyRef A validated ref name.
  * @returns The file's text.
  * @throws {PolicyError} when the ref or the file is missing.
  */
-export async function readStatus(cwd: string, policyRef: string): Promise<string> {
+export async function readStatus(at: At, policyRef: string): Promise<string> {
   const result = await runGit(["cat-file", "--batch"], {
-    cwd,
+    ...at,
     stdin: `${policyRef}:STATUS\n`,
     parse: true,
   });

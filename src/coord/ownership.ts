@@ -7,7 +7,7 @@
  * @module
  */
 import { runGit } from "../git.ts";
-import type { LaneWorktree } from "./identity.ts";
+import type { At, LaneWorktree } from "./identity.ts";
 import { CONTESTED } from "./visibility.ts";
 
 /**
@@ -81,19 +81,19 @@ export function parseOwnership(
 /**
  * Read every lane's HEAD reflog and decide who made which commit.
  *
- * @param cwd Where to run git.
+ * @param at Where and how to run git (the caller's worktree).
  * @param worktrees The lanes' worktrees and reflog names.
  * @returns Commit → lane.
  * @throws {GitError} when git fails.
  */
 export async function readOwnership(
-  cwd: string,
+  at: At,
   worktrees: readonly LaneWorktree[],
 ): Promise<Map<string, string>> {
   const reflogToLane = new Map(worktrees.map((w) => [w.reflog, w.lane]));
   const args = ["log", "-g", "--no-abbrev", "--format=%H %gD %gs", "--date=unix"];
   const all = await runGit([...args, "--end-of-options", ...reflogToLane.keys()], {
-    cwd,
+    ...at,
     parse: true,
     allowFailure: true,
   });
@@ -101,7 +101,7 @@ export async function readOwnership(
   // A worktree with no reflog yet makes the combined call fail; read the others one by one.
   const texts = await Promise.all([...reflogToLane.keys()].map(async (name) => {
     const one = await runGit([...args, "--end-of-options", name], {
-      cwd,
+      ...at,
       parse: true,
       allowFailure: true,
     });

@@ -51,7 +51,7 @@ export class Session {
    * @returns The ownership map.
    */
   owners(): Promise<Map<string, string>> {
-    this.#owners ??= readOwnership(this.repo.cwd, this.repo.worktrees);
+    this.#owners ??= readOwnership(this.repo.at, this.repo.worktrees);
     return this.#owners;
   }
 
@@ -65,7 +65,7 @@ export class Session {
   async inspector(commits: readonly string[]): Promise<Inspector> {
     if (commits.length === 0) return { exists: () => false, inspect: () => false };
     const owners = await this.owners();
-    const history: History = await loadHistory(this.repo.cwd, this.repo.policy, commits, owners);
+    const history: History = await loadHistory(this.repo.at, this.repo.policy, commits, owners);
     return {
       exists: (commit) => history.commits.has(commit),
       inspect: (lane, commit) =>

@@ -41,11 +41,11 @@ export interface HandoffRequest {
  */
 export async function handoff(session: Session, request: HandoffRequest): Promise<Message> {
   checkRecipients(session, request.to);
-  const { cwd, format } = session.repo;
+  const { at, format } = session.repo;
   let commit: string;
   if (request.sha === "HEAD") {
     // The sender's own HEAD, resolved before anything is stored; no caller text reaches git.
-    commit = await gitText(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd }).catch(
+    commit = await gitText(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], at).catch(
       () => "",
     );
   } else {
@@ -64,8 +64,8 @@ export async function handoff(session: Session, request: HandoffRequest): Promis
   }
   // Only now is anything about the artifact looked up.
   const [object, tree] = await Promise.all([
-    pathObject(cwd, commit, request.path),
-    commitTree(cwd, commit),
+    pathObject(at, commit, request.path),
+    commitTree(at, commit),
   ]);
   if (object === undefined || tree === undefined) {
     throw new RefusedError(`refused: path "${request.path}" does not exist at ${commit}`);

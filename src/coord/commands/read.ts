@@ -63,7 +63,7 @@ export async function read(session: Session, id: MessageId): Promise<ReadResult>
     ? [...(acks.get(message.id) ?? [])].sort()
     : [];
   const artifactCheck = message.artifact
-    ? await checkArtifact(session.repo.cwd, message.artifact)
+    ? await checkArtifact(session.repo.at, message.artifact)
     : null;
   const forwarded = message.forward_of === null ? null : lookup(message.forward_of) ?? null;
   return {

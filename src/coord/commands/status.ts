@@ -120,13 +120,13 @@ async function checkHandoffCommits(
 ) {
   const commits = [...new Set(handoffs.map((m) => m.artifact!.commit))];
   if (commits.length === 0) return;
-  const cwd = session.repo.cwd;
-  const types = await objectTypes(cwd, commits);
+  const at = session.repo.at;
+  const types = await objectTypes(at, commits);
   const existing = commits.filter((c) => types.get(c) === "commit");
   const unreachable = new Set<string>();
   if (existing.length > 0) {
     const result = await runGit(["rev-list", "--stdin", "--not", "--all"], {
-      cwd,
+      ...at,
       parse: true,
       stdin: existing.join("\n") + "\n",
     });
