@@ -42,7 +42,8 @@ export interface Verdict {
  * ```ts
  * import { assertEquals } from "./_assert.ts";
  * const a = { parent_head: "a".repeat(40), parent_branch: "main", parent_cwd: "/r", parent_dirty_fingerprint: "e3b0c44298fc" };
- * assertEquals(diverge(a, { ...a, parent_branch: "dev" }, false), ["parent_branch"]);
+ * assertEquals(diverge(a, { ...a, parent_branch: "dev" }, true), ["parent_branch"]);
+ * assertEquals(diverge(a, a, false), ["parent_cwd"]);
  * assertEquals(diverge(a, { ...a, parent_cwd: "/elsewhere" }, true), []);
  * ```
  * @param expected From the block.
