@@ -21,22 +21,30 @@ const decoder = new TextDecoder();
  * @returns id → object type (`commit`, `tree`, `blob`, `tag`), absent when missing.
  * @throws {GitError} when git fails.
  */
-export async function objectTypes(
-  at: At,
-  ids: readonly string[],
-): Promise<Map<string, string>> {
+export async function objectTypes(at: At, ids: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  if (ids.length === 0) return out;
-  const result = await runGit(["cat-file", "--batch-check=%(objectname) %(objecttype)"], {
-    ...at,
-    parse: true,
-    stdin: ids.join("\n") + "\n",
-  });
-  const lines = decoder.decode(result.stdout).split("\n");
-  ids.forEach((id, i) => {
-    const match = /^([0-9a-f]+) ([a-z]+)$/.exec(lines[i] ?? "");
-    if (match?.[1] === id && match[2]) out.set(id, match[2]);
-  });
+  let pending = [...ids];
+  // In a partial clone git dies on a promised object it may not fetch; everything answered
+  // before it stands, the object it died on counts as missing, and the rest is asked again.
+  while (pending.length > 0) {
+    const result = await runGit(["cat-file", "--batch-check=%(objectname) %(objecttype)"], {
+      ...at,
+      parse: true,
+      allowFailure: true,
+      stdin: pending.join("\n") + "\n",
+    });
+    const lines = decoder.decode(result.stdout).split("\n");
+    let answered = 0;
+    for (const id of pending) {
+      const line = lines[answered];
+      if (line === undefined || line === "") break;
+      const match = /^([0-9a-f]+) ([a-z]+)$/.exec(line);
+      if (match?.[1] === id && match[2]) out.set(id, match[2]);
+      answered++;
+    }
+    if (result.code === 0) break;
+    pending = pending.slice(answered + 1);
+  }
   return out;
 }
 

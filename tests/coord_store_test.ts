@@ -1,0 +1,159 @@
+/**
+ * The store's link-claim protocol on a real file system: a taken number makes the sender
+ * take the next one, nothing is overwritten, temp files are cleaned, records are
+ * validated on write and on read, and acknowledgements are separate immutable records.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { assertEquals, assertOk } from "../src/_assert.ts";
+import { seqFileName, Store } from "../src/coord/store.ts";
+import type { Message } from "../src/coord/message.ts";
+import { StoreError } from "../src/coord/errors.ts";
+import { tempDir } from "./_helpers.ts";
+
+function note(id: string, subject: string): Message {
+  return {
+    format: "coord-lite/message@1",
+    id,
+    work_item: id.split("-M")[0]!,
+    sender: "W1",
+    to: ["Primary"],
+    cc: [],
+    type: "NOTE",
+    subject,
+    body: "",
+    reply_to: null,
+    forward_of: null,
+    provenance: null,
+    time: new Date().toISOString(),
+    artifact: null,
+  };
+}
+
+async function withStore(fn: (store: Store, dir: string) => Promise<void>) {
+  const dir = await tempDir("tether-coord-store-");
+  try {
+    await fn(new Store(dir), dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("store numbers messages 1, 2, 3 and names files by number", async () => {
+  await withStore(async (store, dir) => {
+    for (const s of ["a", "b", "c"]) await store.append("E001", (id) => note(id, s));
+    const files = [...Deno.readDirSync(join(dir, "coord-lite", "E001", "msgs"))].map((e) => e.name)
+      .sort();
+    assertEquals(files, ["000001.json", "000002.json", "000003.json"]);
+    assertEquals(store.readAll("E001").map((s) => s.ok && s.message.subject), ["a", "b", "c"]);
+    assertEquals(
+      [...Deno.readDirSync(join(dir, "coord-lite", "E001", "tmp"))],
+      [],
+      "temp files unlinked",
+    );
+  });
+});
+
+Deno.test("store never overwrites a number another sender holds", async () => {
+  await withStore(async (store, dir) => {
+    await store.append("E001", (id) => note(id, "first"));
+    // Another sender already holds number 2.
+    const msgs = join(dir, "coord-lite", "E001", "msgs");
+    const two = JSON.stringify(note("E001-M0002", "theirs"));
+    await Deno.writeTextFile(join(msgs, seqFileName(2)), two);
+    const built: string[] = [];
+    const m = await store.append("E001", (id) => {
+      built.push(id);
+      return note(id, "mine");
+    });
+    assertEquals(m.id, "E001-M0003");
+    assertEquals(
+      await Deno.readTextFile(join(msgs, seqFileName(2))),
+      two,
+      "the other sender's record is untouched",
+    );
+  });
+});
+
+Deno.test("store rebuilds the record for the next number after AlreadyExists from link", async () => {
+  await withStore(async (store, dir) => {
+    await store.append("E001", (id) => note(id, "first"));
+    const msgs = join(dir, "coord-lite", "E001", "msgs");
+    let raced = false;
+    const built: string[] = [];
+    const m = await store.append("E001", (id) => {
+      built.push(id);
+      if (!raced) {
+        // A concurrent sender links number 2 after this sender chose it.
+        raced = true;
+        Deno.writeTextFileSync(
+          join(msgs, seqFileName(2)),
+          JSON.stringify(note("E001-M0002", "theirs")),
+        );
+      }
+      return note(id, "mine");
+    });
+    assertEquals(built, ["E001-M0002", "E001-M0003"]);
+    assertEquals(m.id, "E001-M0003");
+    const all = store.readAll("E001");
+    assertEquals(all.map((s) => s.ok && s.message.subject), ["first", "theirs", "mine"]);
+    assertEquals(
+      [...Deno.readDirSync(join(dir, "coord-lite", "E001", "tmp"))],
+      [],
+      "temp files unlinked",
+    );
+  });
+});
+
+Deno.test("store refuses to write an invalid message and leaves no file", async () => {
+  await withStore(async (store, dir) => {
+    let threw = false;
+    try {
+      await store.append("E001", (id) => ({ ...note(id, "x"), sender: "../evil" }));
+    } catch (error) {
+      threw = error instanceof StoreError;
+    }
+    assertOk(threw, "StoreError");
+    assertEquals([...Deno.readDirSync(join(dir, "coord-lite", "E001", "msgs"))], []);
+  });
+});
+
+Deno.test("store readers report a missing or corrupt record by id and keep reading the rest", async () => {
+  await withStore(async (store, dir) => {
+    for (const s of ["a", "b", "c", "d"]) await store.append("E001", (id) => note(id, s));
+    const msgs = join(dir, "coord-lite", "E001", "msgs");
+    await Deno.remove(join(msgs, seqFileName(2)));
+    await Deno.writeTextFile(join(msgs, seqFileName(3)), "not json");
+    const all = store.readAll("E001");
+    assertEquals(all.map((s) => [s.id, s.ok]), [
+      ["E001-M0001", true],
+      ["E001-M0002", false],
+      ["E001-M0003", false],
+      ["E001-M0004", true],
+    ]);
+    assertEquals(store.readOne("E001", 9), undefined);
+  });
+});
+
+Deno.test("store keeps an acknowledgement as its own record, once per lane, without touching the message", async () => {
+  await withStore(async (store, dir) => {
+    await store.append("E001", (id) => note(id, "a"));
+    const file = join(dir, "coord-lite", "E001", "msgs", seqFileName(1));
+    const before = await Deno.readTextFile(file);
+    const ack = {
+      format: "coord-lite/ack@1" as const,
+      message_id: "E001-M0001",
+      lane: "Primary",
+      time: new Date().toISOString(),
+    };
+    assertEquals(await store.writeAck("E001", ack), true);
+    assertEquals(await store.writeAck("E001", ack), false);
+    assertEquals(await Deno.readTextFile(file), before);
+    assertEquals(store.readAcks("E001").acks.get("E001-M0001"), new Set(["Primary"]));
+    await Deno.writeTextFile(join(dir, "coord-lite", "E001", "acks", "E001-M0001.W1.json"), "{}");
+    const { acks, corrupt } = store.readAcks("E001");
+    assertEquals(corrupt, ["E001-M0001.W1"]);
+    assertEquals(acks.get("E001-M0001"), new Set(["Primary"]));
+  });
+});
