@@ -40,9 +40,10 @@ Deno.test("handshake and verify leave a stat-dirty index unwritten (no optional 
   for (let i = 0; i < 20; i++) files[`f${i}.txt`] = `${i}\n`;
   const repo = await makeRepo({ files });
   const index = join(repo, ".git/index");
-  const touch = async () => {
-    const later = new Date(Date.now() + 60_000 + Math.random() * 1000);
-    for (let i = 0; i < 20; i++) await Deno.utime(join(repo, `f${i}.txt`), later, later);
+  let hoursAgo = 10;
+  const touch = async () => { // a new, distinct past mtime: stat-dirty, never racily clean
+    const past = new Date(Date.now() - 3_600_000 * hoursAgo--);
+    for (let i = 0; i < 20; i++) await Deno.utime(join(repo, `f${i}.txt`), past, past);
   };
   await touch();
   const before = await Deno.readFile(index);
