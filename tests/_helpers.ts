@@ -23,6 +23,14 @@ const FIXTURE_ENV: Record<string, string> = {
 
 const decoder = new TextDecoder();
 
+/** How to run a process: directory, standard input, extra environment. */
+export interface RunOptions {
+  cwd?: string;
+  stdin?: string | Uint8Array;
+  env?: Record<string, string>;
+  clearEnv?: boolean;
+}
+
 /** What a process returned. */
 export interface Run {
   code: number;
