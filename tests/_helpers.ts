@@ -67,12 +67,7 @@ export async function git(cwd: string, args: string[], stdin?: string): Promise<
 export async function run(
   cmd: string,
   args: string[],
-  options: {
-    cwd?: string;
-    stdin?: string | Uint8Array;
-    env?: Record<string, string>;
-    clearEnv?: boolean;
-  } = {},
+  options: RunOptions = {},
 ): Promise<Run> {
   const child = new Deno.Command(cmd, {
     args,
@@ -105,12 +100,7 @@ export async function run(
 export function bin(
   name: BinaryName,
   args: string[],
-  options: {
-    cwd?: string;
-    stdin?: string | Uint8Array;
-    env?: Record<string, string>;
-    clearEnv?: boolean;
-  } = {},
+  options: RunOptions = {},
 ): Promise<Run> {
   return run(
     Deno.execPath(),
