@@ -1,0 +1,189 @@
+/**
+ * Bench for `coord` (SPEC §7): 10,000 messages over 20 lanes in one work item, then
+ * `coord inbox` and `coord status` timed as real processes under coord's exact flags,
+ * with the number of git processes each starts (reported by coord's hidden
+ * `--debug-git-count` flag, from git.ts's spawn counter).
+ *
+ * Run alone: `deno run --allow-run --allow-read --allow-write --allow-env scripts/bench_coord.ts`.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { PERMISSIONS } from "../src/permissions.ts";
+import { seqFileName, STORE_DIR } from "../src/coord/store.ts";
+import { type Message, MessageSchema } from "../src/coord/message.ts";
+import { formatMessageId } from "../src/coord/ids.ts";
+
+const MESSAGES = 10_000;
+const LANES = 20;
+const ROOT = new URL("..", import.meta.url).pathname;
+const decoder = new TextDecoder();
+
+async function git(cwd: string, args: string[]): Promise<string> {
+  const out = await new Deno.Command("git", {
+    args: ["-C", cwd, ...args],
+    env: {
+      GIT_AUTHOR_NAME: "Bench",
+      GIT_AUTHOR_EMAIL: "b@example.invalid",
+      GIT_COMMITTER_NAME: "Bench",
+      GIT_COMMITTER_EMAIL: "b@example.invalid",
+    },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (out.code !== 0) throw new Error(`git ${args.join(" ")}: ${decoder.decode(out.stderr)}`);
+  return decoder.decode(out.stdout).trim();
+}
+
+/** Build the repository: Primary plus W1..W19, one commit per lane, W1..W5 blind, W1 released. */
+async function buildRepo(
+  root: string,
+): Promise<{ main: string; dirs: string[]; lanes: string[]; commits: Map<string, string> }> {
+  const main = join(root, "Primary");
+  await Deno.mkdir(main, { recursive: true });
+  await git(main, ["init", "-q", "-b", "main"]);
+  await git(main, ["config", "commit.gpgsign", "false"]);
+  await Deno.writeTextFile(join(main, "README.md"), "bench\n");
+  await git(main, ["add", "-A"]);
+  await git(main, ["commit", "-q", "-m", "base"]);
+  const base = await git(main, ["rev-parse", "HEAD"]);
+  const lanes = ["Primary"];
+  const dirs = [main];
+  const commits = new Map<string, string>();
+  for (let i = 1; i < LANES; i++) {
+    const lane = `W${i}`;
+    const dir = join(root, lane);
+    await git(main, ["worktree", "add", "-q", "-b", lane.toLowerCase(), dir, base]);
+    await Deno.writeTextFile(join(dir, "result.md"), `${lane} result\n`);
+    await git(dir, ["add", "-A"]);
+    await git(dir, ["commit", "-q", "-m", `${lane} result`]);
+    commits.set(lane, await git(dir, ["rev-parse", "HEAD"]));
+    lanes.push(lane);
+    dirs.push(dir);
+  }
+  const status = [
+    ...lanes.slice(1).map((l) => `lane: ${l} ../${l}`),
+    `base: ${base}`,
+    "blind: W1 W2 W3 W4 W5",
+    `released: W1 ${commits.get("W1")}`,
+  ];
+  await Deno.writeTextFile(join(main, "STATUS"), status.join("\n") + "\n");
+  await git(main, ["add", "STATUS"]);
+  await git(main, ["commit", "-q", "-m", "STATUS"]);
+  return { main, dirs, lanes, commits };
+}
+
+/** Write the messages straight into the store files (validated by the message schema). */
+async function writeMessages(
+  main: string,
+  lanes: string[],
+  commits: Map<string, string>,
+): Promise<void> {
+  const msgs = join(main, ".git", STORE_DIR, "E001", "msgs");
+  await Deno.mkdir(msgs, { recursive: true });
+  const tree = await git(main, ["rev-parse", `${commits.get("W7")}^{tree}`]);
+  const blobs = new Map<string, string>();
+  for (const [lane, c] of commits) {
+    blobs.set(lane, await git(main, ["rev-parse", `${c}:result.md`]));
+  }
+  for (let seq = 1; seq <= MESSAGES; seq++) {
+    const sender = lanes[seq % LANES]!;
+    const to = sender === "Primary" ? lanes[(seq * 7) % (LANES - 1) + 1]! : "Primary";
+    const handoff = seq % 10 === 0 && sender !== "Primary";
+    const message: Message = {
+      format: "coord-lite/message@1",
+      id: formatMessageId("E001", seq),
+      work_item: "E001",
+      sender,
+      to: [to],
+      cc: seq % 13 === 0 ? [lanes[(seq % 5) + 10]!] : [],
+      type: handoff ? "HANDOFF" : "NOTE",
+      subject: `message ${seq}`,
+      body: `body of message ${seq}\n`,
+      reply_to: seq > 1 && seq % 3 === 0 ? formatMessageId("E001", seq - 1) : null,
+      forward_of: null,
+      provenance: handoff ? "CLAIMED" : null,
+      time: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(),
+      artifact: handoff
+        ? { commit: commits.get(sender)!, path: "result.md", object: blobs.get(sender)!, tree }
+        : null,
+    };
+    Deno.writeTextFileSync(
+      join(msgs, seqFileName(seq)),
+      JSON.stringify(MessageSchema.parse(message)) + "\n",
+    );
+  }
+}
+
+async function timeCoord(
+  cwd: string,
+  args: string[],
+): Promise<{ ms: number; git: number; lines: number }> {
+  const start = performance.now();
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--quiet",
+      "--no-prompt",
+      ...PERMISSIONS.coord,
+      join(ROOT, "coord.ts"),
+      ...args,
+      "--debug-git-count",
+    ],
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const ms = performance.now() - start;
+  const stderr = decoder.decode(out.stderr);
+  if (out.code !== 0) throw new Error(`coord ${args.join(" ")} exited ${out.code}: ${stderr}`);
+  const count = Number(/git-processes: (\d+)/.exec(stderr)?.[1] ?? NaN);
+  return { ms, git: count, lines: decoder.decode(out.stdout).split("\n").filter(Boolean).length };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/**
+ * Run the coord bench.
+ *
+ * @returns One result line per measurement, each saying whether it met SPEC §7.
+ */
+export async function benchCoord(): Promise<string[]> {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "tether-bench-coord-" }));
+  try {
+    const { main, dirs, lanes, commits } = await buildRepo(root);
+    await writeMessages(main, lanes, commits);
+    const lines: string[] = [];
+    const cases: Array<[string, string, string[]]> = [
+      ["inbox", "Primary", ["inbox", "E001"]],
+      ["inbox", "W3", ["inbox", "E001"]],
+      ["inbox", "W10", ["inbox", "E001"]],
+      ["status", "Primary", ["status"]],
+      ["status", "W1", ["status"]],
+    ];
+    await timeCoord(main, ["inbox", "E001"]); // warm the module cache
+    for (const [what, lane, args] of cases) {
+      const runs = [];
+      for (let i = 0; i < 5; i++) runs.push(await timeCoord(dirs[lanes.indexOf(lane)]!, args));
+      const ms = median(runs.map((r) => r.ms));
+      const verdict = what === "inbox" ? (ms < 1000 ? "ok (< 1 s)" : "TOO SLOW (SPEC: < 1 s)") : "";
+      lines.push(
+        `coord ${what} as ${lane} over ${
+          MESSAGES.toLocaleString("en")
+        } messages, ${LANES} lanes: ` +
+          `median ${ms.toFixed(0)} ms of 5, ${runs[0]!.git} git processes, ${
+            runs[0]!.lines
+          } lines ${verdict}`.trimEnd(),
+      );
+    }
+    return lines;
+  } finally {
+    await Deno.remove(root, { recursive: true }).catch(() => {});
+  }
+}
+
+if (import.meta.main) { for (const line of await benchCoord()) console.log(line); }
