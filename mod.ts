@@ -85,3 +85,6 @@ export {
 export { type ChangeReport, classifyChanges } from "./src/gate/changes.ts";
 export type { CheckedEvidence, EvidenceStatus } from "./src/gate/evidence.ts";
 export { GateError } from "./src/gate/repo.ts";
+
+// Inter-worktree messaging (seed 003), as a namespace: coord.parsePolicy, coord.channelAllowed, …
+export * as coord from "./src/coord/mod.ts";
