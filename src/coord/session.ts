@@ -12,6 +12,7 @@ import { Store } from "./store.ts";
 import { canInspect, canInspectMissing, type History, messageVisible } from "./visibility.ts";
 import type { Message } from "./message.ts";
 import { parseMessageIdOrUndefined } from "./ids.ts";
+import { PRIMARY } from "./policy.ts";
 
 /** The caller's view for one command. */
 export class Session {
@@ -100,7 +101,10 @@ export class Session {
       if (m.sender === reader || m.to.includes(reader) || m.cc.includes(reader)) collect(m, 0);
     }
     const commits = [...related.values()].flatMap((m) => m.artifact ? [m.artifact.commit] : []);
-    const { inspect } = await this.inspector(commits);
+    // Primary may inspect everything, present or gone: no git call is needed for its view.
+    const { inspect } = reader === PRIMARY
+      ? { inspect: () => true }
+      : await this.inspector(commits);
     const memo = new Map<string, boolean>();
     const visible = (id: string, depth: number): boolean => {
       const known = memo.get(id);
