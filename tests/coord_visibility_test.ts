@@ -1,0 +1,253 @@
+/**
+ * The pure decisions behind coord's visibility, on hand-built policies and histories:
+ * channel matrix, commit inspection through merges, releases and unowned commits,
+ * ownership from reflog subjects, and message visibility through CC and forwards.
+ *
+ * @module
+ */
+import { assertEquals, assertOk } from "../src/_assert.ts";
+import { normalizeRelative, parsePolicy } from "../src/coord/policy.ts";
+import {
+  canInspect,
+  canInspectMissing,
+  channelAllowed,
+  CONTESTED,
+  type History,
+  messageVisible,
+} from "../src/coord/visibility.ts";
+import { isCreation, parseOwnership } from "../src/coord/ownership.ts";
+import { PolicyError } from "../src/coord/errors.ts";
+
+const sha = (c: string) => c.repeat(40);
+const [BASE, A0, A, C, B, M, P, G, W3C] = ["0", "1", "2", "3", "4", "5", "6", "7", "8"].map(
+  sha,
+) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+];
+const LANES = "lane: W1 ../W1\nlane: W2 ../W2\nlane: W3 ../W3\nlane: W4 ../W4\n";
+
+function policy(extra: string) {
+  return parsePolicy(`${LANES}base: ${BASE}\n${extra}`, "sha1");
+}
+
+// base ← A0 ← A ← C (W1); base ← B (W2); M = merge(B, A) made by W2; P = Primary on A;
+// G = unowned on A; W3C = W3's commit on base.
+const history: History = {
+  commits: new Set([A0, A, C, B, M, P, G, W3C]),
+  parents: new Map([
+    [A0, [BASE]],
+    [A, [A0]],
+    [C, [A]],
+    [B, [BASE]],
+    [M, [B, A]],
+    [P, [A]],
+    [G, [A]],
+    [W3C, [BASE]],
+  ]),
+  owners: new Map([[A0, "W1"], [A, "W1"], [C, "W1"], [B, "W2"], [M, "W2"], [P, "Primary"], [
+    W3C,
+    "W3",
+  ]]),
+  hasBase: true,
+};
+
+Deno.test("channels: Primary with all, blind lanes never together, sealed only with Primary, released with open lanes", () => {
+  const sealed = policy("blind: W1 W2\n");
+  const released = policy(`blind: W1 W2\nreleased: W1 ${A}\n`);
+  const table: Array<[string, string, boolean, boolean]> = [
+    // a, b, sealed, released(W1)
+    ["Primary", "W1", true, true],
+    ["W1", "W2", false, false],
+    ["W2", "W1", false, false],
+    ["W1", "W3", false, true],
+    ["W3", "W1", false, true],
+    ["W2", "W3", false, false],
+    ["W3", "W4", true, true],
+    ["W1", "W9", false, false],
+  ];
+  for (const [a, b, s, r] of table) {
+    assertEquals(channelAllowed(sealed, a, b), s, `${a}→${b} sealed`);
+    assertEquals(channelAllowed(released, a, b), r, `${a}→${b} released`);
+  }
+});
+
+Deno.test("inspection: W2 cannot inspect W1's commits, its own merge of them, or commits built on them", () => {
+  const p = policy("blind: W1 W2\n");
+  for (const c of [A0, A, C, M, P, G]) assertEquals(canInspect(p, "W2", c, history), false, c);
+  assertEquals(canInspect(p, "W2", B, history), true);
+  assertEquals(canInspect(p, "W1", C, history), true);
+  assertEquals(canInspect(p, "W1", P, history), true, "Primary's commit on W1's own work");
+  assertEquals(canInspect(p, "W1", M, history), false, "W2's merge holds W2's work");
+  for (const c of [A0, A, C, B, M, P, G]) assertEquals(canInspect(p, "Primary", c, history), true);
+  assertEquals(canInspect(p, "W2", sha("9"), history), false, "missing commit");
+});
+
+Deno.test("inspection: a release shows a non-blind lane the exact commit and what Primary built on it, not drafts", () => {
+  const p = policy(`blind: W1 W2\nreleased: W1 ${A}\n`);
+  assertEquals(canInspect(p, "W3", A, history), true);
+  assertEquals(canInspect(p, "W3", A0, history), false, "earlier draft");
+  assertEquals(canInspect(p, "W3", C, history), false, "later draft");
+  assertEquals(canInspect(p, "W3", P, history), true, "Primary on the released commit");
+  assertEquals(
+    canInspect(p, "W3", G, history),
+    true,
+    "unowned commit on the released commit is Primary's side",
+  );
+  assertEquals(
+    canInspect(p, "W2", A, history),
+    false,
+    "a blind lane does not see another's release",
+  );
+  assertEquals(canInspect(p, "W3", W3C, history), true);
+  assertEquals(canInspect(p, "W4", W3C, history), false, "another open lane's unreleased commit");
+});
+
+Deno.test("inspection of a handoff whose commit is gone: its maker, Primary, and non-blind lanes for a released one", () => {
+  const p = policy(`blind: W1 W2\nreleased: W1 ${A}\n`);
+  const owners = new Map([[A, "W1"], [C, "W1"]]);
+  assertOk(canInspectMissing(p, "W1", C, owners));
+  assertOk(canInspectMissing(p, "Primary", C, owners));
+  assertOk(canInspectMissing(p, "W3", A, owners));
+  assertOk(!canInspectMissing(p, "W3", C, owners));
+  assertOk(!canInspectMissing(p, "W2", A, owners));
+});
+
+Deno.test("ownership: creation events own a commit, checkout/reset/fast-forward never do, the earliest maker wins", () => {
+  for (
+    const s of [
+      "commit: x",
+      "commit (initial): x",
+      "commit (amend): x",
+      "commit (merge): x",
+      "merge w1: Merge made by the 'ort' strategy.",
+      "rebase (pick): x",
+      "rebase -i (fixup): x",
+      "cherry-pick: x",
+      "revert: Revert x",
+      "pull: Merge made by the 'ort' strategy.",
+    ]
+  ) {
+    assertOk(isCreation(s), s);
+  }
+  for (
+    const s of [
+      "checkout: moving from w2 to w1",
+      "reset: moving to HEAD",
+      "merge w1: Fast-forward",
+      "pull: Fast-forward",
+      "rebase (start): checkout main",
+      "rebase (finish): returning to refs/heads/w2",
+      "branch: Created from HEAD",
+      "",
+    ]
+  ) {
+    assertOk(!isCreation(s), s);
+  }
+  const map = new Map([["worktrees/a/HEAD", "W1"], ["worktrees/b/HEAD", "W2"], [
+    "main-worktree/HEAD",
+    "Primary",
+  ]]);
+  const owners = parseOwnership(
+    [
+      `${A} worktrees/b/HEAD@{300} cherry-pick: same commit again`,
+      `${A} worktrees/a/HEAD@{100} commit: proof`,
+      `${C} worktrees/a/HEAD@{200} commit (amend): x`,
+      `${C} worktrees/b/HEAD@{200} commit (amend): x`,
+      `${B} main-worktree/HEAD@{50} checkout: moving from main to w2`,
+      `${M} worktrees/zzz/HEAD@{10} commit: not a lane`,
+    ].join("\n"),
+    map,
+  );
+  assertEquals(owners.get(A), "W1");
+  assertEquals(owners.get(C), CONTESTED);
+  assertEquals(owners.has(B), false);
+  assertEquals(owners.has(M), false);
+  const p = policy("blind: W1 W2\n");
+  const contested: History = { ...history, owners: new Map([...history.owners, [C, CONTESTED]]) };
+  assertEquals(canInspect(p, "W1", C, contested), false, "a contested commit is no lane's");
+});
+
+Deno.test("messages: CC and forwards never widen; a blind lane's thread stays private after release", () => {
+  const p = policy(`blind: W1 W2\nreleased: W1 ${A}\n`);
+  const yes = () => true;
+  const no = () => false;
+  const m = (sender: string, to: string[], cc: string[] = []) => ({
+    sender,
+    to,
+    cc,
+    artifact: null,
+    forward_of: null,
+  });
+  assertEquals(
+    messageVisible(p, "W2", m("W1", ["Primary"], ["W2"]), yes, yes),
+    false,
+    "CC across blind lanes",
+  );
+  assertEquals(messageVisible(p, "W3", m("W1", ["Primary"]), yes, yes), false, "not a recipient");
+  assertEquals(
+    messageVisible(p, "W3", m("W1", ["W3"]), yes, yes),
+    true,
+    "released lane to open lane",
+  );
+  const withArtifact = {
+    ...m("Primary", ["W3"]),
+    artifact: { commit: C, path: "p", object: C, tree: C },
+  };
+  assertEquals(messageVisible(p, "W3", withArtifact, no, yes), false, "artifact not visible");
+  const forward = { ...m("Primary", ["W3"]), forward_of: "E001-M0001" };
+  assertEquals(
+    messageVisible(p, "W3", forward, yes, no),
+    false,
+    "forward of an unreadable original",
+  );
+  assertEquals(
+    messageVisible(policy("blind: W1 W2\n"), "W3", m("W1", ["W3"]), yes, yes),
+    false,
+    "withdrawn release",
+  );
+});
+
+Deno.test("policy parsing: lanes, repeated blind lines, Primary implied, and malformed coord lines rejected", () => {
+  const p = parsePolicy(
+    `${LANES}blind: W1\nblind: W2\n# blind: W3 is a comment\nlaned: x\n`,
+    "sha1",
+  );
+  assertEquals([...p.blind], ["W1", "W2"]);
+  assertEquals(p.lanes.get("Primary"), ".");
+  assertEquals(p.base, undefined);
+  assertEquals(normalizeRelative("a/./b/../c"), "a/c");
+  const bad = [
+    "blind: W9",
+    "released: W1",
+    `released: W1 ${A.slice(0, 12)}`,
+    "base: HEAD",
+    `base: ${A}\nbase: ${B}`,
+    "lane: W1 ../other",
+    "lane: X ../W1",
+    "lane: Primary sub",
+    "blind: Primary",
+    "lane: ../x y",
+    "released: W1 " + "g".repeat(40),
+  ];
+  for (const line of bad) {
+    let threw = false;
+    try {
+      parsePolicy(`${LANES}${line}\n`, "sha1");
+    } catch (error) {
+      threw = error instanceof PolicyError;
+    }
+    assertOk(threw, line);
+  }
+  assertOk(
+    parsePolicy(`${LANES}released: W1 ${"a".repeat(64)}\n`, "sha256").released.get("W1")?.size ===
+      1,
+  );
+});
