@@ -5,6 +5,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import config from "../../deno.json" with { type: "json" };
 import { UsageError } from "./errors.ts";
 import {
   clip,
@@ -23,8 +24,8 @@ import { read, renderRead } from "./commands/read.ts";
 import { ack } from "./commands/ack.ts";
 import { renderStatus, status } from "./commands/status.ts";
 
-/** The tether version coord reports. */
-export const COORD_VERSION = "0.1.0";
+/** The tether version coord reports (from deno.json). */
+export const COORD_VERSION: string = config.version;
 
 /** The largest message body (1 MiB). */
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -60,20 +60,31 @@ export async function status(
   const actions: string[] = [];
   const summaries: WorkItemStatus[] = [];
   const handoffs: Message[] = [];
+  // Read every work item first, then decide visibility once for all of them (one
+  // reflog read and one history load per command, however many work items there are).
+  const byId = new Map<string, Message>();
+  const perItem = new Map<string, Message[]>();
   for (const item of items) {
-    const byId = new Map<string, Message>();
+    const mine: Message[] = [];
     for (const slot of store.readAll(item)) {
-      if (slot.ok) byId.set(slot.id, slot.message);
-      else {
+      if (!slot.ok) {
         warnings.push(`${slot.id} is corrupt: ${slot.reason}`);
         actions.push(`repair corrupt record ${slot.id}`);
+        continue;
       }
+      const m = slot.message;
+      byId.set(slot.id, m);
+      if (m.sender === lane || m.to.includes(lane) || m.cc.includes(lane)) mine.push(m);
     }
-    const mine = [...byId.values()].filter((m) =>
-      m.sender === lane || m.to.includes(lane) || m.cc.includes(lane)
-    );
-    const visible = await session.visibility(lane, mine, (id) => byId.get(id));
-    const shown = mine.filter((m) => visible(m.id));
+    perItem.set(item, mine);
+  }
+  const visible = await session.visibility(
+    lane,
+    [...perItem.values()].flat(),
+    (id) => byId.get(id),
+  );
+  for (const item of items) {
+    const shown = (perItem.get(item) ?? []).filter((m) => visible(m.id));
     const { acks, corrupt } = store.readAcks(item, (id) => visible(id));
     for (const name of corrupt) warnings.push(`acknowledgement ${name} is corrupt`);
     let unacknowledged = 0;
