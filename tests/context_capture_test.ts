@@ -164,3 +164,16 @@ Deno.test("context works in a SHA-256 repository and an unborn branch", async ()
   const unborn = await captureWorkingContext({ recent: [], audience: "private", cwd: empty });
   assertIncludes(unborn.block, "  branch: trunk\n  head: (unborn)\n");
 });
+
+Deno.test("context hashes every entry of a tree with more dirty files than one git batch holds", async () => {
+  const repo = await makeRepo();
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 1200; i++) files[`many/f${i}.txt`] = `${i}\n`;
+  await writeFiles(repo, files);
+  const result = await captureWorkingContext({ recent: [], audience: "private", cwd: repo });
+  assertIncludes(result.block, "  untracked: 1200\n");
+  const snapshot = await readBlob(repo, result.snapshotId!);
+  assertEquals(snapshot.git!.entries.filter((e) => e.oid === null).length, 0);
+  const last = snapshot.git!.entries.find((e) => e.path === "many/f1199.txt")!;
+  assertEquals(last.oid, await git(repo, ["hash-object", "many/f1199.txt"]));
+});

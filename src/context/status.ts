@@ -47,7 +47,19 @@ function hashable(entry: StatusEntry): boolean {
  */
 export async function hashWorktreeFiles(top: string, entries: StatusEntry[]): Promise<void> {
   const targets = entries.filter(hashable);
-  if (targets.length === 0) return;
+  for (let start = 0; start < targets.length; start += HASH_CHUNK) {
+    await hashChunk(top, targets.slice(start, start + HASH_CHUNK));
+  }
+}
+
+/**
+ * Paths per `hash-object --stdin-paths` call. The runner writes all of stdin before it
+ * reads stdout, so a call's output must fit in a pipe buffer (64 KiB): 500 ids of at
+ * most 65 bytes each do.
+ */
+const HASH_CHUNK = 500;
+
+async function hashChunk(top: string, targets: StatusEntry[]): Promise<void> {
   const input = targets.map((e) => e.path).join("\n") + "\n";
   const batch = await runGit(["hash-object", "--stdin-paths"], {
     cwd: top,

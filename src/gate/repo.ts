@@ -73,16 +73,19 @@ export async function objectTypes(
   oids: readonly string[],
 ): Promise<Map<string, string>> {
   const types = new Map<string, string>();
-  if (oids.length === 0) return types;
-  const text = await gitText(["cat-file", "--batch-check=%(objectname) %(objecttype)"], {
-    cwd: top,
-    stdin: oids.join("\n") + "\n",
-  });
-  const lines = text.split("\n");
-  oids.forEach((oid, i) => {
-    const [, type] = (lines[i] ?? "").split(" ");
-    types.set(oid, type ?? "missing");
-  });
+  // The runner writes all of stdin before reading stdout: keep each answer under 64 KiB.
+  for (let start = 0; start < oids.length; start += 500) {
+    const chunk = oids.slice(start, start + 500);
+    const text = await gitText(["cat-file", "--batch-check=%(objectname) %(objecttype)"], {
+      cwd: top,
+      stdin: chunk.join("\n") + "\n",
+    });
+    const lines = text.split("\n");
+    chunk.forEach((oid, i) => {
+      const [, type] = (lines[i] ?? "").split(" ");
+      types.set(oid, type ?? "missing");
+    });
+  }
   return types;
 }
 
