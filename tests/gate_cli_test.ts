@@ -275,3 +275,21 @@ Deno.test("gate --since works in a SHA-256 repository and prints human text with
     `verdict: accept\nevidence: verified commit ${head}\nconfirmed: new.ts\nrecent_file: new.ts\n`,
   );
 });
+
+Deno.test("gate --since in a linked worktree observes that worktree, and refuses a snapshot from another one", async () => {
+  const repo = await makeRepo();
+  const linked = `${await tempDir()}/wt`;
+  await git(repo, ["worktree", "add", "-q", "-b", "side", linked]);
+  const since = await snapshot(linked);
+  await writeFiles(linked, { "child.ts": "c\n" });
+  await writeFiles(repo, { "main-only.ts": "m\n" });
+  const evidence = [{ kind: "file", ref: "child.ts", ok: true }];
+  const here = await gateJson(linked, result(["child.ts"], evidence), ["--since", since]);
+  assertEquals([here.code, here.report.changes.observed_unclaimed], [0, []]);
+  const there = await bin("gate", ["--since", since], {
+    cwd: repo,
+    stdin: result(["child.ts"], evidence),
+  });
+  assertEquals(there.code, 3);
+  assertIncludes(there.stderr, `error: Cannot evaluate: snapshot was taken in "${linked}"`);
+});
