@@ -15,7 +15,7 @@ import { DEFAULT_POLICY_REF, isPolicyRef, parsePolicy, type Policy, PRIMARY } fr
 export interface At {
   /** The caller's directory. */
   cwd: string;
-  /** `GIT_DIR`, `GIT_WORK_TREE`, `GIT_COMMON_DIR` of the caller's worktree. */
+  /** `GIT_DIR`, `GIT_WORK_TREE`, `GIT_COMMON_DIR` of the caller's worktree, and `GIT_NO_REPLACE_OBJECTS`. */
   env: Record<string, string>;
 }
 
@@ -124,7 +124,13 @@ export async function openRepo(cwd: string): Promise<Repo> {
   if (!found) throw new GitError("not-a-repository", `Not a git worktree: "${cwd}"`);
   const at: At = {
     cwd,
-    env: { GIT_DIR: found.gitDir, GIT_WORK_TREE: found.top, GIT_COMMON_DIR: found.commonDir },
+    env: {
+      GIT_DIR: found.gitDir,
+      GIT_WORK_TREE: found.top,
+      GIT_COMMON_DIR: found.commonDir,
+      // A `git replace` ref must not change the policy, an artifact or its history.
+      GIT_NO_REPLACE_OBJECTS: "1",
+    },
   };
   const [revParse, config, list] = await Promise.all([
     gitText([
@@ -134,7 +140,11 @@ export async function openRepo(cwd: string): Promise<Repo> {
       "--git-common-dir",
       "--show-object-format",
     ], at),
-    runGit(["config", "--get", "coord.policyRef"], { ...at, allowFailure: true, parse: true }),
+    runGit(["config", "--local", "--get", "coord.policyRef"], {
+      ...at,
+      allowFailure: true,
+      parse: true,
+    }),
     runGit(["worktree", "list", "--porcelain", "-z"], { ...at, parse: true }),
   ]);
   const [toplevel = "", commonDir = "", formatText = ""] = revParse.split("\n");
