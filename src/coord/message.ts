@@ -34,6 +34,8 @@ export const PROVENANCES = [
 /** One provenance label. */
 export type Provenance = typeof PROVENANCES[number];
 
+// deno-lint-ignore no-control-regex
+const ONE_LINE = /^[^\u0000-\u001f\u007f]*$/;
 const hex = z.string().regex(/^([0-9a-f]{40}|[0-9a-f]{64})$/);
 const lane = z.string().regex(LANE_PATTERN);
 const messageId = z.string().refine(
@@ -94,7 +96,7 @@ export const MessageSchema: z.ZodType<Message> = z.object({
   to: z.array(lane).min(1).max(64),
   cc: z.array(lane).max(64),
   type: z.enum(MESSAGE_TYPES),
-  subject: z.string().min(1).max(200),
+  subject: z.string().min(1).max(200).regex(ONE_LINE, "one line, no control characters"),
   body: z.string().max(1024 * 1024),
   reply_to: messageId.nullable(),
   forward_of: messageId.nullable(),
