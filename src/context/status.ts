@@ -39,7 +39,9 @@ function hashable(entry: StatusEntry): boolean {
 }
 
 /**
- * Fill in `oid` for entries whose worktree file git can hash (one git call; one call per
+ * Fill in `oid` for entries whose worktree file git can hash. The content is hashed as
+ * it is (`--no-filters`): no clean filter (LFS and the like) runs, and both readings of a
+ * run hash the same way, which is all the comparison needs (one git call per 500 files; one per
  * file only when the batch fails, for example on a submodule directory).
  *
  * @param top The worktree's top level.
@@ -61,7 +63,7 @@ const HASH_CHUNK = 500;
 
 async function hashChunk(top: string, targets: StatusEntry[]): Promise<void> {
   const input = targets.map((e) => e.path).join("\n") + "\n";
-  const batch = await runGit(["hash-object", "--stdin-paths"], {
+  const batch = await runGit(["hash-object", "--no-filters", "--stdin-paths"], {
     cwd: top,
     parse: true,
     stdin: input,
@@ -73,7 +75,7 @@ async function hashChunk(top: string, targets: StatusEntry[]): Promise<void> {
     return;
   }
   for (const entry of targets) {
-    const one = await runGit(["hash-object", "--", entry.path], {
+    const one = await runGit(["hash-object", "--no-filters", "--", entry.path], {
       cwd: top,
       parse: true,
       allowFailure: true,
