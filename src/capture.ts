@@ -10,37 +10,69 @@ import type { TreeState } from "./fields.ts";
 
 /** A capture of the live tree. */
 export interface LiveTree extends TreeState {
-  /** `git rev-parse --show-toplevel`. */
-  toplevel: string;
-  /** `git rev-parse --show-prefix` (empty at the top level, else ends in `/`). */
-  prefix: string;
+  /** `top/prefix` of the current directory as git names it, undefined when it cannot. */
+  location: string | undefined;
 }
 
 /** How many times a capture is retried when HEAD moves under it. */
 export const CAPTURE_ATTEMPTS = 5;
 
+/** The arguments that print where a directory sits: inside-work-tree, top level, prefix. */
+export const LOCATION_ARGS: readonly string[] = [
+  "--is-inside-work-tree",
+  "--show-toplevel",
+  "--show-prefix",
+];
+
 /**
- * Read HEAD, branch, top level and prefix in one git call.
+ * Read the location of a directory from `git rev-parse --is-inside-work-tree
+ * --show-toplevel --show-prefix` output lines: `top/prefix` when the directory is inside
+ * the work tree and the output has exactly the expected lines, undefined otherwise (a
+ * directory outside the work tree gets an empty prefix, and a path holding a newline
+ * would shift the lines: neither may identify a directory).
  *
- * @returns The four values.
+ * @example Inside, outside, and a newline in a path
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * assertEquals(parseLocation(["true", "/r", "a/b/"]), "/r/a/b/");
+ * assertEquals(parseLocation(["false", "/r", ""]), undefined);
+ * assertEquals(parseLocation(["true", "/r", "x", "a/"]), undefined);
+ * ```
+ * @param lines The three output lines (without the final empty line).
+ * @returns `top/prefix`, or undefined.
+ */
+export function parseLocation(lines: readonly string[]): string | undefined {
+  if (lines.length !== 3) return undefined;
+  const [inside, top, prefix] = lines as [string, string, string];
+  if (inside !== "true" || !top.startsWith("/") && !/^[A-Za-z]:\//.test(top)) return undefined;
+  if (prefix !== "" && !prefix.endsWith("/")) return undefined;
+  return `${top}/${prefix}`;
+}
+
+/** HEAD, branch and where the current directory sits. */
+export interface HeadRead {
+  head: string;
+  branch: string;
+  /** `top/prefix` of the current directory, or undefined when git cannot name it. */
+  location: string | undefined;
+}
+
+/**
+ * Read HEAD, branch and the current directory's location in one git call.
+ *
+ * @returns HEAD, branch, location.
  * @throws {GitError} when git fails (no commit yet, not a repository, …).
  */
-export async function readHead(): Promise<
-  { head: string; branch: string; toplevel: string; prefix: string }
-> {
-  const text = await gitText([
-    "rev-parse",
-    "HEAD",
-    "--abbrev-ref",
-    "HEAD",
-    "--show-toplevel",
-    "--show-prefix",
-  ]);
-  const [head = "", branch = "", toplevel = "", prefix = ""] = text.split("\n");
-  if (!head || !branch || !toplevel) {
-    throw new GitError("failed", `Cannot read HEAD: unexpected rev-parse output`);
+export async function readHead(): Promise<HeadRead> {
+  const { stdout } = await runGit(["rev-parse", "HEAD", "--abbrev-ref", "HEAD", ...LOCATION_ARGS], {
+    parse: true,
+  });
+  const lines = new TextDecoder().decode(stdout).replace(/\n$/, "").split("\n");
+  const [head = "", branch = ""] = lines;
+  if (!head || !branch) {
+    throw new GitError("failed", "Cannot read HEAD: unexpected rev-parse output");
   }
-  return { head, branch, toplevel, prefix };
+  return { head, branch, location: parseLocation(lines.slice(2)) };
 }
 
 type Probe = [Promise<GitResult>, Promise<Awaited<ReturnType<typeof readHead>>>, Promise<void>];
@@ -82,8 +114,7 @@ export async function captureLive(): Promise<LiveTree> {
         parent_branch: before.branch,
         parent_cwd: Deno.cwd(),
         parent_dirty_fingerprint: await fingerprint(statusResult.stdout),
-        toplevel: before.toplevel,
-        prefix: before.prefix,
+        location: before.location,
       };
     }
   }

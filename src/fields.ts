@@ -89,17 +89,25 @@ export function isAbsolutePath(path: string): boolean {
  */
 export function validateField(name: FieldName, value: string): string | undefined {
   const quoted = JSON.stringify(value);
+  // A tab is legal in a path; every other control character would break or blur the block.
   // deno-lint-ignore no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(value)) return `field "${name}" holds a control character`;
+  if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value)) {
+    return `field "${name}" holds a control character`;
+  }
+  if (value.trim() !== value) {
+    return `field "${name}" has leading or trailing white space: ${quoted}`;
+  }
   switch (name) {
     case "parent_head":
       return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(value)
         ? undefined
         : `field "parent_head" is not 40 or 64 lowercase hex: ${quoted}`;
     case "parent_branch":
-      return value.length > 0 && value.length <= 1024 && value.trim() === value
+      // What `git rev-parse --abbrev-ref HEAD` can print: a ref name, which holds no
+      // white space and none of ~ ^ : ? * [ \\ (git check-ref-format).
+      return value.length > 0 && value.length <= 4096 && !/[\s~^:?*[\\]/.test(value)
         ? undefined
-        : `field "parent_branch" is empty or malformed: ${quoted}`;
+        : `field "parent_branch" is not a branch name: ${quoted}`;
     case "parent_cwd":
       return value.length <= 4096 && isAbsolutePath(value)
         ? undefined
@@ -129,9 +137,10 @@ export function parseIssuedAt(value: string): number | undefined {
   const m = ISSUED_AT.exec(value);
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s, frac] = m.map((x) => x ?? "");
-  const ms = Date.UTC(+y!, +mo! - 1, +d!, +h!, +mi!, +s!) +
-    Math.floor(Number(`0${frac || ".0"}`) * 1000);
-  const check = new Date(Date.UTC(+y!, +mo! - 1, +d!, +h!, +mi!, +s!));
+  const check = new Date(0);
+  check.setUTCFullYear(+y!, +mo! - 1, +d!); // not Date.UTC, which maps years 0-99 to 19xx
+  check.setUTCHours(+h!, +mi!, +s!, 0);
+  const ms = check.getTime() + Math.floor(Number(`0${frac || ".0"}`) * 1000);
   if (
     check.getUTCFullYear() !== +y! || check.getUTCMonth() !== +mo! - 1 ||
     check.getUTCDate() !== +d! ||

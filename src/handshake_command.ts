@@ -104,6 +104,45 @@ async function explicitTree(v: Values, wrap: boolean): Promise<TreeState | undef
   };
 }
 
+/** A parent-side capture whose values a v1 block cannot carry (a newline in a path, …). */
+class UnrepresentableError extends Error {}
+
+/** The four tree fields alone, styled, and checked against the schema before they are printed. */
+function representable(tree: TreeState, cwdStyle: "native" | "posix"): TreeState {
+  const fields: TreeState = {
+    parent_head: tree.parent_head,
+    parent_branch: tree.parent_branch,
+    parent_cwd: styleCwd(tree.parent_cwd, cwdStyle),
+    parent_dirty_fingerprint: tree.parent_dirty_fingerprint,
+  };
+  for (const [name, value] of Object.entries(fields)) {
+    const reason = validateField(name as FieldName, value);
+    if (reason) {
+      throw new UnrepresentableError(`The live tree cannot be carried in a v1 block: ${reason}`);
+    }
+  }
+  return fields;
+}
+
+/** The `--json` document; the same keys on success and on a pass-through. */
+function jsonDocument(
+  blocks: string[],
+  fields: Handshake | null,
+  context: ContextResult | undefined,
+  prompts: string[] | null,
+) {
+  return {
+    block: blocks[0] ?? null,
+    blocks,
+    fields,
+    context: context?.context ?? null,
+    context_block: context?.block ?? null,
+    snapshot_id: context?.snapshotId ?? null,
+    prompt: prompts?.[0] ?? null,
+    prompts,
+  };
+}
+
 function describe(error: unknown): string {
   if (error instanceof GitError) {
     return error.kind === "not-a-repository" ? "not a git repository" : error.message;
@@ -151,33 +190,23 @@ export async function handshakeMain(args: string[]): Promise<number> {
   let tree: TreeState;
   let context: ContextResult | undefined;
   try {
-    tree = explicit ?? await captureLive();
+    tree = representable(explicit ?? await captureLive(), cwdStyle);
     context = await contextPromise;
   } catch (error) {
     contextPromise.catch(() => {});
     const reason = describe(error);
     if (wrap && !v.strict && prompt !== null) {
       err(`handshake: ${reason}; prompt passed through without a handshake block`);
-      if (v.json) {
-        await out(
-          `${
-            JSON.stringify({
-              block: null,
-              blocks: [],
-              fields: null,
-              context: null,
-              snapshot_id: null,
-              prompt,
-            })
-          }\n`,
-        );
-      } else await out(prompt);
+      await out(
+        v.json
+          ? `${JSON.stringify(jsonDocument([], null, undefined, [prompt]), null, 2)}\n`
+          : prompt,
+      );
       return 0;
     }
     err(`error: ${reason}`);
     return EXIT_PARENT_FAILURE;
   }
-  tree = { ...tree, parent_cwd: styleCwd(tree.parent_cwd, cwdStyle) };
   const handshakes: Handshake[] = Array.from({ length: count }, () => ({
     ...tree,
     workspace_mode: "shared",
@@ -187,16 +216,7 @@ export async function handshakeMain(args: string[]): Promise<number> {
   const contextText = context ? `${context.block.replace(/\n*$/, "\n")}\n` : "";
   const wrapped = prompt === null ? null : blocks.map((b) => `${b}\n${contextText}${prompt}`);
   if (v.json) {
-    const doc = {
-      block: blocks[0],
-      blocks,
-      fields: handshakes[0],
-      context: context?.context ?? null,
-      context_block: context?.block ?? null,
-      snapshot_id: context?.snapshotId ?? null,
-      prompt: wrapped?.[0] ?? null,
-      prompts: wrapped,
-    };
+    const doc = jsonDocument(blocks, handshakes[0] ?? null, context, wrapped);
     await out(`${JSON.stringify(doc, null, 2)}\n`);
   } else if (wrapped) {
     await out(wrapped.join("\n"));

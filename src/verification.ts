@@ -12,7 +12,7 @@ import {
   type TreeState,
 } from "./fields.ts";
 import { GitError, runGit } from "./git.ts";
-import { captureLive, type LiveTree } from "./capture.ts";
+import { captureLive, type LiveTree, LOCATION_ARGS, parseLocation } from "./capture.ts";
 import { canonicalCwd, HOST_OS, nativeCwd } from "./cwd.ts";
 import type { ParseResult } from "./block.ts";
 
@@ -82,26 +82,30 @@ function treeOf(h: TreeState): TreeState {
 }
 
 /**
- * Resolve a directory through git to its top level and prefix, so a symlinked spelling
- * compares equal without read permission.
+ * Resolve a directory through git to its location, so a symlinked spelling compares
+ * equal without read permission. On POSIX only an absolute POSIX path is resolved (git
+ * would read `C:/x` relative to the current directory).
  *
  * @param dir The directory as the parent spelled it.
- * @returns `toplevel/prefix`, or undefined when git cannot open it there.
+ * @returns `top/prefix`, or undefined when git cannot name it as a directory of a work tree.
  */
 async function resolveThroughGit(dir: string): Promise<string | undefined> {
+  if (HOST_OS === "posix" && !dir.startsWith("/")) return undefined;
   try {
-    const r = await runGit(["rev-parse", "--show-toplevel", "--show-prefix"], {
+    const r = await runGit(["rev-parse", ...LOCATION_ARGS], {
       cwd: nativeCwd(dir, HOST_OS),
       parse: true,
       allowFailure: true,
     });
     if (r.code !== 0) return undefined;
-    const [top = "", prefix = ""] = new TextDecoder().decode(r.stdout).split("\n");
-    return top ? `${top}/${prefix}` : undefined;
+    return parseLocation(new TextDecoder().decode(r.stdout).replace(/\n$/, "").split("\n"));
   } catch {
     return undefined;
   }
 }
+
+/** With `--max-age`, how far in the future a block may be dated (clock skew) before it is refused. */
+export const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
 /** Options for {@linkcode verifyLive}. */
 export interface VerifyOptions {
@@ -140,6 +144,12 @@ export async function verifyLive(
   }
   if (options.maxAgeMs !== undefined) {
     const age = (options.now ?? Date.now()) - parseIssuedAt(block.handshake_issued_at)!;
+    if (age < -FUTURE_TOLERANCE_MS) {
+      return unverified(
+        `handshake is issued in the future (${block.handshake_issued_at})`,
+        expected,
+      );
+    }
     if (age > options.maxAgeMs) {
       return unverified(
         `handshake is older than the maximum age (issued ${block.handshake_issued_at})`,
@@ -160,7 +170,8 @@ export async function verifyLive(
     throw error;
   }
   const observed = treeOf(live);
-  const sameCwd = sameByText || (await expectedResolved) === `${live.toplevel}/${live.prefix}`;
+  const resolved = await expectedResolved;
+  const sameCwd = sameByText || (resolved !== undefined && resolved === live.location);
   const diverged = diverge(expected, observed, sameCwd);
   return diverged.length === 0
     ? { status: "match", tag: "environment-verified", expected, observed, diverged, reason: null }

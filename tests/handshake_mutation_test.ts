@@ -65,6 +65,16 @@ const CASES: Case[] = [
     file: "tests/verify_test.ts",
     filter: "symlinked spelling",
   },
+  {
+    guard: "a directory outside the work tree has no location",
+    mutations: [{
+      file: "src/capture.ts",
+      find: `if (inside !== "true" || `,
+      replace: "if (false || ",
+    }],
+    file: "tests/verify_test.ts",
+    filter: "outside the work tree",
+  },
 ];
 
 Deno.test("mutation: disabling each handshake/verify guard makes its tests fail", async (t) => {

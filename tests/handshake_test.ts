@@ -255,3 +255,34 @@ exec "${realGit}" "$@"
   assertEquals(f.parent_head, await git(repo, ["rev-parse", "HEAD"]));
   assertEquals(f.parent_dirty_fingerprint, await bashFingerprint(repo));
 });
+
+Deno.test("handshake refuses to print a block its own verify could not read (newline in the path)", async () => {
+  const repo = await makeRepo();
+  const odd = join(await tempDir(), "r\nx");
+  await Deno.rename(repo, odd);
+  const r = await bin("handshake", [], { cwd: odd });
+  assertEquals(r.code, 3);
+  assertEquals(r.stdout, "");
+  assertIncludes(r.stderr, "cannot be carried in a v1 block");
+  const tab = join(await tempDir(), "tab\there");
+  await Deno.rename(odd, tab);
+  const ok = await bin("handshake", ["wrap"], { cwd: tab, stdin: "t" });
+  assertEquals(ok.code, 0, ok.stderr);
+  assertEquals((await bin("verify", [], { cwd: tab, stdin: ok.stdout })).code, 0);
+});
+
+Deno.test("handshake --json fields hold exactly the six schema fields, also on a pass-through", async () => {
+  const repo = await makeRepo();
+  const doc = JSON.parse((await bin("handshake", ["--json"], { cwd: repo })).stdout);
+  assertEquals(Object.keys(doc.fields), [
+    "parent_head",
+    "parent_branch",
+    "parent_cwd",
+    "parent_dirty_fingerprint",
+    "workspace_mode",
+    "handshake_issued_at",
+  ]);
+  const pass = await bin("handshake", ["wrap", "--json"], { cwd: await tempDir(), stdin: "t" });
+  assertEquals(pass.code, 0);
+  assertEquals(Object.keys(JSON.parse(pass.stdout)), Object.keys(doc));
+});

@@ -7,7 +7,7 @@ import { buildBlock, parseBlock } from "../src/block.ts";
 import { fingerprint } from "../src/fingerprint.ts";
 import { divergenceFinding, unverifiedText } from "../src/finding.ts";
 import { canonicalCwd, nativeCwd, styleCwd } from "../src/cwd.ts";
-import type { Handshake } from "../src/fields.ts";
+import { type Handshake, validateField } from "../src/fields.ts";
 import { formatIssuedAt, issuedAtNow, parseDuration } from "../src/time.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -176,6 +176,7 @@ Deno.test("cwd styles render Git Bash and native spellings", () => {
 
 Deno.test("issued_at has seven fractional digits and increases within a batch", () => {
   assertEquals(formatIssuedAt(0n), "1970-01-01T00:00:00.0000000Z");
+  assertEquals(validateField("handshake_issued_at", "0050-06-01T00:00:00Z"), undefined);
   const a = issuedAtNow();
   const b = issuedAtNow();
   assertEquals(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z$/.test(a), true);

@@ -184,3 +184,85 @@ Deno.test("verify with too large an input takes the error path without a stack t
   );
   assertEquals(r.stderr, "");
 });
+
+Deno.test("verify: a directory outside the work tree is never taken for the top level (GIT_DIR/GIT_WORK_TREE)", async () => {
+  const repo = await makeRepo();
+  const prompt = await dispatch(repo);
+  const elsewhere = await tempDir();
+  const env = { GIT_DIR: join(repo, ".git"), GIT_WORK_TREE: repo };
+  const r = await bin("verify", ["--json"], { cwd: elsewhere, stdin: prompt, env });
+  assertEquals(r.code, 1, r.stdout);
+  assertEquals(JSON.parse(r.stdout).diverged, ["parent_cwd"]);
+});
+
+Deno.test("verify: core.worktree elsewhere does not make the git dir's subdirectory the top level", async () => {
+  const gitHome = await makeRepo();
+  const tree = await tempDir();
+  await git(gitHome, ["config", "core.worktree", tree]);
+  await Deno.mkdir(join(gitHome, "sub"));
+  const block = await bin("handshake", [
+    "--head",
+    await git(gitHome, ["rev-parse", "HEAD"]),
+    "--branch",
+    "main",
+    "--cwd",
+    join(gitHome, "sub"),
+    "--fingerprint",
+    "e3b0c44298fc",
+  ]);
+  const r = await bin("verify", ["--json"], { cwd: gitHome, stdin: block.stdout });
+  assertEquals(JSON.parse(r.stdout).diverged.includes("parent_cwd"), true, r.stdout);
+});
+
+Deno.test("verify: a Windows-form parent_cwd on POSIX is not resolved relative to the current directory", async () => {
+  const repo = await makeRepo();
+  await Deno.mkdir(join(repo, "C:/x"), { recursive: true });
+  const prompt = (await dispatch(repo)).replace(/parent_cwd: .*/, "parent_cwd: C:/..");
+  const r = await bin("verify", ["--json"], { cwd: repo, stdin: prompt });
+  assertEquals(r.code, 1, r.stdout);
+  assertEquals(JSON.parse(r.stdout).diverged, ["parent_cwd"]);
+});
+
+Deno.test("verify: a newline in the repository path cannot make two directories compare equal", async () => {
+  const base = await tempDir();
+  const repo = await makeRepo();
+  const odd = join(base, "r\nx");
+  await Deno.rename(repo, odd);
+  await Deno.mkdir(join(odd, "other"));
+  const link = join(base, "L");
+  await Deno.symlink(odd, link);
+  const block = await bin("handshake", [
+    "--head",
+    await git(odd, ["rev-parse", "HEAD"]),
+    "--branch",
+    "main",
+    "--cwd",
+    link,
+    "--fingerprint",
+    "e3b0c44298fc",
+  ]);
+  const r = await bin("verify", ["--json"], { cwd: join(odd, "other"), stdin: block.stdout });
+  assertEquals(r.code, 1, r.stdout);
+  assertEquals(JSON.parse(r.stdout).diverged, ["parent_cwd"]);
+});
+
+Deno.test("verify: a branch value no git branch can have takes the error path", async () => {
+  const repo = await makeRepo();
+  const prompt = (await dispatch(repo)).replace(
+    "parent_branch: main",
+    "parent_branch: main # comment",
+  );
+  const r = await bin("verify", [], { cwd: repo, stdin: prompt });
+  assertEquals(r.code, 3, r.stdout);
+});
+
+Deno.test("verify --max-age refuses a block dated in the future", async () => {
+  const repo = await makeRepo();
+  const future = (await dispatch(repo)).replace(
+    /handshake_issued_at: .*/,
+    "handshake_issued_at: 2099-01-01T00:00:00.0000000Z",
+  );
+  const r = await bin("verify", ["--max-age", "1d"], { cwd: repo, stdin: future });
+  assertEquals(r.code, 3);
+  assertIncludes(r.stdout, "issued in the future");
+});
