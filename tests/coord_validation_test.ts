@@ -215,6 +215,14 @@ Deno.test("coord treats a malformed coord line in STATUS as an error, not a sile
     }, `${line}\n`);
   }
   await withRepo(async (repo) => {
+    // Two names for one worktree (through a symlink) would split its ownership.
+    await Deno.symlink(repo.wt.W1, join(repo.root, "alias"));
+    await repo.setStatus("lane: W1b ../alias\n");
+    const r = await repo.coord("W3", ["inbox", "E001"]);
+    assertEquals(r.code, 3, r.stderr);
+    assertIncludes(r.stderr, "same worktree");
+  });
+  await withRepo(async (repo) => {
     const r = await repo.coord("W1", ["inbox", "E001"]);
     assertEquals(r.code, 0, r.stderr);
   }, "owner: someone\nnotes: lanes and bases are words coord ignores here\n");

@@ -172,6 +172,10 @@ export async function openRepo(cwd: string): Promise<Repo> {
     const path = linked.find((p) => p === want);
     const id = path === undefined ? undefined : admin.get(path);
     if (path !== undefined && id !== undefined) {
+      const twin = worktrees.find((w) => w.path === path);
+      if (twin) {
+        throw new PolicyError(`STATUS gives lanes "${twin.lane}" and "${lane}" the same worktree`);
+      }
       worktrees.push({ lane, path, reflog: `worktrees/${id}/HEAD` });
     }
   }
