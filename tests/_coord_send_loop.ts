@@ -13,7 +13,7 @@
  */
 import { Session } from "../src/coord/session.ts";
 import { send } from "../src/coord/commands/send.ts";
-import { discoverWorktree } from "../src/coord/identity.ts";
+import { discoverWorktree } from "../src/coord/worktree.ts";
 import { Store } from "../src/coord/store.ts";
 
 const [mode, workItem = "", arg1 = "", arg2 = ""] = Deno.args;

@@ -6,10 +6,11 @@
  *
  * @module
  */
-import { dirname, join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
 import { PolicyError, RefusedError } from "./errors.ts";
 import { DEFAULT_POLICY_REF, isPolicyRef, parsePolicy, type Policy, PRIMARY } from "./policy.ts";
+import { discoverWorktree, parseWorktreeList, readWorktreeAdminNames, realOr } from "./worktree.ts";
 
 /** Where and how every git call of a command runs: the caller's directory, and the caller's own worktree and git dirs pinned in the environment. */
 export interface At {
@@ -51,64 +52,7 @@ export interface Repo {
   lane: string;
 }
 
-/** The worktree that contains a directory, found on the file system. */
-export interface Discovered {
-  /** The worktree's top level (real path). */
-  top: string;
-  /** Its git dir (`.git`, or `<common>/worktrees/<id>` for a linked worktree). */
-  gitDir: string;
-  /** The shared common dir. */
-  commonDir: string;
-}
-
 const decoder = new TextDecoder();
-
-/**
- * Find the worktree containing a directory by walking up to the nearest `.git`, as git
- * does, but from the directory alone: `GIT_DIR`, `GIT_WORK_TREE` and friends in the
- * environment cannot make a caller someone else.
- *
- * @param cwd The caller's directory.
- * @returns The worktree, or undefined outside any.
- */
-export function discoverWorktree(cwd: string): Discovered | undefined {
-  let dir = realOr(cwd);
-  for (;;) {
-    const dotGit = join(dir, ".git");
-    let info: Deno.FileInfo | undefined;
-    try {
-      info = Deno.statSync(dotGit);
-    } catch {
-      info = undefined;
-    }
-    if (info?.isDirectory) return { top: dir, gitDir: dotGit, commonDir: commonOf(dotGit) };
-    if (info?.isFile) {
-      try {
-        const text = Deno.readTextFileSync(dotGit);
-        const match = /^gitdir: (.+)$/m.exec(text);
-        if (match?.[1]) {
-          const gitDir = realOr(resolve(dir, match[1].trim()));
-          return { top: dir, gitDir, commonDir: commonOf(gitDir) };
-        }
-      } catch {
-        // An unreadable .git file is no worktree; keep walking like git would not, and fail below.
-      }
-      return undefined;
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}
-
-function commonOf(gitDir: string): string {
-  try {
-    const rel = Deno.readTextFileSync(join(gitDir, "commondir")).trim();
-    return realOr(resolve(gitDir, rel));
-  } catch {
-    return realOr(gitDir);
-  }
-}
 
 /**
  * Open the repository around a directory and establish the caller's lane.
@@ -221,54 +165,4 @@ export async function readStatus(at: At, policyRef: string): Promise<string> {
     throw new PolicyError(`The policy STATUS at "${policyRef}" is larger than 1 MiB`);
   }
   return decoder.decode(bytes.subarray(newline + 1, newline + 1 + size));
-}
-
-/**
- * Parse `git worktree list --porcelain -z`.
- *
- * @example
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * const text = "worktree /r\0HEAD abc\0branch refs/heads/main\0\0worktree /w1\0HEAD def\0detached\0\0";
- * assertEquals(parseWorktreeList(text), ["/r", "/w1"]);
- * ```
- * @param text git's output.
- * @returns Worktree paths, the main worktree first.
- */
-export function parseWorktreeList(text: string): string[] {
-  const out: string[] = [];
-  for (const field of text.split("\0")) {
-    if (field.startsWith("worktree ")) out.push(field.slice("worktree ".length));
-  }
-  return out;
-}
-
-/** Linked worktree real path → its administrative id (`<common>/worktrees/<id>/gitdir`). */
-function readWorktreeAdminNames(commonDir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const dir = join(commonDir, "worktrees");
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(dir)];
-  } catch {
-    return out;
-  }
-  for (const entry of entries) {
-    if (!entry.isDirectory || !/^[A-Za-z0-9._-]+$/.test(entry.name)) continue;
-    try {
-      const gitdir = Deno.readTextFileSync(join(dir, entry.name, "gitdir")).trim();
-      out.set(realOr(dirname(resolve(dir, entry.name, gitdir))), entry.name);
-    } catch {
-      // A worktree whose admin files are unreadable is no lane's.
-    }
-  }
-  return out;
-}
-
-function realOr(path: string): string {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    return resolve(path);
-  }
 }

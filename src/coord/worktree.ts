@@ -1,0 +1,126 @@
+/**
+ * Worktrees on disk: which worktree contains a directory (found from the directory alone,
+ * so the environment cannot make a caller someone else), git's list of worktrees, and
+ * their administrative ids.
+ *
+ * @module
+ */
+import { dirname, join, resolve } from "node:path";
+
+/** The worktree that contains a directory, found on the file system. */
+export interface Discovered {
+  /** The worktree's top level (real path). */
+  top: string;
+  /** Its git dir (`.git`, or `<common>/worktrees/<id>` for a linked worktree). */
+  gitDir: string;
+  /** The shared common dir. */
+  commonDir: string;
+}
+
+/**
+ * Find the worktree containing a directory by walking up to the nearest `.git`, as git
+ * does, but from the directory alone: `GIT_DIR`, `GIT_WORK_TREE` and friends in the
+ * environment cannot make a caller someone else.
+ *
+ * @param cwd The caller's directory.
+ * @returns The worktree, or undefined outside any.
+ */
+export function discoverWorktree(cwd: string): Discovered | undefined {
+  let dir = realOr(cwd);
+  for (;;) {
+    const dotGit = join(dir, ".git");
+    let info: Deno.FileInfo | undefined;
+    try {
+      info = Deno.statSync(dotGit);
+    } catch {
+      info = undefined;
+    }
+    if (info?.isDirectory) return { top: dir, gitDir: dotGit, commonDir: commonOf(dotGit) };
+    if (info?.isFile) {
+      try {
+        const text = Deno.readTextFileSync(dotGit);
+        const match = /^gitdir: (.+)$/m.exec(text);
+        if (match?.[1]) {
+          const gitDir = realOr(resolve(dir, match[1].trim()));
+          return { top: dir, gitDir, commonDir: commonOf(gitDir) };
+        }
+      } catch {
+        // An unreadable .git file is no worktree; keep walking like git would not, and fail below.
+      }
+      return undefined;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+function commonOf(gitDir: string): string {
+  try {
+    const rel = Deno.readTextFileSync(join(gitDir, "commondir")).trim();
+    return realOr(resolve(gitDir, rel));
+  } catch {
+    return realOr(gitDir);
+  }
+}
+
+/**
+ * Parse `git worktree list --porcelain -z`.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const text = "worktree /r\0HEAD abc\0branch refs/heads/main\0\0worktree /w1\0HEAD def\0detached\0\0";
+ * assertEquals(parseWorktreeList(text), ["/r", "/w1"]);
+ * ```
+ * @param text git's output.
+ * @returns Worktree paths, the main worktree first.
+ */
+export function parseWorktreeList(text: string): string[] {
+  const out: string[] = [];
+  for (const field of text.split("\0")) {
+    if (field.startsWith("worktree ")) out.push(field.slice("worktree ".length));
+  }
+  return out;
+}
+
+/**
+ * Map each linked worktree's real path to its administrative id (`<common>/worktrees/<id>/gitdir`).
+ *
+ * @param commonDir The git common dir.
+ * @returns Real path → id, for ids that are plain names.
+ */
+export function readWorktreeAdminNames(commonDir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const dir = join(commonDir, "worktrees");
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch {
+    return out;
+  }
+  for (const entry of entries) {
+    if (!entry.isDirectory || !/^[A-Za-z0-9._-]+$/.test(entry.name)) continue;
+    try {
+      const gitdir = Deno.readTextFileSync(join(dir, entry.name, "gitdir")).trim();
+      out.set(realOr(dirname(resolve(dir, entry.name, gitdir))), entry.name);
+    } catch {
+      // A worktree whose admin files are unreadable is no lane's.
+    }
+  }
+  return out;
+}
+
+/**
+ * The real path of a file, or the resolved path when it does not exist.
+ *
+ * @param path Any path.
+ * @returns Its canonical spelling.
+ */
+export function realOr(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
