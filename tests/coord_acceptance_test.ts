@@ -25,6 +25,11 @@ import {
 
 /** The one refusal for every unauthorised, malformed, abbreviated, symbolic or missing artifact. */
 const REFUSAL = "refused: artifact not available (it does not resolve, or you may not inspect it)";
+/** The one answer for a message id that does not exist or that the caller may not see (docs/coord.md). */
+const MESSAGE_REFUSAL =
+  "refused: message not available (it does not exist, or you may not read it)";
+/** The exit code every refusal shares (docs/coord.md). */
+const EXIT_REFUSED = 4;
 const WI = "E001";
 const ID_RE = /^E001-M\d{4,}$/;
 /** A well-formed message id that no scenario ever reaches. */
@@ -122,9 +127,9 @@ async function handoff(
   return expectId(r, `${from} handoff of ${sha}:${path} to ${to}`, s, from);
 }
 
-/** A command that must be refused: non-zero exit and no message id on stdout. */
+/** A command that must be refused: the refusal exit code and no message id on stdout. */
 function assertDenied(r: Run, what: string): void {
-  assertOk(r.code !== 0, `${what} must be refused\n${show(r)}`);
+  assertEquals(r.code, EXIT_REFUSED, `${what} must be refused\n${show(r)}`);
   assertOk(!/E001-M\d+/.test(r.stdout), `${what} must not create a message\n${show(r)}`);
 }
 
@@ -213,6 +218,11 @@ async function assertLikeMissing(
   ]);
   assertDenied(seen, `${lane} ${make(id).join(" ")}`);
   assertEquals(
+    (seen.stdout + seen.stderr).trim(),
+    MESSAGE_REFUSAL,
+    `${lane} ${make(id).join(" ")}\n${show(seen)}`,
+  );
+  assertEquals(
     normalise(seen, id),
     normalise(missing, MISSING_ID),
     `${lane} ${make(id).join(" ")} must be answered exactly like a nonexistent id`,
@@ -254,7 +264,7 @@ async function referenceRefusal(s: Scenario, lane: LaneName, to: string): Promis
 }
 
 function assertRefusal(r: Run, what: string): void {
-  assertOk(r.code !== 0, `${what} must be refused\n${show(r)}`);
+  assertEquals(r.code, EXIT_REFUSED, `${what} must be refused\n${show(r)}`);
   assertEquals(
     (r.stdout + r.stderr).trim(),
     REFUSAL,
@@ -527,7 +537,7 @@ Deno.test("coord C: W1 and W2 stay blind to each other through every channel and
         const reply = expectId(r, "Primary reply", s, "Primary");
         const text = (await read(s, "W2", reply)) + (await read(s, "W2", reply, true));
         assertIncludes(text, "Primary's own words only");
-        for (const leak of ["W1 secret lemma text", "W1 private derivation"]) {
+        for (const leak of ["W1 secret lemma text", "W1 private derivation", p1]) {
           assertExcludes(text, leak);
         }
         const back = await send(s, "W2", "Primary", "W2 answers", "W2 answer\n", [
@@ -626,6 +636,32 @@ Deno.test("coord C: W1 and W2 stay blind to each other through every channel and
       }
     });
 
+    await t.step(
+      "W2 fast-forwarding onto W1's commits (merge --ff-only, rebase, cherry-pick --ff, pull) does not take them",
+      async () => {
+        const W2 = s.dir.W2;
+        const probes = (label: string): Probe[] => [
+          { label: `HEAD after ${label}`, sha: "HEAD", path: "proof/w1.md" },
+          { label: `W1's later draft after ${label}`, sha: c, path: "proof/w1.md" },
+          { label: `W1's frozen commit after ${label}`, sha: a, path: "proof/w1.md" },
+        ];
+        try {
+          await git(W2, ["checkout", "-q", "-b", "w2-ff", s.sha.status]);
+          await git(W2, ["merge", "-q", "--ff-only", "w1"]);
+          await assertProbesRefused(s, "W2", "Primary", probes("merge --ff-only"));
+          await git(W2, ["checkout", "-q", "-B", "w2-ff", s.sha.status]);
+          await git(W2, ["rebase", "-q", "w1"]);
+          await git(W2, ["checkout", "-q", "--detach", a0]);
+          await git(W2, ["cherry-pick", "--ff", a]);
+          await git(W2, ["checkout", "-q", "--detach", s.sha.status]);
+          await git(W2, ["pull", "-q", "--ff-only", s.dir.Primary, "w1"]);
+          await assertProbesRefused(s, "W2", "Primary", probes("rebase, cherry-pick --ff, pull"));
+        } finally {
+          await git(W2, ["checkout", "-q", "w2"]);
+        }
+      },
+    );
+
     await t.step("Primary cannot hand W1's commits, or commits built on them, to W2", async () => {
       const h = await handoff(s, "W1", "Primary", a, "proof/w1.md", "W1 frozen");
       for (const sha of [a, c, primaryOnA, primaryMerge, ghostOnA, tagOnly]) {
@@ -665,7 +701,7 @@ Deno.test("coord C: W1 and W2 stay blind to each other through every channel and
         assertExcludes(all, sha);
         assertExcludes(all, short(sha));
       }
-      for (const word of ["W1 secret", "W1 private", "W1 frozen", "lemma"]) {
+      for (const word of ["W1 secret", "W1 private", "W1 frozen", "lemma", p1]) {
         assertExcludes(all, word);
       }
     });
@@ -705,6 +741,9 @@ Deno.test("coord D: before release W3 sees neither frozen result and Primary can
       await sendDenied(s, "W3", "W2", "question", "what is the bound?\n");
       await sendDenied(s, "W1", "Primary", "cc W3", "W1 secret\n", ["--cc", "W3"]);
       await handoffDenied(s, "W1", "W3", a, "proof/w1.md");
+      await handoffDenied(s, "W1", "Primary,W3", a, "proof/w1.md");
+      await sendDenied(s, "W1", "Primary,W3", "to both", "W1 secret\n");
+      assertEquals(await inbox(s, "Primary"), [h1, h2, m1], "refused sends deliver to nobody");
     });
 
     await t.step(
@@ -1015,6 +1054,18 @@ Deno.test("coord G: withdrawing a release or re-blinding a lane hides earlier me
       await assertMessageUnseen(s, "W3", n1);
       assertEquals(await inbox(s, "W3"), []);
     });
+
+    await t.step("a Primary forward stays readable only while the original is", async () => {
+      await commitStatus(s, released(["W1", a]));
+      const m = await send(s, "W1", "Primary,W3", "to both", "W1 words for both\n");
+      const f = await send(s, "Primary", "W3", "fwd", "Primary forwards\n", ["--forward", m]);
+      assertIncludes(await read(s, "W3", f), "Primary forwards");
+      await commitStatus(s, SEALED);
+      await assertMessageUnseen(s, "W3", f);
+      assertEquals(await inbox(s, "W3"), []);
+      await commitStatus(s, released(["W1", a]));
+      assertIncludes(await read(s, "W3", f), "Primary forwards");
+    });
   });
 });
 
@@ -1172,10 +1223,8 @@ Deno.test("coord I: coord creates no ref or branch, fetches and pushes nothing, 
     assertExcludes(after.refs ?? "", "coord");
     assertOk((await Deno.stat(join(s.commonDir, "coord-lite", WI, "msgs"))).isDirectory);
 
-    let traced = "";
-    try {
-      traced = await Deno.readTextFile(trace);
-    } catch { /* coord may run git without the caller's GIT_TRACE: nothing to inspect */ }
+    const traced = await Deno.readTextFile(trace);
+    assertIncludes(traced, "rev-parse"); // the trace saw coord's git calls
     for (const cmd of ["fetch", "push", "ls-remote", "clone", "remote", "update-ref", "gc"]) {
       assertOk(!new RegExp(`git(\\.exe)? ${cmd}\\b`).test(traced), `coord ran git ${cmd}`);
     }
