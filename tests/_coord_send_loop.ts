@@ -54,7 +54,7 @@ if (mode === "send") {
     last = slots.length;
     maxSeen = Math.max(maxSeen, slots.length);
     if (slots.length >= expected || problems.length > 0) break;
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 20));
   }
   console.log(JSON.stringify({ polls, maxSeen, problems: problems.slice(0, 10) }));
 } else {

@@ -49,7 +49,7 @@ Deno.test("coord store: 8 senders in 8 worktrees × 200 messages give 1,600 cont
     const lanes = Object.keys(dirs);
     assertEquals(lanes.length, SENDERS);
 
-    const watcher = driver(repo.wt.W3, ["watch", "E001", String(SENDERS * EACH), "120000"]);
+    const watcher = driver(repo.wt.W3, ["watch", "E001", String(SENDERS * EACH), "300000"]);
     const senders = lanes.map((lane) =>
       driver(dirs[lane]!, ["send", "E001", lane === "Primary" ? "W1" : "Primary", String(EACH)])
     );
