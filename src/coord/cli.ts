@@ -78,9 +78,31 @@ function parse<T extends NonNullable<Parameters<typeof parseArgs>[0]>["options"]
       strict: true,
     });
   } catch (error) {
-    const message = error instanceof Error ? error.message.split("\n")[0] ?? "" : String(error);
-    throw new UsageError(message.replace(/\.$/, ""));
+    throw new UsageError(parserMessage(error instanceof Error ? error.message : String(error)));
   }
+}
+
+/**
+ * Turn a `parseArgs` complaint into coord's error style: sentence case, the option quoted.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(parserMessage("Unknown option '--as'. To specify a positional argument …"), 'Unknown option: "--as"');
+ * assertEquals(parserMessage("Option '--to <value>' argument missing"), 'Missing value for "--to"');
+ * ```
+ * @param text What the parser said.
+ * @returns One line without a trailing period.
+ */
+export function parserMessage(text: string): string {
+  const option = /'(-[^' ]+)/.exec(text)?.[1];
+  if (option && /^Unknown option/.test(text)) return `Unknown option: "${option}"`;
+  if (option && /argument missing/.test(text)) return `Missing value for "${option}"`;
+  if (option && /does not take an argument/.test(text)) return `Option "${option}" takes no value`;
+  if (option && /ambiguous/.test(text)) {
+    return `Option "${option}" needs a value (it may not start with "-")`;
+  }
+  return (text.split("\n")[0] ?? "").replace(/\.$/, "");
 }
 
 function single(positionals: string[], what: string, optional = false): string | undefined {
