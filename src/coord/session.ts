@@ -66,12 +66,18 @@ export class Session {
   async inspector(commits: readonly string[]): Promise<Inspector> {
     if (commits.length === 0) return { exists: () => false, inspect: () => false };
     const owners = await this.owners();
+    const memos = new Map<string, Map<string, boolean>>();
+    const memoFor = (lane: string) => {
+      let memo = memos.get(lane);
+      if (!memo) memos.set(lane, memo = new Map());
+      return memo;
+    };
     const history: History = await loadHistory(this.repo.at, this.repo.policy, commits, owners);
     return {
       exists: (commit) => history.commits.has(commit),
       inspect: (lane, commit) =>
         history.commits.has(commit)
-          ? canInspect(this.repo.policy, lane, commit, history)
+          ? canInspect(this.repo.policy, lane, commit, history, memoFor(lane))
           : canInspectMissing(this.repo.policy, lane, commit, owners),
     };
   }

@@ -89,6 +89,7 @@ function blindnessAllows(policy: Policy, a: string, b: string): boolean {
  * @param lane The lane that wants to inspect.
  * @param commit A full commit id.
  * @param history What git says about it.
+ * @param memo Decisions already made for this lane, policy and history (shared across calls).
  * @returns True when the lane may inspect it.
  */
 export function canInspect(
@@ -96,6 +97,7 @@ export function canInspect(
   lane: string,
   commit: string,
   history: History,
+  memo: Map<string, boolean> = new Map(),
 ): boolean {
   if (!policy.lanes.has(lane)) return false;
   if (!history.commits.has(commit)) return false;
@@ -107,7 +109,7 @@ export function canInspect(
       for (const sha of set) released.add(sha);
     }
   }
-  const decided = new Map<string, boolean>();
+  const decided = memo;
   const immediate = (c: string): boolean | undefined => {
     const parents = history.parents.get(c);
     if (parents === undefined) return history.hasBase; // reachable from base
