@@ -103,6 +103,9 @@ async function spawn(argv: string[], env: Record<string, string>, stdin?: Uint8A
   });
   spawned++;
   const child = command.spawn();
+  // Read while writing: a large input and a large output would otherwise deadlock on
+  // full pipe buffers.
+  const output = child.output();
   if (stdin) {
     const writer = child.stdin.getWriter();
     try {
@@ -112,7 +115,7 @@ async function spawn(argv: string[], env: Record<string, string>, stdin?: Uint8A
       // git may exit before reading all of its input; its exit code tells.
     }
   }
-  return await child.output();
+  return await output;
 }
 
 /**

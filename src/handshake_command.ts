@@ -30,7 +30,8 @@ Options:
   --cwd-style native|posix     spell parent_cwd natively (default) or as Git Bash's pwd (/c/...)
   --context                    add the [working-context] block (stored as a git blob)
   --recent PATH                a recent file for the working context (repeatable)
-  --audience private|public    public suppresses path and git context (default private)
+  --audience private|public    public: no path and no git state in the prompt, so the
+                               handshake block is left out too (default private)
   --strict                     wrap: fail (exit 3, nothing on stdout) instead of passing the prompt through
   --head SHA --branch NAME --cwd PATH (--fingerprint HEX12 | --porcelain-stdin)
                                explicit fields instead of a live capture (deterministic with --issued-at)
@@ -187,10 +188,17 @@ export async function handshakeMain(args: string[]): Promise<number> {
   const contextPromise: Promise<ContextResult | undefined> = v.context
     ? captureWorkingContext({ recent: v.recent ?? [], audience })
     : Promise.resolve(undefined);
-  let tree: TreeState;
+  // A public audience gets no path and no git state: the handshake block is left out too.
+  const publicAudience = audience === "public";
+  if (publicAudience && explicit) {
+    throw new UsageError(
+      "--audience public leaves the handshake block out; drop the explicit fields",
+    );
+  }
+  let tree: TreeState | undefined;
   let context: ContextResult | undefined;
   try {
-    tree = representable(explicit ?? await captureLive(), cwdStyle);
+    tree = publicAudience ? undefined : representable(explicit ?? await captureLive(), cwdStyle);
     context = await contextPromise;
   } catch (error) {
     contextPromise.catch(() => {});
@@ -207,21 +215,24 @@ export async function handshakeMain(args: string[]): Promise<number> {
     err(`error: ${reason}`);
     return EXIT_PARENT_FAILURE;
   }
-  const handshakes: Handshake[] = Array.from({ length: count }, () => ({
+  const handshakes: Handshake[] = tree === undefined ? [] : Array.from({ length: count }, () => ({
     ...tree,
     workspace_mode: "shared",
     handshake_issued_at: issuedAt ?? issuedAtNow(),
   }));
   const blocks = handshakes.map(buildBlock);
   const contextText = context ? `${context.block.replace(/\n*$/, "\n")}\n` : "";
-  const wrapped = prompt === null ? null : blocks.map((b) => `${b}\n${contextText}${prompt}`);
+  const heads = publicAudience
+    ? Array.from({ length: count }, () => "")
+    : blocks.map((b) => `${b}\n`);
+  const wrapped = prompt === null ? null : heads.map((head) => `${head}${contextText}${prompt}`);
   if (v.json) {
     const doc = jsonDocument(blocks, handshakes[0] ?? null, context, wrapped);
     await out(`${JSON.stringify(doc, null, 2)}\n`);
   } else if (wrapped) {
     await out(wrapped.join("\n"));
   } else {
-    await out(blocks.map((b) => `${b}${contextText ? `\n${contextText}` : ""}`).join("\n"));
+    await out(heads.map((head) => `${head}${contextText}`.replace(/\n\n$/, "\n")).join("\n"));
   }
   return 0;
 }

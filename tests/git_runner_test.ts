@@ -153,3 +153,11 @@ Deno.test("LD_ and DYLD_ variables in the caller's environment do not stop git f
   assertEquals(wrapped.code, 0, wrapped.stderr);
   assertEquals(verified.code, 0, verified.stdout + verified.stderr);
 });
+
+Deno.test("the runner feeds a large input while reading a large output (no pipe deadlock)", async () => {
+  const repo = await makeRepo();
+  const { runGit } = await import("../src/git.ts");
+  const ids = Array.from({ length: 20000 }, (_, i) => `${i}`.padStart(40, "0")).join("\n") + "\n";
+  const r = await runGit(["cat-file", "--batch-check"], { cwd: repo, stdin: ids, parse: true });
+  assertEquals(new TextDecoder().decode(r.stdout).split("\n").filter(Boolean).length, 20000);
+});

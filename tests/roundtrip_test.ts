@@ -142,7 +142,7 @@ Deno.test("round trip: a child that returns no evidence is rejected", async () =
   assertIncludes(gate.stdout, "confirmed: src/app.ts\n");
 });
 
-Deno.test("round trip: a public audience gets a context block without path, git or snapshot", async () => {
+Deno.test("round trip: a public audience gets no path, git state, snapshot or handshake block", async () => {
   const repo = await makeRepo();
   await git(repo, ["remote", "add", "origin", `https://agent:${TOKEN}@example.invalid/secret.git`]);
   const wrap = await bin("handshake", ["wrap", "--context", "--audience", "public"], {
@@ -150,14 +150,11 @@ Deno.test("round trip: a public audience gets a context block without path, git 
     stdin: "Task: summarise.\n",
   });
   assertEquals(wrap.code, 0, wrap.stderr);
-  assertIncludes(
+  // The whole prompt, handshake block included, carries no path and no git state.
+  assertEquals(
     wrap.stdout,
-    "\n\n[working-context]\naudience: public\n[/working-context]\n\nTask: summarise.\n",
+    "[working-context]\naudience: public\n[/working-context]\n\nTask: summarise.\n",
   );
-  const context = wrap.stdout.slice(wrap.stdout.indexOf("[working-context]"));
-  for (const part of ["secret.git", "snapshot:", "worktree:", "project_dir:", TOKEN]) {
-    assertExcludes(context, part);
-  }
   const json = await bin("handshake", ["--json", "--context", "--audience", "public"], {
     cwd: repo,
   });
