@@ -88,7 +88,12 @@ async function mutationFails(marker: string, replacement: string, what: string) 
       failed.length >= 2,
       `several tests must fail with ${what} disabled:\n${failed.join("\n")}`,
     );
-    console.log(`${what}: ${failed.length} failing steps\n${failed.join("\n")}`);
+    const names = failed.map((line) => line.replace(/ \.\.\. FAILED.*$/, "").trim());
+    console.log(
+      `mutant (${what} disabled): ${names.length} acceptance steps fail as they should: ${
+        names.join("; ")
+      }`,
+    );
     return failed;
   } finally {
     await Deno.remove(copy, { recursive: true }).catch(() => {});
