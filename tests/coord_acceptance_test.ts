@@ -267,8 +267,14 @@ async function assertMessageUnseen(s: Scenario, lane: LaneName, id: string): Pro
 }
 
 /** The refusal of a handoff naming a nonexistent full SHA, for comparison. */
-async function referenceRefusal(s: Scenario, lane: LaneName, to: string): Promise<Run> {
-  const r = await coord(s, lane, handoffArgs(to, NO_SUCH_SHA, "proof/w1.md", "probe"), "probe\n");
+async function referenceRefusal(
+  s: Scenario,
+  lane: LaneName,
+  to: string,
+  env?: Record<string, string>,
+): Promise<Run> {
+  const args = handoffArgs(to, NO_SUCH_SHA, "proof/w1.md", "probe");
+  const r = await coord(s, lane, args, "probe\n", env);
   assertRefusal(r, `${lane} handoff of a nonexistent full SHA`);
   return r;
 }
@@ -300,10 +306,13 @@ async function assertProbesRefused(
   lane: LaneName,
   to: string,
   probes: Probe[],
+  env?: Record<string, string>,
 ): Promise<void> {
-  const ref = await referenceRefusal(s, lane, to);
+  const ref = await referenceRefusal(s, lane, to, env);
   const runs = await parallel(
-    probes.map((p) => () => coord(s, lane, handoffArgs(to, p.sha, p.path, "probe"), "probe\n")),
+    probes.map((p) => () =>
+      coord(s, lane, handoffArgs(to, p.sha, p.path, "probe"), "probe\n", env)
+    ),
   );
   probes.forEach((p, i) => {
     const r = runs[i] as Run;
@@ -1393,5 +1402,89 @@ Deno.test("coord identity: the sender is the lane of the current worktree and ca
       const r = await coord(s, "Primary", ["read", "../../../etc/passwd"]);
       assertEquals(r.code, 2, show(r));
     });
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// Hostile git environment: settings that rewrite what git reports about history
+
+Deno.test("coord hostile git environment: log encoding, grafts and shallow files cannot hand W1's work to W2", async (t) => {
+  await withScenario({}, async (s) => {
+    const { a, primaryOnA, primaryMerge, w2Merge } = s.sha;
+    const foreign: Probe[] = [
+      { label: "W1's frozen commit", sha: a, path: "proof/w1.md" },
+      { label: "Primary's commit on W1's", sha: primaryOnA, path: "proof/w1.md" },
+      { label: "Primary's commit on W1's, missing path", sha: primaryOnA, path: "proof/no.md" },
+      { label: "W2's merge of W1's commit", sha: w2Merge, path: "proof/w1.md" },
+    ];
+    const grafts = [`${primaryOnA} ${s.sha.base}`, `${w2Merge} ${s.sha.b}`].join("\n") + "\n";
+    const cut = [primaryOnA, w2Merge].join("\n") + "\n";
+
+    await t.step(
+      "i18n.logOutputEncoding from the environment does not erase reflog ownership",
+      async () => {
+        for (
+          const env of [
+            {
+              GIT_CONFIG_COUNT: "1",
+              GIT_CONFIG_KEY_0: "i18n.logOutputEncoding",
+              GIT_CONFIG_VALUE_0: "UTF-16",
+            },
+            { GIT_CONFIG_PARAMETERS: "'i18n.logoutputencoding'='UTF-16'" },
+          ]
+        ) {
+          await assertProbesRefused(s, "W2", "Primary", foreign, env);
+        }
+      },
+    );
+
+    await t.step("GIT_GRAFT_FILE cannot cut W1's commit out of a history", async () => {
+      const file = join(s.root, "grafts");
+      await Deno.writeTextFile(file, grafts);
+      await assertProbesRefused(s, "W2", "Primary", foreign, { GIT_GRAFT_FILE: file });
+    });
+
+    await t.step("GIT_SHALLOW_FILE cannot cut W1's commit out of a history", async () => {
+      const file = join(s.root, "shallow");
+      await Deno.writeTextFile(file, cut);
+      await assertProbesRefused(s, "W2", "Primary", foreign, { GIT_SHALLOW_FILE: file });
+    });
+
+    await t.step(
+      "a grafts file in the repository cannot cut W1's commit out of a history",
+      async () => {
+        const file = join(s.commonDir, "info", "grafts");
+        await Deno.mkdir(join(s.commonDir, "info"), { recursive: true });
+        await Deno.writeTextFile(file, grafts);
+        try {
+          await assertProbesRefused(s, "W2", "Primary", foreign);
+        } finally {
+          await Deno.remove(file);
+        }
+      },
+    );
+
+    await t.step(
+      "a shallow file in the repository cannot cut W1's commit out of a history",
+      async () => {
+        const file = join(s.commonDir, "shallow");
+        await Deno.writeTextFile(file, cut);
+        try {
+          await assertProbesRefused(s, "W2", "Primary", foreign);
+        } finally {
+          await Deno.remove(file);
+        }
+      },
+    );
+
+    await t.step(
+      "without those, the same probes are refused and W1 still hands off its own commit",
+      async () => {
+        await assertProbesRefused(s, "W2", "Primary", foreign);
+        const own = await handoff(s, "W1", "Primary", a, "proof/w1.md", "W1 frozen");
+        assertIncludes(await read(s, "Primary", own), a);
+        await handoff(s, "Primary", "W1", primaryMerge, "proof/w1.md", "Primary merge");
+      },
+    );
   });
 });
