@@ -679,6 +679,28 @@ Deno.test("coord C: W1 and W2 stay blind to each other through every channel and
       },
     );
 
+    await t.step(
+      "a W1 commit whose subject mentions HEAD@{1} is still W1's, not Primary's",
+      async () => {
+        const W1 = s.dir.W1;
+        await git(W1, ["checkout", "-q", "-b", "w1-parser", "main"]);
+        try {
+          await writeFiles(W1, { "proof/parser.md": "W1 private parser notes\n" });
+          const x = await commitAll(W1, "support HEAD@{1} syntax");
+          await assertProbesRefused(s, "W2", "Primary", [
+            { label: "W1's commit with @{1} in its subject", sha: x, path: "proof/parser.md" },
+          ]);
+          await assertProbesRefused(s, "W3", "Primary", [
+            { label: "W1's commit with @{1} in its subject", sha: x, path: "proof/parser.md" },
+          ]);
+          const own = await handoff(s, "W1", "Primary", x, "proof/parser.md", "parser");
+          assertIncludes(await read(s, "Primary", own), x);
+        } finally {
+          await git(W1, ["checkout", "-q", "w1"]);
+        }
+      },
+    );
+
     await t.step("W2 that checks out W1's commit still cannot hand off HEAD", async () => {
       await git(s.dir.W2, ["checkout", "-q", "--detach", a]);
       try {
