@@ -402,6 +402,7 @@ Deno.test("coord A: W1 sends Primary a note, Primary lists, reads and acks it, t
 
     const acked = await inboxLine(s, "Primary", id);
     assertIncludes(acked, "ACKNOWLEDGED");
+    for (const state of ["ACCEPTED", "EXECUTED"]) assertExcludes(acked, state);
     assertExcludes((await inbox(s, "Primary", ["--unacked"])).join(" "), id);
 
     await coord(s, "Primary", ["ack", id]);
@@ -437,6 +438,7 @@ Deno.test("coord B: a handoff pins the exact commit and file, survives branch mo
       for (const part of [a, "proof/w1.md", blob, tree, "W1 frozen for review"]) {
         assertIncludes(text, part);
       }
+      assertIncludes(text, "artifact-check: ok"); // docs/coord.md
       assertIncludes(await read(s, "Primary", id, true), a);
       const line = await inboxLine(s, "Primary", id);
       assertIncludes(line, "HANDOFF");
@@ -447,7 +449,7 @@ Deno.test("coord B: a handoff pins the exact commit and file, survives branch mo
       const moved = await commitAll(s.dir.W1, "W1 after handoff");
       await git(s.dir.W1, ["branch", "-f", "w1-pointer", moved]);
       const again = await read(s, "Primary", id);
-      for (const part of [a, blob, tree]) assertIncludes(again, part);
+      for (const part of [a, blob, tree, "artifact-check: ok"]) assertIncludes(again, part);
       assertExcludes(again, moved);
     });
 
@@ -487,6 +489,7 @@ Deno.test("coord B: a handoff pins the exact commit and file, survives branch mo
           /gone|missing|no longer|mismatch|unavailable|not found|cannot|does not/i.test(out),
           `the read must say plainly that the artifact is gone\n${show(r)}`,
         );
+        assertIncludes(out, "artifact-check: GONE"); // docs/coord.md
       },
     );
   });
