@@ -572,6 +572,25 @@ Deno.test("coord C: W1 and W2 stay blind to each other through every channel and
     });
 
     await t.step(
+      "forwarding that reply to W2 does not reveal the hidden parent either",
+      async () => {
+        const reply = await send(s, "Primary", "W2", "Primary asks", "Primary's question\n", [
+          "--reply-to",
+          p1,
+        ]);
+        const fwd = await send(s, "Primary", "W2", "fwd", "Primary forwards its question\n", [
+          "--forward",
+          reply,
+        ]);
+        const text = (await read(s, "W2", fwd)) + (await read(s, "W2", fwd, true));
+        assertIncludes(text, "Primary's question");
+        for (const leak of [p1, "W1 secret lemma text", "W1 private derivation"]) {
+          assertExcludes(text, leak);
+        }
+      },
+    );
+
+    await t.step(
       "W2 handoffs of W1's work are refused exactly like a missing commit, by every route",
       async () => {
         const primaryBefore = await inboxRaw(s, "Primary");
