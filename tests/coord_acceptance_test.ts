@@ -11,7 +11,7 @@
  */
 import { join } from "node:path";
 import { assertEquals, assertExcludes, assertIncludes, assertOk } from "../src/_assert.ts";
-import { bin, commitAll, git, type Run, writeFiles } from "./_helpers.ts";
+import { bin, commitAll, git, type Run, run, writeFiles } from "./_helpers.ts";
 import {
   buildScenario,
   commitStatus,
@@ -1301,6 +1301,15 @@ async function listFiles(root: string, commonDir: string): Promise<string[]> {
   return out.sort();
 }
 
+/** Processes whose working directory is inside a directory (Linux /proc, read by a shell). */
+async function processesInside(dir: string): Promise<string[]> {
+  if (Deno.build.os !== "linux") return [];
+  const script = 'for p in /proc/[0-9]*; do c=$(readlink "$p/cwd" 2>/dev/null) || continue; ' +
+    'case "$c" in "$1"|"$1"/*) echo "$p $c";; esac; done';
+  const r = await run("sh", ["-c", script, "sh", dir]);
+  return r.stdout.split("\n").filter((l) => l !== "");
+}
+
 Deno.test("coord I: coord creates no ref or branch, fetches and pushes nothing, and changes no STATUS or worktree file", async () => {
   await withScenario({ remote: true }, async (s) => {
     const trace = join(s.root, "trace.log");
@@ -1340,6 +1349,7 @@ Deno.test("coord I: coord creates no ref or branch, fetches and pushes nothing, 
     assertExcludes(after.refs ?? "", "coord");
     assertOk((await Deno.stat(join(s.commonDir, "coord-lite", WI, "msgs"))).isDirectory);
 
+    assertEquals(await processesInside(s.root), [], "coord left a background process behind");
     const traced = await Deno.readTextFile(trace);
     assertIncludes(traced, "rev-parse"); // the trace saw coord's git calls
     for (const cmd of ["fetch", "push", "ls-remote", "clone", "remote", "update-ref", "gc"]) {
