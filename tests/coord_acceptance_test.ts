@@ -832,6 +832,19 @@ Deno.test("coord D: before release W3 sees neither frozen result and Primary can
       await sendDenied(s, "Primary", "W3", "fwd", "fwd\n", ["--forward", m1]);
       await sendDenied(s, "Primary", "W3", "fwd", "fwd\n", ["--forward", h2]);
       assertEquals(await inbox(s, "W3"), []);
+      const r = await coord(
+        s,
+        "Primary",
+        ["send", WI, "--to", "W3", "--subject", "about W1", "--reply-to", h1],
+        "Primary: wait for the release\n",
+      );
+      if (r.code === 0) {
+        const id = expectId(r, "Primary reply to W1's handoff, to W3", s, "Primary");
+        const text = (await read(s, "W3", id)) + (await read(s, "W3", id, true));
+        for (const leak of [a, short(a), h1, "W1 frozen result", "please review"]) {
+          assertExcludes(text, leak);
+        }
+      }
     });
 
     await t.step("sealed lanes and W3 cannot talk directly", async () => {
@@ -874,7 +887,9 @@ Deno.test("coord D: before release W3 sees neither frozen result and Primary can
 
     await t.step("W3 still talks with Primary and hands off its own work", async () => {
       const note = await send(s, "Primary", "W3", "wait for release", "Primary: please wait\n");
-      assertEquals(await inbox(s, "W3"), [note]);
+      const list = await inbox(s, "W3");
+      assertOk(list.includes(note), `W3 must list ${note}: ${list}`);
+      for (const id of [h1, h2, m1]) assertOk(!list.includes(id));
       const mine = await handoff(s, "W3", "Primary", s.sha.w3, "review/w3.md", "W3 plan");
       assertIncludes(await read(s, "Primary", mine), s.sha.w3);
       const all = await everythingVisibleTo(s, "W3");
