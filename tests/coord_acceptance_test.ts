@@ -1477,7 +1477,7 @@ Deno.test("coord identity: the sender is the lane of the current worktree and ca
 // ---------------------------------------------------------------------------------------
 // Hostile git environment: settings that rewrite what git reports about history
 
-Deno.test("coord hostile git environment: log encoding, grafts and shallow files cannot hand W1's work to W2", async (t) => {
+Deno.test("coord hostile git environment: log encoding, grafts, shallow files and forged reflog entries cannot hand W1's work to W2", async (t) => {
   await withScenario({}, async (s) => {
     const { a, primaryOnA, primaryMerge, w2Merge } = s.sha;
     const foreign: Probe[] = [
@@ -1553,6 +1553,29 @@ Deno.test("coord hostile git environment: log encoding, grafts and shallow files
         const own = await handoff(s, "W1", "Primary", a, "proof/w1.md", "W1 frozen");
         assertIncludes(await read(s, "Primary", own), a);
         await handoff(s, "Primary", "W1", primaryMerge, "proof/w1.md", "Primary merge");
+      },
+    );
+
+    await t.step(
+      "a backdated forged creation entry in W2's reflog does not give W2 W1's commit",
+      async () => {
+        const forged = await run("git", ["checkout", "-q", "--detach", s.sha.a0], {
+          cwd: s.dir.W2,
+          env: { GIT_REFLOG_ACTION: "commit: mine", GIT_COMMITTER_DATE: "@1000000000 +0000" },
+        });
+        assertEquals(forged.code, 0, forged.stderr);
+        try {
+          await assertProbesRefused(s, "W2", "Primary", [
+            {
+              label: "W1's first commit, claimed by a forged entry",
+              sha: s.sha.a0,
+              path: "proof/w1.md",
+            },
+            { label: "HEAD at it", sha: "HEAD", path: "proof/w1.md" },
+          ]);
+        } finally {
+          await git(s.dir.W2, ["checkout", "-q", "w2"]);
+        }
       },
     );
   });
