@@ -51,7 +51,9 @@ export function parseLocation(lines: readonly string[]): string | undefined {
 
 /** HEAD, branch and where the current directory sits. */
 export interface HeadRead {
+  /** `git rev-parse HEAD`. */
   head: string;
+  /** `git rev-parse --abbrev-ref HEAD`. */
   branch: string;
   /** `top/prefix` of the current directory, or undefined when git cannot name it. */
   location: string | undefined;

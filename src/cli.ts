@@ -18,7 +18,11 @@ export const EXIT_USAGE = 2;
 
 /** A mistake in how the binary was called: exit 2 with a hint to `--help`. */
 export class UsageError extends Error {
-  /** @param message What is wrong, sentence case, offending value quoted. */
+  /**
+   * Create a usage error.
+   *
+   * @param message What is wrong, sentence case, offending value quoted.
+   */
   constructor(message: string) {
     super(message);
     this.name = "UsageError";
@@ -27,7 +31,11 @@ export class UsageError extends Error {
 
 /** Input that is too large or not what the binary reads. */
 export class InputError extends Error {
-  /** @param message What is wrong. */
+  /**
+   * Create an input error.
+   *
+   * @param message What is wrong.
+   */
   constructor(message: string) {
     super(message);
     this.name = "InputError";
@@ -37,6 +45,11 @@ export class InputError extends Error {
 /** The option table `parseArgs` takes. */
 export type Options = NonNullable<ParseArgsConfig["options"]>;
 
+/** What {@linkcode parseCli} returns: typed option values and positionals. */
+export type ParsedCli<T extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>
+>;
+
 /**
  * Parse arguments strictly; any parser complaint becomes a {@linkcode UsageError}.
  *
@@ -45,7 +58,7 @@ export type Options = NonNullable<ParseArgsConfig["options"]>;
  * @returns Values and positionals.
  * @throws {UsageError} on an unknown option, a missing value or a bad type.
  */
-export function parseCli<T extends Options>(args: string[], options: T) {
+export function parseCli<T extends Options>(args: string[], options: T): ParsedCli<T> {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {

@@ -52,6 +52,8 @@ export class FieldError extends Error {
   /** The offending field. */
   readonly field: FieldName;
   /**
+   * Create the error for one field.
+   *
    * @param field The offending field.
    * @param message What is wrong.
    */

@@ -21,6 +21,8 @@ export class GitError extends Error {
   readonly code: number;
 
   /**
+   * Create a typed git error.
+   *
    * @param kind What went wrong.
    * @param message One-line description.
    * @param stderrTail The last lines of git's stderr.
@@ -84,7 +86,11 @@ const blanked: Record<string, string> = {};
 /** How many git processes this process has started (the bench reports it). */
 let spawned = 0;
 
-/** @returns How many git processes this process has started so far. */
+/**
+ * How many git processes this process has started so far.
+ *
+ * @returns The count.
+ */
 export function gitSpawnCount(): number {
   return spawned;
 }
