@@ -9,7 +9,8 @@
 import { join } from "node:path";
 import { bin, git, makeRepo, ROOT, writeFiles } from "../tests/_helpers.ts";
 
-const indent = (text: string) => text.trimEnd().split("\n").map((l) => (l ? `    ${l}` : "")).join("\n");
+const indent = (text: string) =>
+  text.trimEnd().split("\n").map((l) => (l ? `    ${l}` : "")).join("\n");
 
 function step(n: number, text: string) {
   console.log(`\n[${n}] ${text}`);
