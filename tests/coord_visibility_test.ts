@@ -15,7 +15,7 @@ import {
   type History,
   messageVisible,
 } from "../src/coord/visibility.ts";
-import { isCreation, parseOwnership } from "../src/coord/ownership.ts";
+import { isCreation, parseOwnership, reflogEvent } from "../src/coord/ownership.ts";
 import { PolicyError } from "../src/coord/errors.ts";
 
 const sha = (c: string) => c.repeat(40);
@@ -57,6 +57,7 @@ const history: History = {
     "W3",
   ]]),
   hasBase: true,
+  complete: true,
 };
 
 Deno.test("channels: Primary with all, blind lanes never together, sealed only with Primary, released with open lanes", () => {
@@ -90,6 +91,18 @@ Deno.test("inspection: W2 cannot inspect W1's commits, its own merge of them, or
   assertEquals(canInspect(p, "W2", sha("9"), history), false, "missing commit");
 });
 
+Deno.test("inspection fails closed: an incomplete history or ownership shows a lane nothing, Primary everything", () => {
+  const p = policy("");
+  const partial: History = { ...history, complete: false };
+  assertEquals(canInspect(p, "W3", W3C, history), true);
+  assertEquals(canInspect(p, "W3", W3C, partial), false, "own commit, history unreliable");
+  assertEquals(canInspect(p, "W1", C, partial), false);
+  assertEquals(canInspect(p, "Primary", C, partial), true);
+  const owners = new Map([[C, "W1"]]);
+  assertOk(canInspectMissing(p, "W1", C, { owners, complete: true }));
+  assertOk(!canInspectMissing(p, "W1", C, { owners, complete: false }));
+});
+
 Deno.test("inspection: a release shows a non-blind lane the exact commit and what Primary built on it, not drafts", () => {
   const p = policy(`blind: W1 W2\nreleased: W1 ${A}\n`);
   assertEquals(canInspect(p, "W3", A, history), true);
@@ -112,7 +125,7 @@ Deno.test("inspection: a release shows a non-blind lane the exact commit and wha
 
 Deno.test("inspection of a handoff whose commit is gone: its maker, Primary, and non-blind lanes for a released one", () => {
   const p = policy(`blind: W1 W2\nreleased: W1 ${A}\n`);
-  const owners = new Map([[A, "W1"], [C, "W1"]]);
+  const owners = { owners: new Map([[A, "W1"], [C, "W1"]]), complete: true };
   assertOk(canInspectMissing(p, "W1", C, owners));
   assertOk(canInspectMissing(p, "Primary", C, owners));
   assertOk(canInspectMissing(p, "W3", A, owners));
@@ -120,7 +133,7 @@ Deno.test("inspection of a handoff whose commit is gone: its maker, Primary, and
   assertOk(!canInspectMissing(p, "W2", A, owners));
 });
 
-Deno.test("ownership: creation events own a commit, checkout/reset/fast-forward never do, the earliest maker wins", () => {
+Deno.test("ownership: creation events own a commit, bookkeeping never does, two makers contest it", () => {
   for (
     const s of [
       "commit: x",
@@ -128,11 +141,22 @@ Deno.test("ownership: creation events own a commit, checkout/reset/fast-forward 
       "commit (amend): x",
       "commit (merge): x",
       "merge w1: Merge made by the 'ort' strategy.",
+      "merge w1: Merge durch die Strategie 'ort'.",
       "rebase (pick): x",
       "rebase -i (fixup): x",
+      "rebase (continue): x",
+      "pull --rebase . w1 (pick): x",
       "cherry-pick: x",
       "revert: Revert x",
+      "am: x",
       "pull: Merge made by the 'ort' strategy.",
+      // A commit subject cannot make its own creation look like bookkeeping.
+      "commit: checkout: moving from w1 to w2",
+      "commit: merge w1: Fast-forward",
+      "commit: reset: moving to HEAD",
+      "commit: fast-forward the parser",
+      "rebase (pick): rebase (start): checkout main",
+      "some tool: something nobody foresaw",
     ]
   ) {
     assertOk(isCreation(s), s);
@@ -140,39 +164,87 @@ Deno.test("ownership: creation events own a commit, checkout/reset/fast-forward 
   for (
     const s of [
       "checkout: moving from w2 to w1",
+      "switch: moving from w2 to w1",
       "reset: moving to HEAD",
       "merge w1: Fast-forward",
+      "merge w1: Fast-forward (no commit created; -m option ignored)",
       "pull: Fast-forward",
+      "pull -q --ff-only . w1: Fast-forward",
+      "pull --rebase . w1: Fast-forward",
       "rebase (start): checkout main",
+      "rebase -i (start): checkout main",
       "rebase (finish): returning to refs/heads/w2",
+      "rebase (abort): returning to refs/heads/w2",
+      "rebase (reset): onto",
+      "pull --rebase . w1 (start): checkout 0123abc",
+      "clone: from /srv/repo",
       "branch: Created from HEAD",
+      "branch: Reset to 0123abc",
+      "cherry-pick: fast-forward",
       "",
     ]
   ) {
     assertOk(!isCreation(s), s);
   }
+  assertEquals(reflogEvent("cherry-pick: fast-forward"), "either");
+  assertEquals(reflogEvent("rebase (pick): fast-forward"), "either");
+  assertEquals(reflogEvent("commit: fast-forward"), "creation");
   const map = new Map([["worktrees/a/HEAD", "W1"], ["worktrees/b/HEAD", "W2"], [
     "main-worktree/HEAD",
     "Primary",
   ]]);
-  const owners = parseOwnership(
+  const entry = (commit: string, selector: string, subject: string) =>
+    `${commit}\0${selector}\0${subject}\0`;
+  const { owners, complete } = parseOwnership(
     [
-      `${A} worktrees/b/HEAD@{300} cherry-pick: same commit again`,
-      `${A} worktrees/a/HEAD@{100} commit: proof`,
-      `${C} worktrees/a/HEAD@{200} commit (amend): x`,
-      `${C} worktrees/b/HEAD@{200} commit (amend): x`,
-      `${B} main-worktree/HEAD@{50} checkout: moving from main to w2`,
-      `${M} worktrees/zzz/HEAD@{10} commit: not a lane`,
-    ].join("\n"),
+      entry(A0, "worktrees/a/HEAD@{5}", "commit: support HEAD@{1} syntax"),
+      entry(A, "worktrees/b/HEAD@{300}", "cherry-pick: same commit again"),
+      entry(A, "worktrees/a/HEAD@{100}", "commit: proof"),
+      entry(C, "worktrees/a/HEAD@{200}", "commit (amend): x"),
+      entry(C, "worktrees/b/HEAD@{1000000000}", "commit: mine: moving from w2 to c"),
+      entry(B, "main-worktree/HEAD@{50}", "checkout: moving from main to w2"),
+      entry(G, "worktrees/b/HEAD@{3}", "merge w1: Fast-forward"),
+      entry(G, "worktrees/a/HEAD@{3}", "rebase (pick): g"),
+      entry(M, "worktrees/zzz/HEAD@{10}", "commit: not a lane"),
+      // `cherry-pick --ff` of W1's commit by W2 leaves it W1's; alone, such an entry owns.
+      entry(A0, "worktrees/b/HEAD@{4}", "cherry-pick: fast-forward"),
+      entry(P, "worktrees/b/HEAD@{6}", "cherry-pick: fast-forward"),
+    ].join(""),
     map,
   );
-  assertEquals(owners.get(A), "W1");
-  assertEquals(owners.get(C), CONTESTED);
+  assertOk(complete);
+  assertEquals(owners.get(A0), "W1", "a subject holding @{1} shifts no field");
+  assertEquals(owners.get(A), CONTESTED, "two lanes record its creation, whatever the order");
+  assertEquals(owners.get(C), CONTESTED, "a backdated forged entry contests, never takes");
+  assertEquals(owners.get(G), "W1", "a fast-forward merge is no creation");
+  assertEquals(owners.get(P), "W2", "a cherry-pick whose subject is fast-forward is no move");
   assertEquals(owners.has(B), false);
   assertEquals(owners.has(M), false);
   const p = policy("blind: W1 W2\n");
   const contested: History = { ...history, owners: new Map([...history.owners, [C, CONTESTED]]) };
   assertEquals(canInspect(p, "W1", C, contested), false, "a contested commit is no lane's");
+  assertEquals(canInspect(p, "W2", C, contested), false);
+  assertEquals(canInspect(p, "Primary", C, contested), true);
+});
+
+Deno.test("ownership: reflog output of the wrong shape is incomplete, never a partial answer", () => {
+  const map = new Map([["worktrees/a/HEAD", "W1"]]);
+  const good = `${A}\0worktrees/a/HEAD@{0}\0commit: x\0`;
+  assertEquals(parseOwnership(good, map).owners.get(A), "W1");
+  assertEquals(parseOwnership("", map), { owners: new Map(), complete: true });
+  for (
+    const bad of [
+      `${A} worktrees/a/HEAD@{0} commit: x\n`, // not NUL-separated (an encoding rewrote it)
+      `${A}\0worktrees/a/HEAD@{0}\0`, // a field short
+      `${A.slice(0, 12)}\0worktrees/a/HEAD@{0}\0commit: x\0`, // abbreviated
+      `${A}\0worktrees/a/HEAD\0commit: x\0`, // no selector
+      good + "\u00fe\u00ff", // trailing bytes of another encoding
+    ]
+  ) {
+    const parsed = parseOwnership(bad, map);
+    assertEquals(parsed.complete, false, JSON.stringify(bad));
+    assertEquals(parsed.owners.size, 0);
+  }
 });
 
 Deno.test("messages: CC and forwards never widen; a blind lane's thread stays private after release", () => {

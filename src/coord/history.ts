@@ -8,7 +8,7 @@ import { runGit } from "../git.ts";
 import type { At } from "./identity.ts";
 import { PolicyError } from "./errors.ts";
 import type { Policy } from "./policy.ts";
-import type { History } from "./visibility.ts";
+import type { History, Ownership } from "./visibility.ts";
 
 const decoder = new TextDecoder();
 
@@ -51,11 +51,16 @@ export async function objectTypes(at: At, ids: readonly string[]): Promise<Map<s
 /**
  * Load the history visibility decisions need for a set of commits: which exist, and every
  * commit reachable from them but not from `base`, with its parents (one `rev-list`).
+ * Grafts, shallow files and replace refs are switched off for coord's git calls (see
+ * {@linkcode openRepo}) and the commit-graph cache is not consulted, so parents are read
+ * from the commit objects themselves; when git cannot walk the whole history (a truly
+ * shallow repository, a missing parent) the history is incomplete and no lane but
+ * Primary may inspect anything (fail closed, never an error that names a commit).
  *
  * @param at Where and how to run git (the caller's worktree).
  * @param policy Today's policy (for `base`).
  * @param commits Validated full commit ids.
- * @param owners Commit → lane from the reflogs.
+ * @param ownership Commit → lane from the reflogs.
  * @returns The facts.
  * @throws {PolicyError} when STATUS names a base that is no commit here.
  * @throws {GitError} when git fails.
@@ -64,7 +69,7 @@ export async function loadHistory(
   at: At,
   policy: Policy,
   commits: readonly string[],
-  owners: ReadonlyMap<string, string>,
+  ownership: Ownership,
 ): Promise<History> {
   const wanted = [...new Set(commits)];
   const types = await objectTypes(
@@ -76,19 +81,26 @@ export async function loadHistory(
   }
   const existing = wanted.filter((c) => types.get(c) === "commit");
   const parents = new Map<string, string[]>();
+  let complete = ownership.complete;
   if (existing.length > 0) {
     const input =
       [...existing, ...(policy.base === undefined ? [] : [`^${policy.base}`])].join("\n") + "\n";
-    const result = await runGit(["rev-list", "--parents", "--stdin"], {
-      ...at,
-      parse: true,
-      stdin: input,
-    });
+    const result = await runGit(
+      ["-c", "core.commitGraph=false", "rev-list", "--parents", "--stdin"],
+      { ...at, parse: true, allowFailure: true, stdin: input },
+    );
+    if (result.code !== 0) complete = false;
     for (const line of decoder.decode(result.stdout).split("\n")) {
       if (line === "") continue;
       const [commit, ...rest] = line.split(" ");
       if (commit) parents.set(commit, rest);
     }
   }
-  return { commits: new Set(existing), parents, owners, hasBase: policy.base !== undefined };
+  return {
+    commits: new Set(existing),
+    parents,
+    owners: ownership.owners,
+    hasBase: policy.base !== undefined,
+    complete,
+  };
 }

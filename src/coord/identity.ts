@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
 import { PolicyError, RefusedError } from "./errors.ts";
 import { DEFAULT_POLICY_REF, isPolicyRef, parsePolicy, type Policy, PRIMARY } from "./policy.ts";
@@ -16,8 +16,48 @@ import { discoverWorktree, parseWorktreeList, readWorktreeAdminNames, realOr } f
 export interface At {
   /** The caller's directory. */
   cwd: string;
-  /** `GIT_DIR`, `GIT_WORK_TREE`, `GIT_COMMON_DIR` of the caller's worktree, and `GIT_NO_REPLACE_OBJECTS`. */
+  /** `GIT_DIR`, `GIT_WORK_TREE`, `GIT_COMMON_DIR` of the caller's worktree, and {@linkcode historyEnv}. */
   env: Record<string, string>;
+}
+
+/**
+ * A path no file can ever have (a directory entry below `/dev/null`): git reads it as a
+ * missing grafts or shallow file without a warning.
+ */
+export const NO_FILE: string = Deno.build.os === "windows"
+  ? "\\\\.\\NUL\\coord-none"
+  : "/dev/null/coord-none";
+
+/**
+ * Environment for every git call of coord that overrides what the caller's environment
+ * could use to rewrite history or its output: replace refs, grafts (`GIT_GRAFT_FILE` and
+ * `info/grafts`), shallow files (`GIT_SHALLOW_FILE` and `shallow`), configuration passed
+ * through the environment (`GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_COUNT`, for example
+ * `i18n.logOutputEncoding`) and pathspec magic. Passing an environment to a child needs
+ * no permission; coord never reads its own.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(historyEnv().GIT_NO_REPLACE_OBJECTS, "1");
+ * assertEquals(historyEnv().GIT_CONFIG_COUNT, "0");
+ * ```
+ * @returns Variable → value.
+ */
+export function historyEnv(): Record<string, string> {
+  return {
+    // A `git replace` ref must not change the policy, an artifact or its history.
+    GIT_NO_REPLACE_OBJECTS: "1",
+    // Grafts and shallow boundaries would cut parents out of a history.
+    GIT_GRAFT_FILE: NO_FILE,
+    GIT_SHALLOW_FILE: NO_FILE,
+    // Configuration from the environment (the `-c` options coord passes still apply).
+    GIT_CONFIG_PARAMETERS: "",
+    GIT_CONFIG_COUNT: "0",
+    GIT_GLOB_PATHSPECS: "0",
+    GIT_NOGLOB_PATHSPECS: "0",
+    GIT_ICASE_PATHSPECS: "0",
+  };
 }
 
 /** A lane whose worktree exists. */
@@ -72,8 +112,7 @@ export async function openRepo(cwd: string): Promise<Repo> {
       GIT_DIR: found.gitDir,
       GIT_WORK_TREE: found.top,
       GIT_COMMON_DIR: found.commonDir,
-      // A `git replace` ref must not change the policy, an artifact or its history.
-      GIT_NO_REPLACE_OBJECTS: "1",
+      ...historyEnv(),
     },
   };
   const [revParse, config, list] = await Promise.all([
@@ -84,7 +123,9 @@ export async function openRepo(cwd: string): Promise<Repo> {
       "--git-common-dir",
       "--show-object-format",
     ], at),
-    runGit(["config", "--local", "--get", "coord.policyRef"], {
+    // `--file`, not `--local`: a `GIT_CONFIG` variable makes `--local` fail, which must not
+    // fall back to the default policy ref.
+    runGit(["config", "--file", join(found.commonDir, "config"), "--get", "coord.policyRef"], {
       ...at,
       allowFailure: true,
       parse: true,
@@ -93,6 +134,9 @@ export async function openRepo(cwd: string): Promise<Repo> {
   ]);
   const [toplevel = "", commonDir = "", formatText = ""] = revParse.split("\n");
   const format: ObjectFormat = formatText === "sha256" ? "sha256" : "sha1";
+  if (config.code !== 0 && config.code !== 1) {
+    throw new PolicyError("Cannot read coord.policyRef from the repository's config");
+  }
   const configured = decoder.decode(config.stdout).trim();
   const policyRef = config.code === 0 && configured !== "" ? configured : DEFAULT_POLICY_REF;
   if (!isPolicyRef(policyRef)) {

@@ -9,7 +9,13 @@ import { openRepo, type Repo } from "./identity.ts";
 import { readOwnership } from "./ownership.ts";
 import { loadHistory } from "./history.ts";
 import { Store } from "./store.ts";
-import { canInspect, canInspectMissing, type History, messageVisible } from "./visibility.ts";
+import {
+  canInspect,
+  canInspectMissing,
+  type History,
+  messageVisible,
+  type Ownership,
+} from "./visibility.ts";
 import type { Message } from "./message.ts";
 import { parseMessageIdOrUndefined } from "./ids.ts";
 import { PRIMARY } from "./policy.ts";
@@ -20,7 +26,7 @@ export class Session {
   readonly repo: Repo;
   /** The message store. */
   readonly store: Store;
-  #owners: Promise<Map<string, string>> | undefined;
+  #owners: Promise<Ownership> | undefined;
 
   /**
    * @param repo The opened repository.
@@ -49,9 +55,9 @@ export class Session {
   /**
    * Commit → lane from every lane's HEAD reflog (read once per command).
    *
-   * @returns The ownership map.
+   * @returns The ownership map, and whether every reflog was read reliably.
    */
-  owners(): Promise<Map<string, string>> {
+  owners(): Promise<Ownership> {
     this.#owners ??= readOwnership(this.repo.at, this.repo.worktrees);
     return this.#owners;
   }

@@ -8,8 +8,16 @@
 import { isBlind, isSealed, type Policy, PRIMARY } from "./policy.ts";
 import type { Message } from "./message.ts";
 
-/** Owner value for a commit whose creation two lanes' reflogs record at the same time. */
+/** Owner value for a commit whose creation two or more lanes' reflogs record. */
 export const CONTESTED = "\u0000contested";
+
+/** Who made which commit, as the lanes' HEAD reflogs tell. */
+export interface Ownership {
+  /** Commit → the lane whose reflog records its creation ({@linkcode CONTESTED} when several do). */
+  owners: ReadonlyMap<string, string>;
+  /** False when a reflog could not be read reliably: no lane but Primary then inspects anything after `base`. */
+  complete: boolean;
+}
 
 /** What git says about the commits a decision needs. */
 export interface History {
@@ -21,6 +29,11 @@ export interface History {
   owners: ReadonlyMap<string, string>;
   /** Whether the policy's base was given (parents then stop at base). */
   hasBase: boolean;
+  /**
+   * False when git could not give the whole history or every reflog reliably (a shallow
+   * repository, a reflog it cannot read): no lane but Primary may then inspect anything.
+   */
+  complete: boolean;
 }
 
 /**
@@ -79,6 +92,7 @@ function blindnessAllows(policy: Policy, a: string, b: string): boolean {
  *   parents: new Map([[draft, [base]], [frozen, [draft]]]),
  *   owners: new Map([[draft, "W1"], [frozen, "W1"]]),
  *   hasBase: true,
+ *   complete: true,
  * };
  * assertEquals(canInspect(policy, "W3", frozen, history), true);
  * assertEquals(canInspect(policy, "W3", draft, history), false);
@@ -102,6 +116,7 @@ export function canInspect(
   if (!policy.lanes.has(lane)) return false;
   if (!history.commits.has(commit)) return false;
   if (lane === PRIMARY) return true;
+  if (!history.complete) return false; // fail closed: history or ownership unknown
   const blind = isBlind(policy, lane);
   const released = new Set<string>();
   if (!blind) {
@@ -151,22 +166,23 @@ export function canInspect(
 
 /**
  * Whether a lane may still see a handoff whose commit is gone from the repository: its
- * maker (by reflog), Primary, or a non-blind lane when the commit was released.
+ * maker (by reflog, when every reflog was read), Primary, or a non-blind lane when the
+ * commit was released.
  *
  * @param policy Today's policy.
  * @param lane The reader.
  * @param commit The missing commit.
- * @param owners Commit → lane, from the reflogs.
+ * @param ownership Commit → lane, from the reflogs.
  * @returns True when the reader may be told about it.
  */
 export function canInspectMissing(
   policy: Policy,
   lane: string,
   commit: string,
-  owners: ReadonlyMap<string, string>,
+  ownership: Ownership,
 ): boolean {
   if (lane === PRIMARY) return true;
-  if (owners.get(commit) === lane) return true;
+  if (ownership.complete && ownership.owners.get(commit) === lane) return true;
   if (isBlind(policy, lane)) return false;
   for (const set of policy.released.values()) if (set.has(commit)) return true;
   return false;

@@ -21,7 +21,7 @@ export interface ReadResult {
   acknowledged_by: string[];
   /** The re-check of a handoff's artifact. */
   artifact_check: ArtifactCheck | null;
-  /** The forwarded original, when this is a forward. */
+  /** The forwarded original, when this is a forward (its `reply_to` hidden as the message's is). */
   forwarded: Message | null;
 }
 
@@ -49,14 +49,21 @@ export async function read(session: Session, id: MessageId): Promise<ReadResult>
   if (slot === undefined) throw new RefusedError(MESSAGE_REFUSAL);
   if (!slot.ok) throw new StoreError(`Message ${textId} is corrupt: ${slot.reason}`);
   const message = slot.message;
-  const parent = message.reply_to === null ? undefined : lookup(message.reply_to);
-  const visible = await session.visibility(
-    session.lane,
-    parent ? [message, parent] : [message],
-    lookup,
-  );
+  const original = message.forward_of === null ? undefined : lookup(message.forward_of);
+  // Everything shown, and the parents their `reply-to` would name.
+  const shownMessages = original ? [message, original] : [message];
+  const parents = shownMessages.flatMap((m) => {
+    const p = m.reply_to === null ? undefined : lookup(m.reply_to);
+    return p ? [p] : [];
+  });
+  const visible = await session.visibility(session.lane, [...shownMessages, ...parents], lookup);
   if (!visible(message.id)) throw new RefusedError(MESSAGE_REFUSAL);
-  const shown: Message = { ...message, reply_to: parent && visible(parent.id) ? parent.id : null };
+  // A reply shows its parent only to readers who may read the parent, forwarded or not.
+  const withParent = (m: Message): Message => ({
+    ...m,
+    reply_to: m.reply_to !== null && lookup(m.reply_to) && visible(m.reply_to) ? m.reply_to : null,
+  });
+  const shown = withParent(message);
   const { acks } = session.store.readAcks(id.workItem, (m) => m === message.id);
   const state = stateFor(message, session.lane, acks);
   const acknowledgedBy = message.sender === session.lane
@@ -65,7 +72,8 @@ export async function read(session: Session, id: MessageId): Promise<ReadResult>
   const artifactCheck = message.artifact
     ? await checkArtifact(session.repo.at, message.artifact)
     : null;
-  const forwarded = message.forward_of === null ? null : lookup(message.forward_of) ?? null;
+  // The original is visible whenever the forward is (a forward's visibility requires it).
+  const forwarded = original && visible(original.id) ? withParent(original) : null;
   return {
     message: shown,
     state,
