@@ -2,8 +2,9 @@
  * coord reads history and configuration in a way the caller's environment and stray
  * repository files cannot bend, and fails closed when git cannot give the whole history:
  * a `GIT_CONFIG` variable cannot drop the configured policy ref, pathspec variables do
- * not break a handoff, and a history git cannot walk (a truly shallow repository) shows
- * no lane anything after `base`, with the single refusal and no commit id.
+ * not break a handoff, a forged commit-graph file cannot cut a commit out of a history,
+ * and a history git cannot walk (a truly shallow repository) shows no lane anything after
+ * `base`, with the single refusal and no commit id.
  *
  * @module
  */
@@ -111,6 +112,65 @@ Deno.test("a history git cannot walk (a truly shallow repository) fails closed: 
     }
     const primary = await repo.coord("Primary", ["read", id]);
     assertEquals(primary.code, 0, show(primary));
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+/**
+ * Rewrite the first parent of one commit in a commit-graph file (and its checksum), as a
+ * lane with a shell could: git then reports that parent for the commit.
+ */
+async function forgeGraphParent(file: string, commit: string, parent: string): Promise<void> {
+  const bytes = await Deno.readFile(file);
+  const view = new DataView(bytes.buffer);
+  const hashLength = 20;
+  const chunks = new Map<string, number>();
+  for (let i = 0; i <= bytes[6]!; i++) {
+    const id = new TextDecoder().decode(bytes.subarray(8 + 12 * i, 12 + 12 * i));
+    chunks.set(id, Number(view.getBigUint64(12 + 12 * i)));
+  }
+  const fanout = chunks.get("OIDF")!;
+  const count = view.getUint32(fanout + 255 * 4);
+  const lookup = chunks.get("OIDL")!;
+  const hex = (i: number) =>
+    [...bytes.subarray(lookup + hashLength * i, lookup + hashLength * (i + 1))]
+      .map((b) => b.toString(16).padStart(2, "0")).join("");
+  const ids = Array.from({ length: count }, (_, i) => hex(i));
+  const at = ids.indexOf(commit);
+  const to = ids.indexOf(parent);
+  assertOk(at >= 0 && to >= 0, "both commits are in the commit-graph");
+  view.setUint32(chunks.get("CDAT")! + (hashLength + 16) * at + hashLength, to);
+  const body = bytes.subarray(0, bytes.length - hashLength);
+  bytes.set(new Uint8Array(await crypto.subtle.digest("SHA-1", body)), body.length);
+  await Deno.chmod(file, 0o644);
+  await Deno.writeFile(file, bytes);
+}
+
+Deno.test("a forged commit-graph file cannot cut W1's commit out of the history of Primary's commit on it", async () => {
+  const repo = await makeCoordRepo({ status: "blind: W1\n" });
+  try {
+    const d = await repo.commit("W1", { "proof/w1.md": "W1 private\n" }, "W1 frozen");
+    await repo.git("Primary", ["checkout", "-q", "--detach", d]);
+    const p = await repo.commit("Primary", { "notes.md": "Primary on W1's\n" }, "Primary on W1");
+    await repo.git("Primary", ["checkout", "-q", "main"]);
+    await repo.git("Primary", ["branch", "primary-on-w1", p]);
+    const probe = handoffArgs("Primary", p, "proof/w1.md");
+    assertRefused(await repo.coord("W3", probe, "x\n"), "W3 handoff of Primary's commit on W1's");
+
+    await repo.git("Primary", ["commit-graph", "write", "--reachable"]);
+    const common = await repo.git("Primary", [
+      "rev-parse",
+      "--path-format=absolute",
+      "--git-common-dir",
+    ]);
+    await forgeGraphParent(join(common, "objects", "info", "commit-graph"), p, repo.base);
+    assertEquals(
+      await repo.git("W3", ["rev-list", "--parents", "-1", p]),
+      `${p} ${repo.base}`,
+      "git itself now believes the forgery",
+    );
+    assertRefused(await repo.coord("W3", probe, "x\n"), "W3 handoff with a forged commit-graph");
   } finally {
     await repo.cleanup();
   }
