@@ -81,6 +81,8 @@ Deno.test("a history git cannot walk (a truly shallow repository) fails closed: 
     const own = await repo.coord("W1", handoffArgs("Primary", d2, "proof/w1.md"), "x\n");
     assertEquals(own.code, 0, show(own));
     const id = own.stdout.trim();
+    const pub = await repo.coord("Primary", handoffArgs("W3", repo.base, "README.md"), "x\n");
+    assertEquals(pub.code, 0, show(pub));
 
     // What a shallow clone looks like: a shallow file naming d2, and d2's parent absent.
     const common = await repo.git("Primary", [
@@ -103,7 +105,11 @@ Deno.test("a history git cannot walk (a truly shallow repository) fails closed: 
     }
     const inbox = await repo.coord("W1", ["inbox", "E001"]);
     assertEquals(inbox.code, 0, show(inbox));
-    attempts.push(inbox, await repo.coord("W1", ["read", id]), await repo.coord("W3", ["status"]));
+    const status = await repo.coord("W3", ["status"]);
+    assertEquals(status.code, 0, show(status));
+    const publicRead = await repo.coord("W3", ["read", pub.stdout.trim()]);
+    assertEquals(publicRead.code, 0, show(publicRead));
+    attempts.push(inbox, await repo.coord("W1", ["read", id]), status, publicRead);
     for (const r of attempts) {
       for (const sha of [d1, d2, p]) {
         assertExcludes(r.stdout + r.stderr, sha);
