@@ -232,6 +232,10 @@ Deno.test("ownership: reflog output of the wrong shape is incomplete, never a pa
   const good = `${A}\0worktrees/a/HEAD@{0}\0commit: x\0`;
   assertEquals(parseOwnership(good, map).owners.get(A), "W1");
   assertEquals(parseOwnership("", map), { owners: new Map(), complete: true });
+  for (const selector of ["worktrees/a/HEAD@{2 minutes ago}", "worktrees/a/HEAD@{x@{y}"]) {
+    const dated = `${A}\0${selector}\0commit: x\0`;
+    assertEquals(parseOwnership(dated, map).owners.get(A), "W1", selector);
+  }
   for (
     const bad of [
       `${A} worktrees/a/HEAD@{0} commit: x\n`, // not NUL-separated (an encoding rewrote it)

@@ -134,7 +134,11 @@ export function parseOwnership(
       complete = false;
       break;
     }
-    const lane = reflogToLane.get(selector.slice(0, at));
+    // The reflog is the one whose name the selector starts with (whatever follows `@{`).
+    let lane: string | undefined;
+    for (const [name, owner] of reflogToLane) {
+      if (selector.startsWith(`${name}@{`)) lane = owner;
+    }
     const event = reflogEvent(subject);
     if (lane === undefined || event === "move") continue;
     const into = event === "creation" ? makers : maybe;
