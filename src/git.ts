@@ -69,15 +69,47 @@ export const HARDENING_ARGS: readonly string[] = [
   "core.fsmonitor=false",
   "-c",
   "protocol.allow=never",
+  "-c",
+  "trace2.normalTarget=",
+  "-c",
+  "trace2.perfTarget=",
+  "-c",
+  "trace2.eventTarget=",
 ];
 
-/** Environment added to every git call: no lazy fetch, no prompt, no pager. */
+/**
+ * Git's trace switches. Empty turns each off: a caller could otherwise point one at a
+ * file and have git write there what it read (every worktree's reflog, for coord).
+ */
+export const TRACE_VARIABLES: readonly string[] = [
+  "GIT_TRACE",
+  "GIT_TRACE2",
+  "GIT_TRACE2_EVENT",
+  "GIT_TRACE2_PERF",
+  "GIT_TRACE2_CONFIG_PARAMS",
+  "GIT_TRACE2_ENV_VARS",
+  "GIT_TRACE_CURL",
+  "GIT_TRACE_FSMONITOR",
+  "GIT_TRACE_PACK_ACCESS",
+  "GIT_TRACE_PACKET",
+  "GIT_TRACE_PACKFILE",
+  "GIT_TRACE_PERFORMANCE",
+  "GIT_TRACE_REFS",
+  "GIT_TRACE_SETUP",
+  "GIT_TRACE_SHALLOW",
+];
+
+/**
+ * Environment added to every git call: no lazy fetch, no prompt, no pager, no trace
+ * output. None of it changes what git prints on stdout.
+ */
 export const HARDENING_ENV: Readonly<Record<string, string>> = {
   GIT_NO_LAZY_FETCH: "1",
   GIT_TERMINAL_PROMPT: "0",
   GIT_OPTIONAL_LOCKS: "0",
   GIT_PAGER: "cat",
   PAGER: "cat",
+  ...Object.fromEntries(TRACE_VARIABLES.map((name) => [name, ""])),
 };
 
 const decoder = new TextDecoder();

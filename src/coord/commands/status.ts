@@ -8,6 +8,7 @@
 import { runGit } from "../../git.ts";
 import { objectTypes } from "../history.ts";
 import { laneState } from "../policy.ts";
+import { channelAllowed } from "../visibility.ts";
 import type { Message } from "../message.ts";
 import type { Session } from "../session.ts";
 import { stateFor } from "./inbox.ts";
@@ -92,12 +93,21 @@ export async function status(
     for (const m of shown) {
       const addressed = m.to.includes(lane) || m.cc.includes(lane);
       if (addressed && stateFor(m, lane, acks) === "SENT") unacknowledged++;
-      if (m.type === "BLOCKER" && ![...m.to, ...m.cc].some((r) => acks.get(m.id)?.has(r))) {
+      // Only acknowledgements of lanes the caller may talk with count: another blind
+      // lane's ack must not change what this lane sees.
+      const heard = (r: string) => r === lane || channelAllowed(repo.policy, lane, r);
+      if (
+        m.type === "BLOCKER" &&
+        ![...m.to, ...m.cc].some((r) => heard(r) && acks.get(m.id)?.has(r))
+      ) {
         blockers.push(m.id);
         actions.push(`resolve blocker ${m.id} (${m.sender}: ${m.subject})`);
       }
       if (m.artifact) handoffs.push(m);
     }
+    // Listing every work item: one where the caller sees nothing looks like one that
+    // does not exist (its name would leak another lane's words).
+    if (workItem === undefined && shown.length === 0) continue;
     summaries.push({
       id: item,
       messages: shown.length,
