@@ -105,6 +105,11 @@ async function explicitTree(v: Values, wrap: boolean): Promise<TreeState | undef
   };
 }
 
+/** The context block and a blank line, or nothing. */
+function contextPrefix(context: ContextResult | undefined): string {
+  return context ? `${context.block.replace(/\n*$/, "\n")}\n` : "";
+}
+
 /** A parent-side capture whose values a v1 block cannot carry (a newline in a path, …). */
 class UnrepresentableError extends Error {}
 
@@ -201,17 +206,19 @@ export async function handshakeMain(args: string[]): Promise<number> {
     tree = publicAudience ? undefined : representable(explicit ?? await captureLive(), cwdStyle);
     context = await contextPromise;
   } catch (error) {
-    contextPromise.catch(() => {});
     const reason = describe(error);
     if (wrap && !v.strict && prompt !== null) {
+      // The seed: dispatch without the block. The working context, which needs no
+      // commit and no repository, still goes in when it could be captured.
+      const partial = await contextPromise.catch(() => undefined);
+      const passed = `${contextPrefix(partial)}${prompt}`;
       err(`handshake: ${reason}; prompt passed through without a handshake block`);
       await out(
-        v.json
-          ? `${JSON.stringify(jsonDocument([], null, undefined, [prompt]), null, 2)}\n`
-          : prompt,
+        v.json ? `${JSON.stringify(jsonDocument([], null, partial, [passed]), null, 2)}\n` : passed,
       );
       return 0;
     }
+    contextPromise.catch(() => {});
     err(`error: ${reason}`);
     return EXIT_PARENT_FAILURE;
   }
@@ -221,7 +228,7 @@ export async function handshakeMain(args: string[]): Promise<number> {
     handshake_issued_at: issuedAt ?? issuedAtNow(),
   }));
   const blocks = handshakes.map(buildBlock);
-  const contextText = context ? `${context.block.replace(/\n*$/, "\n")}\n` : "";
+  const contextText = contextPrefix(context);
   const heads = publicAudience
     ? Array.from({ length: count }, () => "")
     : blocks.map((b) => `${b}\n`);

@@ -286,3 +286,32 @@ Deno.test("handshake --json fields hold exactly the six schema fields, also on a
   assertEquals(pass.code, 0);
   assertEquals(Object.keys(JSON.parse(pass.stdout)), Object.keys(doc));
 });
+
+Deno.test("handshake wrap --context outside git and before the first commit still grounds the child in its context", async () => {
+  const plain = await tempDir();
+  const r = await bin("handshake", ["wrap", "--context", "--recent", "x.ts"], {
+    cwd: plain,
+    stdin: "task\n",
+  });
+  assertEquals(r.code, 0, r.stderr);
+  assertOk(r.stdout.startsWith("[working-context]\n"), r.stdout);
+  assertIncludes(r.stdout, `project_dir: ${plain}`);
+  assertOk(r.stdout.endsWith("[/working-context]\n\ntask\n"), r.stdout);
+  assertExcludes(r.stdout, "subagent-env-handshake");
+  const unborn = await tempDir();
+  await git(unborn, ["init", "-q"]);
+  const u = await bin("handshake", ["wrap", "--context", "--json"], {
+    cwd: unborn,
+    stdin: "task\n",
+  });
+  assertEquals(u.code, 0, u.stderr);
+  const doc = JSON.parse(u.stdout);
+  assertEquals(doc.block, null);
+  assertIncludes(doc.prompt, "[working-context]");
+  const strict = await bin("handshake", ["wrap", "--context", "--strict"], {
+    cwd: plain,
+    stdin: "task\n",
+  });
+  assertEquals(strict.code, 3);
+  assertEquals(strict.stdout, "");
+});
