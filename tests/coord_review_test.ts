@@ -97,3 +97,88 @@ Deno.test("coord status: W2 acknowledging a blocker does not change what blind W
     await repo.cleanup();
   }
 });
+
+const REFUSED =
+  "refused: artifact not available (it does not resolve, or you may not inspect it)\n";
+
+Deno.test("coord: W2 cannot hand off W1's stashed work (stash commits belong to no lane)", async () => {
+  const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
+  try {
+    await Deno.writeTextFile(join(repo.wt.W1, "src/shared.txt"), "W1 private draft\n");
+    await Deno.writeTextFile(join(repo.wt.W1, "draft.md"), "untracked draft\n");
+    await repo.git("W1", ["add", "src/shared.txt"]);
+    await repo.git("W1", ["stash", "push", "-q", "-u"]);
+    const stash = await repo.git("W2", ["rev-parse", "stash@{0}", "stash@{0}^2", "stash@{0}^3"]);
+    const missing = await repo.coord("W2", [
+      "handoff",
+      "E001",
+      "--to",
+      "Primary",
+      "--sha",
+      "f".repeat(40),
+      "--path",
+      "x",
+      "--subject",
+      "s",
+    ], "b\n");
+    assertEquals(missing.stdout + missing.stderr, REFUSED);
+    for (const sha of stash.split("\n")) {
+      for (const path of ["src/shared.txt", "draft.md"]) {
+        const r = await repo.coord("W2", [
+          "handoff",
+          "E001",
+          "--to",
+          "Primary",
+          "--sha",
+          sha,
+          "--path",
+          path,
+          "--subject",
+          "s",
+        ], "b\n");
+        assertEquals([r.code, r.stdout + r.stderr], [missing.code, REFUSED], `${sha} ${path}`);
+      }
+    }
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+Deno.test("coord: moving W1's worktree off its lane path does not hand W1's commits to Primary's side", async () => {
+  const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
+  try {
+    const secret = await repo.commit("W1", { "proof.md": "W1 proof\n" }, "W1 proof");
+    await repo.git("Primary", ["worktree", "move", repo.wt.W1, join(repo.root, "elsewhere")]);
+    const r = await repo.coord("W2", [
+      "handoff",
+      "E001",
+      "--to",
+      "Primary",
+      "--sha",
+      secret,
+      "--path",
+      "proof.md",
+      "--subject",
+      "s",
+    ], "b\n");
+    assertEquals(r.stdout + r.stderr, REFUSED);
+    // Primary still may.
+    assertEquals(
+      (await repo.coord("Primary", [
+        "handoff",
+        "E001",
+        "--to",
+        "W3",
+        "--sha",
+        repo.base,
+        "--path",
+        "README.md",
+        "--subject",
+        "s",
+      ], "b\n")).code,
+      0,
+    );
+  } finally {
+    await repo.cleanup();
+  }
+});

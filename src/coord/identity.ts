@@ -88,6 +88,11 @@ export interface Repo {
   policy: Policy;
   /** Lanes with an existing worktree. */
   worktrees: LaneWorktree[];
+  /**
+   * HEAD reflogs of worktrees that are no lane's (one moved away from its lane's path, or
+   * never declared): what they record belongs to nobody a lane may read.
+   */
+  unownedReflogs: string[];
   /** The caller's lane. */
   lane: string;
 }
@@ -167,6 +172,11 @@ export async function openRepo(cwd: string): Promise<Repo> {
       worktrees.push({ lane, path, reflog: `worktrees/${id}/HEAD` });
     }
   }
+  const laneReflogs = new Set(worktrees.map((w) => w.reflog));
+  const unownedReflogs = [...admin.values()]
+    .map((id) => `worktrees/${id}/HEAD`)
+    .filter((reflog) => !laneReflogs.has(reflog));
+  if (!laneReflogs.has("main-worktree/HEAD")) unownedReflogs.push("main-worktree/HEAD");
   const top = realOr(toplevel);
   const mine = top === found.top ? worktrees.find((w) => w.path === top) : undefined;
   if (!mine) throw new RefusedError(`refused: this worktree is no lane in STATUS at ${policyRef}`);
@@ -179,6 +189,7 @@ export async function openRepo(cwd: string): Promise<Repo> {
     policyRef,
     policy,
     worktrees,
+    unownedReflogs,
     lane: mine.lane,
   };
 }

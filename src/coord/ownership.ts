@@ -186,8 +186,68 @@ export const REFLOG_ARGS: readonly string[] = [
 export async function readOwnership(
   at: At,
   worktrees: readonly LaneWorktree[],
+  unowned: readonly string[] = [],
 ): Promise<Ownership> {
-  const reflogToLane = new Map(worktrees.map((w) => [w.reflog, w.lane]));
+  const [found, stash] = await Promise.all([
+    readReflogs(at, worktrees, unowned),
+    readStashCommits(at),
+  ]);
+  if (!found.complete || stash === undefined) return { owners: new Map(), complete: false };
+  // Stash commits (the work-in-progress commit and its index and untracked parents) are
+  // made where no HEAD reflog records them: they may hold any lane's uncommitted work.
+  const owners = new Map(found.owners);
+  for (const commit of stash) owners.set(commit, CONTESTED);
+  return { owners, complete: true };
+}
+
+/**
+ * The commits of every stash entry: each work-in-progress commit and its parents but the
+ * first (the index and untracked-files commits).
+ *
+ * @param at Where and how to run git.
+ * @returns The commits, or undefined when a stash reflog exists but cannot be read.
+ */
+async function readStashCommits(at: At): Promise<string[] | undefined> {
+  // One call in the usual case (no stash); the reflog is read only when the ref exists.
+  const ref = await runGit(["for-each-ref", "--format=%(objectname)", "refs/stash"], {
+    ...at,
+    parse: true,
+  });
+  if (new TextDecoder().decode(ref.stdout).trim() === "") return [];
+  const r = await runGit([
+    "log",
+    "-g",
+    "-z",
+    "--no-abbrev",
+    "--format=%H %P",
+    "--end-of-options",
+    "refs/stash",
+  ], {
+    ...at,
+    parse: true,
+    allowFailure: true,
+  });
+  if (r.code !== 0) return undefined;
+  const out: string[] = [];
+  for (const entry of new TextDecoder().decode(r.stdout).split("\0")) {
+    const [wip, , ...others] = entry.trim().split(" ");
+    if (!wip) continue;
+    if (![wip, ...others].every((c) => /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(c))) return undefined;
+    out.push(wip, ...others);
+  }
+  return out;
+}
+
+/** Read the lanes' HEAD reflogs, and the unowned ones as {@linkcode CONTESTED}. */
+async function readReflogs(
+  at: At,
+  worktrees: readonly LaneWorktree[],
+  unowned: readonly string[],
+): Promise<Ownership> {
+  const reflogToLane = new Map<string, string>([
+    ...unowned.map((name) => [name, CONTESTED] as [string, string]),
+    ...worktrees.map((w) => [w.reflog, w.lane] as [string, string]),
+  ]);
   const decoder = new TextDecoder();
   const all = await runGit([...REFLOG_ARGS, "--end-of-options", ...reflogToLane.keys()], {
     ...at,
