@@ -11,23 +11,18 @@
 import { exitCodeFor, UsageError } from "./src/coord/errors.ts";
 import { MAX_BODY_BYTES, runCoord } from "./src/coord/cli.ts";
 import { gitSpawnCount } from "./src/git.ts";
+import { InputError, readStdin } from "./src/cli.ts";
 
 async function readBody(): Promise<string> {
   if (Deno.stdin.isTerminal()) return "";
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of Deno.stdin.readable) {
-    total += chunk.length;
-    if (total > MAX_BODY_BYTES) {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readStdin(MAX_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof InputError) {
       throw new UsageError(`Message body is larger than ${MAX_BODY_BYTES} bytes`);
     }
-    chunks.push(chunk);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
+    throw error;
   }
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
