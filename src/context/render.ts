@@ -11,8 +11,9 @@ export const BLOCK_START = "[working-context]";
 export const BLOCK_END = "[/working-context]";
 
 /**
- * Quote a value that could break the block's layout (control characters, leading or
- * trailing spaces, a leading quote or bracket) as a JSON string; leave others as they are.
+ * Quote a value that could break the block's layout (C0 and C1 control characters, line
+ * and paragraph separators, leading or trailing spaces, a leading quote or bracket) as a
+ * JSON string; leave others as they are.
  *
  * @example A file name that tries to close the block
  * ```ts
@@ -25,8 +26,28 @@ export const BLOCK_END = "[/working-context]";
  */
 export function blockValue(value: string): string {
   // deno-lint-ignore no-control-regex
-  const risky = /[\u0000-\u001f\u007f\u2028\u2029]|^\s|\s$|^["[]|^$/.test(value);
-  return risky ? JSON.stringify(value) : value;
+  const risky = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|^\s|\s$|^["[]|^$/.test(value);
+  return risky ? quoteLine(value) : value;
+}
+
+/**
+ * A JSON string literal that is also one line of text: `JSON.stringify` leaves DEL, the
+ * C1 controls and the line and paragraph separators (U+2028, U+2029) raw, and some
+ * readers break lines at them, so they are escaped as `\uXXXX` too.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(quoteLine("a\u2028b"), '"a\\u2028b"');
+ * ```
+ * @param value The raw value.
+ * @returns A valid JSON string literal without line-breaking characters.
+ */
+export function quoteLine(value: string): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /**

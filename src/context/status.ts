@@ -1,23 +1,56 @@
 /**
- * Reading the live status of a worktree through git: every porcelain entry, each with
- * the blob id of its worktree content, so two readings taken at different times can be
- * compared entry by entry. Shared by `handshake --context` (spawn) and `gate` (completion).
+ * Reading the live status of a worktree through git: every porcelain v2 entry (letters,
+ * modes, HEAD and index object ids), each with the blob id of its worktree content, so
+ * two readings taken at different times can be compared entry by entry. Shared by
+ * `handshake --context` (spawn) and `gate` (completion).
+ *
+ * Nothing here reads a file that is not a regular file: a FIFO would block git forever
+ * and a link to `/dev/zero` would feed it without end. A path's type is learned without
+ * reading it (porcelain v2 modes, `git diff-files`, and `git diff --no-index --raw`, which
+ * only `lstat`s), regular files are hashed in batches, symbolic links are identified by
+ * their link text (read with `readlink`, never followed), anything else gets no id.
  *
  * @module
  */
 import { runGit } from "../git.ts";
-import { hasWorktreeFile, parsePorcelainZ, type StatusEntry } from "./porcelain.ts";
+import { GIT_CONCURRENCY, mapBounded } from "./bounded.ts";
+import {
+  parsePorcelainV2Z,
+  REGULAR_MODES,
+  type StatusEntry,
+  SYMLINK_MODE,
+  worktreeMode,
+} from "./porcelain.ts";
 
 const decoder = new TextDecoder();
 
 /** The status command both sides use: files, not collapsed directories; renames split. */
 export const STATUS_ARGS: readonly string[] = [
   "status",
-  "--porcelain=v1",
+  "--porcelain=v2",
   "-z",
   "--untracked-files=all",
   "--no-renames",
 ];
+
+/**
+ * Worktree-vs-index changes of tracked files. git computes the blob id of every listed
+ * worktree file to count lines, and refuses (exit 128, "unsupported file type") rather
+ * than read a FIFO or a device: when it succeeds, every path it lists was a regular file
+ * or a symbolic link, and can be hashed without a per-path type check.
+ */
+const NUMSTAT_ARGS: readonly string[] = [
+  "diff-files",
+  "--numstat",
+  "-z",
+  "--no-renames",
+  "--no-ext-diff",
+  "--no-textconv",
+  "--ignore-submodules",
+];
+
+/** What a worktree path is, learned without reading it. */
+export type PathKind = "regular" | "symlink" | "special" | "none";
 
 /**
  * Read every status entry of the worktree at `top`, with worktree blob ids.
@@ -27,59 +60,234 @@ export const STATUS_ARGS: readonly string[] = [
  * @throws {GitError} when git fails.
  */
 export async function readStatusEntries(top: string): Promise<StatusEntry[]> {
-  const { stdout } = await runGit(STATUS_ARGS, { cwd: top, parse: true });
-  const entries = parsePorcelainZ(decoder.decode(stdout));
-  await hashWorktreeFiles(top, entries);
+  const [status, numstat] = await Promise.all([
+    runGit(STATUS_ARGS, { cwd: top, parse: true }),
+    runGit(NUMSTAT_ARGS, { cwd: top, parse: true, allowFailure: true }),
+  ]);
+  const entries = parsePorcelainV2Z(decoder.decode(status.stdout));
+  const checked = numstat.code === 0
+    ? numstatPaths(decoder.decode(numstat.stdout))
+    : new Set<string>();
+  await hashWorktreeFiles(top, entries, checked);
   return entries;
 }
 
-/** Paths `--stdin-paths` can carry unambiguously (one line each, not C-quoted). */
-function hashable(entry: StatusEntry): boolean {
-  return hasWorktreeFile(entry) && !entry.path.includes("\n") && !entry.path.startsWith('"');
+/** The paths of `diff-files --numstat -z` output (`added\tdeleted\tpath\0`). */
+function numstatPaths(text: string): Set<string> {
+  const paths = new Set<string>();
+  for (const record of text.split("\0")) {
+    const match = /^(?:\d+|-)\t(?:\d+|-)\t(.*)$/s.exec(record);
+    if (match?.[1]) paths.add(match[1]);
+  }
+  return paths;
 }
 
 /**
- * Fill in `oid` for entries whose worktree file git can hash. The content is hashed as
+ * How an entry's worktree file can be read: already known regular, known symlink, known
+ * to have no file, or unknown (ask `lstat` through git first).
+ */
+function knownKind(entry: StatusEntry, checked: ReadonlySet<string>): PathKind | "unknown" {
+  if (entry.xy === "??" || entry.xy === "!!") return "unknown";
+  const mode = worktreeMode(entry);
+  if (mode === undefined) return "unknown";
+  if (mode === SYMLINK_MODE) return "symlink";
+  if (!REGULAR_MODES.has(mode)) return "none";
+  // Unchanged against the index: git compared the file's stat data, so it is regular.
+  if (entry.xy[1] === " " && (entry.state ?? "").split(" ").length === 6) return "regular";
+  return checked.has(entry.path) ? "regular" : "unknown";
+}
+
+/**
+ * Fill in `oid` for entries whose worktree file is a regular file or a symbolic link,
+ * and record the `lstat` mode of untracked entries in `state`. The content is hashed as
  * it is (`--no-filters`): no clean filter (LFS and the like) runs, and both readings of a
- * run hash the same way, which is all the comparison needs (one git call per 500 files; one per
- * file only when the batch fails, for example on a submodule directory).
+ * run hash the same way, which is all the comparison needs.
  *
  * @param top The worktree's top level.
  * @param entries Entries to update in place.
+ * @param checked Paths `git diff-files --numstat` listed without failing (known safe).
  */
-export async function hashWorktreeFiles(top: string, entries: StatusEntry[]): Promise<void> {
-  const targets = entries.filter(hashable);
-  for (let start = 0; start < targets.length; start += HASH_CHUNK) {
-    await hashChunk(top, targets.slice(start, start + HASH_CHUNK));
-  }
+export async function hashWorktreeFiles(
+  top: string,
+  entries: StatusEntry[],
+  checked: ReadonlySet<string> = new Set(),
+): Promise<void> {
+  const kinds = entries.map((e) => knownKind(e, checked));
+  const unknown = entries.filter((_, i) => kinds[i] === "unknown").map((e) => e.path);
+  const learned = await pathKinds(top, unknown);
+  const regular: StatusEntry[] = [];
+  const links: StatusEntry[] = [];
+  entries.forEach((entry, i) => {
+    let kind = kinds[i];
+    if (kind === "unknown") {
+      kind = learned.get(entry.path)?.kind ?? "none";
+      if (entry.xy === "??" || entry.xy === "!!") {
+        entry.state = learned.get(entry.path)?.mode ?? "none";
+      }
+    }
+    if (kind === "regular") regular.push(entry);
+    else if (kind === "symlink") links.push(entry);
+  });
+  const [blobs, linkIds] = await Promise.all([
+    hashRegularFiles(top, regular.map((e) => e.path), ["--no-filters"]),
+    symlinkBlobIds(top, links.map((e) => e.path)),
+  ]);
+  for (const e of regular) e.oid = blobs.get(e.path) ?? null;
+  for (const e of links) e.oid = linkIds.get(e.path) ?? null;
 }
 
 /**
- * Paths per `hash-object --stdin-paths` call. The runner writes all of stdin before it
- * reads stdout, so a call's output must fit in a pipe buffer (64 KiB): 500 ids of at
- * most 65 bytes each do.
+ * The kind and mode of worktree paths, learned with `lstat` only: one
+ * `git diff --no-index --raw -z -- /dev/null <path>` per path (git prints the mode of
+ * what `lstat` found and reads nothing in raw mode), at most {@linkcode GIT_CONCURRENCY}
+ * at a time. A FIFO or device shows as a mode that is neither a file nor a link; a path
+ * that is missing or a directory (or a link to one) prints nothing and is `none`.
+ *
+ * @param top The worktree's top level.
+ * @param paths Paths relative to the top level, as git printed them.
+ * @returns Path → kind and mode (mode `none` when nothing was printed for it).
  */
-const HASH_CHUNK = 500;
-
-async function hashChunk(top: string, targets: StatusEntry[]): Promise<void> {
-  const input = targets.map((e) => e.path).join("\n") + "\n";
-  const batch = await runGit(["hash-object", "--no-filters", "--stdin-paths"], {
-    cwd: top,
-    parse: true,
-    stdin: input,
-    allowFailure: true,
-  });
-  const oids = decoder.decode(batch.stdout).split("\n");
-  if (batch.code === 0 && oids.length >= targets.length) {
-    targets.forEach((entry, i) => entry.oid = oids[i] || null);
-    return;
-  }
-  for (const entry of targets) {
-    const one = await runGit(["hash-object", "--no-filters", "--", entry.path], {
+export async function pathKinds(
+  top: string,
+  paths: readonly string[],
+): Promise<Map<string, { kind: PathKind; mode: string }>> {
+  const unique = [...new Set(paths)];
+  const found = await mapBounded(unique, GIT_CONCURRENCY, async (path) => {
+    const r = await runGit(["diff", "--no-index", "--raw", "-z", "--", "/dev/null", path], {
       cwd: top,
       parse: true,
       allowFailure: true,
     });
-    entry.oid = one.code === 0 ? decoder.decode(one.stdout).trim() || null : null;
+    const [header, printed] = decoder.decode(r.stdout).split("\0");
+    const mode = /^:000000 (\d{6}) /.exec(header ?? "")?.[1];
+    if (mode === undefined || printed !== path) return { kind: "none" as const, mode: "none" };
+    const kind: PathKind = REGULAR_MODES.has(mode)
+      ? "regular"
+      : mode === SYMLINK_MODE
+      ? "symlink"
+      : "special";
+    return { kind, mode };
+  });
+  return new Map(unique.map((p, i) => [p, found[i]!]));
+}
+
+/**
+ * The blob id of each symbolic link's text, as git would store the link: read from the
+ * `index 000…..<oid>` line of `git diff --no-index --full-index -- /dev/null <link>`,
+ * which uses `readlink` and never follows the link. A link to a directory (git compares
+ * directories instead) or a path that changed meanwhile gets no id. Bounded concurrency.
+ *
+ * @param top The worktree's top level.
+ * @param paths Paths known to be symbolic links.
+ * @returns Path → blob id, for the links git could read.
+ */
+export async function symlinkBlobIds(
+  top: string,
+  paths: readonly string[],
+): Promise<Map<string, string>> {
+  const unique = [...new Set(paths)];
+  const ids = await mapBounded(unique, GIT_CONCURRENCY, async (path) => {
+    const r = await runGit([
+      "diff",
+      "--no-index",
+      "--no-color",
+      "--no-ext-diff",
+      "--no-textconv",
+      "--full-index",
+      "--",
+      "/dev/null",
+      path,
+    ], { cwd: top, parse: true, allowFailure: true });
+    const text = decoder.decode(r.stdout);
+    if (!/^new file mode 120000$/m.test(text)) return null;
+    return /^index 0+\.\.([0-9a-f]{40,64})$/m.exec(text)?.[1] ?? null;
+  });
+  const out = new Map<string, string>();
+  unique.forEach((p, i) => {
+    const id = ids[i];
+    if (id) out.set(p, id);
+  });
+  return out;
+}
+
+/** Paths per `hash-object --stdin-paths` call. */
+const HASH_CHUNK = 2000;
+/** Most argument bytes of one `hash-object -- <paths>` call (Windows allows 32 KiB). */
+const ARGV_BYTES = 16_000;
+
+/**
+ * Whether `--stdin-paths` carries a path unchanged: git reads it one line at a time,
+ * drops a final CR and C-unquotes a line that starts with a double quote.
+ */
+function stdinSafe(path: string): boolean {
+  // deno-lint-ignore no-control-regex
+  return !/[\u0000-\u001f\u007f]/.test(path) && !path.startsWith('"');
+}
+
+/**
+ * Hash regular files in batches: `--stdin-paths` for plain paths, paths as arguments
+ * after `--` for the rest (newline, CR, other control characters, a leading quote). A
+ * batch that fails (a file vanished meanwhile) is retried one path at a time, at most
+ * {@linkcode GIT_CONCURRENCY} at once. Call only with paths known to be regular files.
+ *
+ * @param top The worktree's top level.
+ * @param paths Regular files relative to the top level.
+ * @param flags `hash-object` flags (`--no-filters`, or none to hash as `git add` would).
+ * @returns Path → blob id, for the paths git could hash.
+ */
+export async function hashRegularFiles(
+  top: string,
+  paths: readonly string[],
+  flags: readonly string[],
+): Promise<Map<string, string>> {
+  const unique = [...new Set(paths)];
+  const plain = unique.filter(stdinSafe);
+  const odd = unique.filter((p) => !stdinSafe(p));
+  const batches: { paths: string[]; stdin: boolean }[] = [];
+  for (let start = 0; start < plain.length; start += HASH_CHUNK) {
+    batches.push({ paths: plain.slice(start, start + HASH_CHUNK), stdin: true });
   }
+  let current: string[] = [];
+  let bytes = 0;
+  for (const path of odd) {
+    if (current.length > 0 && bytes + path.length > ARGV_BYTES) {
+      batches.push({ paths: current, stdin: false });
+      current = [];
+      bytes = 0;
+    }
+    current.push(path);
+    bytes += path.length + 1;
+  }
+  if (current.length > 0) batches.push({ paths: current, stdin: false });
+
+  const out = new Map<string, string>();
+  const retry: string[] = [];
+  await mapBounded(batches, 2, async (batch) => {
+    const r = batch.stdin
+      ? await runGit(["hash-object", ...flags, "--stdin-paths"], {
+        cwd: top,
+        parse: true,
+        stdin: batch.paths.join("\n") + "\n",
+        allowFailure: true,
+      })
+      : await runGit(["hash-object", ...flags, "--", ...batch.paths], {
+        cwd: top,
+        parse: true,
+        allowFailure: true,
+      });
+    const oids = decoder.decode(r.stdout).split("\n");
+    if (r.code === 0 && oids.length > batch.paths.length) {
+      batch.paths.forEach((p, i) => out.set(p, oids[i]!));
+    } else retry.push(...batch.paths);
+  });
+  await mapBounded(retry, GIT_CONCURRENCY, async (path) => {
+    const r = await runGit(["hash-object", ...flags, "--", path], {
+      cwd: top,
+      parse: true,
+      allowFailure: true,
+    });
+    const oid = decoder.decode(r.stdout).trim();
+    if (r.code === 0 && oid) out.set(path, oid);
+  });
+  return out;
 }

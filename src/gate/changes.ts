@@ -19,7 +19,9 @@ export interface ChangeReport {
 
 /**
  * Paths whose status entry differs between two readings: an entry that appeared or
- * disappeared, changed its `XY` letters, or whose worktree content (blob id) changed.
+ * disappeared, changed its `XY` letters, its porcelain v2 state (modes, HEAD and index
+ * object ids: a re-staged file whose letters stay `MM`, a `chmod +x`), or its worktree
+ * content (blob id).
  *
  * @example A file modified further, one that appeared, one unchanged
  * ```ts
@@ -36,7 +38,9 @@ export function changedEntries(
   before: readonly StatusEntry[],
   after: readonly StatusEntry[],
 ): string[] {
-  const key = (e: StatusEntry) => `${e.xy}\0${e.oid ?? ""}`;
+  // Snapshots written before entries carried their porcelain v2 state compare without it.
+  const withState = before.length === 0 || before.some((e) => e.state !== undefined);
+  const key = (e: StatusEntry) => `${e.xy}\0${e.oid ?? ""}${withState ? `\0${e.state ?? ""}` : ""}`;
   const then = new Map<string, Set<string>>();
   for (const e of before) then.set(e.path, (then.get(e.path) ?? new Set()).add(key(e)));
   const now = new Map<string, Set<string>>();

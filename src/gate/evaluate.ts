@@ -53,7 +53,9 @@ const MAX_ISSUES = 20;
 function fieldPath(path: readonly PropertyKey[]): string {
   let out = "";
   for (const part of path) {
-    out += typeof part === "number" ? `[${part}]` : `${out ? "." : ""}${String(part)}`;
+    const name = String(part);
+    const safe = /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
+    out += typeof part === "number" ? `[${part}]` : `${out ? "." : ""}${safe}`;
   }
   return out || "(root)";
 }
@@ -215,7 +217,11 @@ async function judge(
       reasons.push("No evidence item could be verified (kinds commit and file can be checked)");
     }
     result.evidence.forEach((e, i) => {
-      if (!e.ok) reasons.push(`Evidence [${i}] ${e.kind} ${JSON.stringify(e.ref)} reports failure`);
+      if (!e.ok) {
+        reasons.push(
+          `Evidence [${i}] ${JSON.stringify(e.kind)} ${JSON.stringify(e.ref)} reports failure`,
+        );
+      }
     });
   }
   for (const f of findings) if (f.status === "refuted") reasons.push(`Evidence refuted: ${f.why}`);

@@ -8,7 +8,7 @@
 import { jailRelativePath } from "../contract/jail.ts";
 import type { SubagentEvidence } from "../contract/schemas.ts";
 import { isFullOid, type ObjectFormat } from "../git.ts";
-import { objectTypes, worktreeBlob } from "./repo.ts";
+import { inspectWorktreeFiles, objectTypes, type WorktreeFile } from "./repo.ts";
 
 /** What gate concluded about one evidence item. */
 export type EvidenceStatus = "verified" | "refuted" | "unverified";
@@ -45,7 +45,8 @@ export function isCheckable(kind: string): boolean {
 }
 
 /**
- * Check every evidence item. Git is asked once for all commits and once per file.
+ * Check every evidence item. Git is asked once for all commits and, for files, a bounded
+ * number of times (batched pathspecs, per-path type checks at most 8 at a time).
  *
  * @param evidence The child's evidence.
  * @param repo Top level and object format, or null outside git (checkable kinds then
@@ -63,8 +64,19 @@ export async function checkEvidence(
       ),
     ),
   ];
-  const types = await objectTypes(repo.top, commits);
-  return await Promise.all(evidence.map(async (item): Promise<EvidenceFinding> => {
+  const paths = new Map<string, string | Error>();
+  for (const e of evidence) {
+    if (e.kind !== "file" || paths.has(e.ref)) continue;
+    paths.set(e.ref, evidencePath(e.ref));
+  }
+  const wanted = [...paths.values()].filter((p): p is string => typeof p === "string");
+  const [types, files] = await Promise.all([
+    objectTypes(repo.top, commits),
+    wanted.length > 0
+      ? inspectWorktreeFiles(repo.top, wanted)
+      : Promise.resolve(new Map<string, WorktreeFile>()),
+  ]);
+  return evidence.map((item): EvidenceFinding => {
     const { kind, ref } = item;
     const quoted = JSON.stringify(ref);
     if (kind === "commit") {
@@ -88,21 +100,15 @@ export async function checkEvidence(
       };
     }
     if (kind === "file") {
-      let path: string;
-      try {
-        path = jailRelativePath(ref);
-      } catch (error) {
-        return { kind, ref, status: "refuted", why: `file ${(error as Error).message}` };
+      const path = paths.get(ref);
+      if (path instanceof Error || path === undefined) {
+        return { kind, ref, status: "refuted", why: `file ${path?.message ?? quoted}` };
       }
-      const blob = await worktreeBlob(repo.top, path);
-      if (blob === null) {
-        return {
-          kind,
-          ref,
-          status: "refuted",
-          why: `file ${quoted} does not exist in the worktree`,
-        };
+      const found = files.get(path) ?? { kind: "missing" };
+      if (found.kind !== "regular") {
+        return { kind, ref, status: "refuted", why: `file ${quoted} ${NOT_REGULAR[found.kind]}` };
       }
+      const blob = found.oid;
       if (item.oid !== undefined && item.oid !== blob) {
         return {
           kind,
@@ -119,5 +125,38 @@ export async function checkEvidence(
       status: "unverified",
       why: `kind ${JSON.stringify(kind)} cannot be checked`,
     };
-  }));
+  });
+}
+
+/** Why a path that is not a regular file in the worktree is refuted (nothing about targets). */
+const NOT_REGULAR: Record<Exclude<WorktreeFile["kind"], "regular">, string> = {
+  missing: "does not exist in the worktree",
+  symlink: "is a symbolic link, not a regular file",
+  special: "is not a regular file",
+  unchecked: "is marked assume-unchanged or skip-worktree, so git does not check it",
+};
+
+/**
+ * A file evidence path: lexically inside the top level and not inside `.git`.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(evidencePath("./src/a.ts"), "src/a.ts");
+ * assertEquals(evidencePath("sub/.GIT/config") instanceof Error, true);
+ * ```
+ * @param ref The child's ref.
+ * @returns The normalised path, or the reason it is refused.
+ */
+export function evidencePath(ref: string): string | Error {
+  let path: string;
+  try {
+    path = jailRelativePath(ref);
+  } catch (error) {
+    return error as Error;
+  }
+  if (path.split("/").some((part) => part.toLowerCase().replace(/[. ]+$/, "") === ".git")) {
+    return new Error(`${JSON.stringify(ref)} is inside a .git directory`);
+  }
+  return path;
 }

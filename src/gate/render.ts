@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { blockValue } from "../context/render.ts";
+import { blockValue, quoteLine } from "../context/render.ts";
 import type { GateReport } from "./evaluate.ts";
 
 /**
@@ -23,10 +23,12 @@ import type { GateReport } from "./evaluate.ts";
  * @returns Text ending in a newline.
  */
 export function renderReport(report: GateReport): string {
-  const lines = [`verdict: ${report.verdict}`];
-  for (const reason of report.reasons) lines.push(`reason: ${reason}`);
+  const lines = [`verdict: ${oneLine(report.verdict)}`];
+  // A reason quotes the child's values, but a schema message may carry a raw key: a reason
+  // that could break a line is printed as a JSON string, so every fact stays on one line.
+  for (const reason of report.reasons) lines.push(`reason: ${oneLine(reason)}`);
   for (const e of report.evidence) {
-    lines.push(`evidence: ${e.status} ${blockValue(e.kind)} ${blockValue(e.ref)}`);
+    lines.push(`evidence: ${oneLine(e.status)} ${blockValue(e.kind)} ${blockValue(e.ref)}`);
   }
   if (report.changes) {
     for (const p of report.changes.confirmed) lines.push(`confirmed: ${blockValue(p)}`);
@@ -39,4 +41,23 @@ export function renderReport(report: GateReport): string {
   }
   for (const p of report.recent_files) lines.push(`recent_file: ${blockValue(p)}`);
   return lines.join("\n") + "\n";
+}
+
+/**
+ * A value as one line of human output: unchanged unless it holds a character that could
+ * start a new line or hide text (C0 and C1 controls, line and paragraph separators), in
+ * which case it is written as a JSON string.
+ *
+ * @example A reason carrying a forged verdict line
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(oneLine("plain reason"), "plain reason");
+ * assertEquals(oneLine("x\nverdict: accept"), '"x\\nverdict: accept"');
+ * ```
+ * @param value The text.
+ * @returns Text without line breaks.
+ */
+export function oneLine(value: string): string {
+  // deno-lint-ignore no-control-regex
+  return /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value) ? quoteLine(value) : value;
 }

@@ -1,9 +1,18 @@
 /**
  * The live repository as `gate` sees it, read through the one git runner: top level,
- * object format, HEAD, status entries, and the files changed between two commits.
+ * object format, HEAD, the files at evidence paths, and the files changed between two
+ * commits.
  *
  * @module
  */
+import {
+  parsePorcelainV2Z,
+  REGULAR_MODES,
+  type StatusEntry,
+  SYMLINK_MODE,
+  worktreeMode,
+} from "../context/porcelain.ts";
+import { hashRegularFiles, pathKinds, STATUS_ARGS } from "../context/status.ts";
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
 
 const decoder = new TextDecoder();
@@ -89,20 +98,111 @@ export async function objectTypes(
   return types;
 }
 
+/** What gate found at a file evidence path, learned through git without following links. */
+export type WorktreeFile =
+  | { kind: "regular"; oid: string }
+  | { kind: "symlink" }
+  | { kind: "special" }
+  | { kind: "unchecked" }
+  | { kind: "missing" };
+
+/** Most argument bytes of one pathspec-limited call (Windows allows 32 KiB). */
+const PATHSPEC_BYTES = 16_000;
+
+function chunkByBytes(paths: readonly string[]): string[][] {
+  const chunks: string[][] = [];
+  let current: string[] = [];
+  let bytes = 0;
+  for (const path of paths) {
+    if (current.length > 0 && bytes + path.length > PATHSPEC_BYTES) {
+      chunks.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(path);
+    bytes += path.length + 1;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
 /**
- * The blob id git computes for a worktree file, or null when it is missing or no file.
+ * What each path is in the worktree, without following a symbolic link anywhere on it.
+ *
+ * A path counts as a file only when git itself reaches it inside the work tree: tracked
+ * (`git ls-files --stage`) and not reported deleted by `git status` (which reports a
+ * tracked file behind a symlinked directory as deleted), or listed by `git status` as
+ * untracked or ignored (git's directory walk never enters a symlinked directory). Its own
+ * type comes from the index and status modes, or from `lstat` through
+ * `git diff --no-index --raw` when the file changed; only regular files are hashed
+ * (`git hash-object`, batched). Pathspecs are literal; per-path calls are bounded.
  *
  * @param top Top level.
- * @param path Path relative to the top level, lexically checked by the caller.
- * @returns The blob id, or null.
+ * @param paths Paths relative to the top level, lexically checked by the caller.
+ * @returns Path → what was found.
  */
-export async function worktreeBlob(top: string, path: string): Promise<string | null> {
-  const r = await runGit(["hash-object", "--", path], {
-    cwd: top,
-    parse: true,
-    allowFailure: true,
-  });
-  return r.code === 0 ? decoder.decode(r.stdout).trim() || null : null;
+export async function inspectWorktreeFiles(
+  top: string,
+  paths: readonly string[],
+): Promise<Map<string, WorktreeFile>> {
+  const unique = [...new Set(paths)];
+  const indexModes = new Map<string, string>();
+  const statusEntries = new Map<string, StatusEntry>();
+  for (const chunk of chunkByBytes(unique)) {
+    const [listed, status] = await Promise.all([
+      runGit(["--literal-pathspecs", "ls-files", "-z", "-v", "--stage", "--", ...chunk], {
+        cwd: top,
+        parse: true,
+      }),
+      runGit([
+        "--literal-pathspecs",
+        ...STATUS_ARGS,
+        "--ignored=traditional",
+        "--",
+        ...chunk,
+      ], { cwd: top, parse: true }),
+    ]);
+    for (const record of decoder.decode(listed.stdout).split("\0")) {
+      // `H` is an ordinary entry; assume-unchanged (lower case) and skip-worktree (`S`)
+      // entries are not compared with the worktree by git status, so gate cannot vouch.
+      const match = /^(\S) (\d{6}) [0-9a-f]+ 0\t(.*)$/s.exec(record);
+      if (match) indexModes.set(match[3]!, match[1] === "H" ? match[2]! : "unchecked");
+    }
+    for (const entry of parsePorcelainV2Z(decoder.decode(status.stdout))) {
+      statusEntries.set(entry.path, entry);
+    }
+  }
+
+  const found = new Map<string, WorktreeFile | "lstat" | "hash">();
+  for (const path of unique) {
+    const entry = statusEntries.get(path);
+    const mode = entry ? worktreeMode(entry) : indexModes.get(path);
+    if (entry && (entry.xy === "??" || entry.xy === "!!")) found.set(path, "lstat");
+    else if (mode === undefined || mode === "000000") found.set(path, { kind: "missing" });
+    else if (mode === SYMLINK_MODE) found.set(path, { kind: "symlink" });
+    else if (mode === "unchecked") found.set(path, { kind: "unchecked" });
+    else if (!REGULAR_MODES.has(mode)) found.set(path, { kind: "special" });
+    // A clean entry: git matched its stat data, so it is the regular file the index says.
+    else if (!entry || entry.xy[1] === " ") found.set(path, "hash");
+    // Changed in the worktree: a FIFO in place of a tracked file still shows as 100644.
+    else found.set(path, "lstat");
+  }
+  const kinds = await pathKinds(top, unique.filter((p) => found.get(p) === "lstat"));
+  for (const [path, kind] of kinds) {
+    const k = kind.kind;
+    found.set(path, k === "regular" ? "hash" : { kind: k === "none" ? "missing" : k });
+  }
+  const blobs = await hashRegularFiles(top, unique.filter((p) => found.get(p) === "hash"), []);
+  const out = new Map<string, WorktreeFile>();
+  for (const path of unique) {
+    const value = found.get(path);
+    if (value === "hash") {
+      const oid = blobs.get(path);
+      out.set(path, oid ? { kind: "regular", oid } : { kind: "missing" });
+    } else if (value && value !== "lstat") out.set(path, value);
+    else out.set(path, { kind: "missing" });
+  }
+  return out;
 }
 
 /**

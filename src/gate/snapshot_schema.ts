@@ -11,6 +11,7 @@ const entry = z.object({
   xy: z.string().length(2),
   path: z.string().min(1),
   oid: z.string().nullable(),
+  state: z.string().optional(),
 })
   .strict();
 
