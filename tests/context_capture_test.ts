@@ -177,3 +177,27 @@ Deno.test("context hashes every entry of a tree with more dirty files than one g
   const last = snapshot.git!.entries.find((e) => e.path === "many/f1199.txt")!;
   assertEquals(last.oid, await git(repo, ["hash-object", "many/f1199.txt"]));
 });
+
+Deno.test("context strips scp-like, padded and slash-holding credentials from remotes", async () => {
+  const repo = await makeRepo();
+  const token = "ghp_SECRET_scp_0123456789";
+  const urls: Record<string, [string, string]> = {
+    scp: [`user:${token}@github.com:org/r.git`, "github.com:org/r.git"],
+    padded: [` https://user:${token}@example.invalid/x`, "https://example.invalid/x"],
+    slash: [`https://user:pa/${token}@example.invalid/x`, "https://example.invalid/x"],
+    at: [`https://user:p@${token}@example.invalid/x`, "https://example.invalid/x"],
+    scoped: ["https://example.invalid/@scope/pkg.git", "https://example.invalid/@scope/pkg.git"],
+  };
+  for (const [name, [url]] of Object.entries(urls)) {
+    await git(repo, ["config", `remote.${name}.url`, url]);
+  }
+  const result = await captureWorkingContext({ recent: [], audience: "private", cwd: repo });
+  const blob = await git(repo, ["cat-file", "blob", result.snapshotId!]);
+  for (const text of [result.block, JSON.stringify(result.context), blob]) {
+    assertExcludes(text, token);
+    assertExcludes(text, "user:");
+  }
+  for (const [name, [, stripped]] of Object.entries(urls)) {
+    assertIncludes(result.block, `    - ${name} ${stripped}\n`);
+  }
+});

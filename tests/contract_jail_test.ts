@@ -75,3 +75,16 @@ Deno.test("jail allows a symlink that stays inside it", async () => {
 Deno.test("jailRelativePath normalises without touching the file system", () => {
   assertEquals(jailRelativePath("a\\b/./c"), "a/b/c");
 });
+
+Deno.test("jail refuses a path through a file or a symlink loop with its typed error", async () => {
+  const { jail } = await fixture();
+  assertEquals(
+    await refused(jail, "src/a.ts/x"),
+    'Path goes through something that is not a directory: "src/a.ts/x"',
+  );
+  await Deno.symlink("loop", join(jail, "loop"));
+  assertEquals(
+    (await refused(jail, "loop/x")).startsWith("Path goes through a symlink loop"),
+    true,
+  );
+});

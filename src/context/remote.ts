@@ -8,29 +8,57 @@
 /**
  * Strip credentials from a remote URL.
  *
- * Removes the user-info part of `scheme://user:token@host/…` and of scp-like
- * `user@host:path`, and drops any query string or fragment (tokens travel there too).
+ * Trims surrounding whitespace, drops any query string or fragment (tokens travel there
+ * too), and removes user info: in `scheme://…` everything up to the last `@` in front of
+ * the host (so a password holding `/` or `@` goes too), in scp-like `user[:pass]@host:path`
+ * everything up to the `@` in front of the host.
  *
- * @example Strip a token from an HTTPS remote
+ * @example Strip tokens from URL, scp-like and padded forms
  * ```ts
  * import { assertEquals } from "../_assert.ts";
  * assertEquals(stripCredentials("https://user:token@host/x"), "https://host/x");
+ * assertEquals(stripCredentials("https://user:pa/ss@host/x"), "https://host/x");
+ * assertEquals(stripCredentials(" https://user:tok@host/x"), "https://host/x");
  * assertEquals(stripCredentials("git@github.com:org/repo.git"), "github.com:org/repo.git");
+ * assertEquals(stripCredentials("user:tok@github.com:org/r.git"), "github.com:org/r.git");
+ * assertEquals(stripCredentials("https://host/@scope/pkg.git"), "https://host/@scope/pkg.git");
  * ```
  * @param url The URL as configured.
  * @returns The same URL without credentials.
  */
 export function stripCredentials(url: string): string {
-  let out = url.replace(/[?#].*$/s, "");
-  const scheme = /^([a-z][a-z0-9+.-]*:\/\/)([^/]*)(.*)$/is.exec(out);
+  const out = url.trim().replace(/[?#].*$/s, "");
+  const scheme = /^([a-z][a-z0-9+.-]*:\/\/)(.*)$/is.exec(out);
   if (scheme) {
-    const authority = scheme[2] ?? "";
-    const at = authority.lastIndexOf("@");
-    return `${scheme[1]}${at === -1 ? authority : authority.slice(at + 1)}${scheme[3] ?? ""}`;
+    const rest = scheme[2] ?? "";
+    const at = userInfoEnd(rest);
+    return `${scheme[1]}${at === -1 ? rest : rest.slice(at + 1)}`;
   }
-  const scp = /^([^/:]*@)([^/:]+:.*)$/s.exec(out);
-  if (scp) out = scp[2] ?? out;
+  // scp-like: the last `@` followed by `host:` (and no `/` before that `@`'s host).
+  for (let at = out.lastIndexOf("@"); at > 0; at = out.lastIndexOf("@", at - 1)) {
+    if (/^(?:\[[^\]/@]*\]|[^/:@\s]+):/.test(out.slice(at + 1))) return out.slice(at + 1);
+  }
   return out;
+}
+
+/** Host, optional port, then a path or the end. */
+const HOST = /^(?:\[[^\]/@]*\]|[^/:@\s]*)(?::\d*)?(?:\/|$)/;
+
+/**
+ * Where the user info of a `scheme://` URL's remainder ends: the last `@` followed by a
+ * host, as long as what precedes it is user info (no `/`, or a `user:password` whose
+ * password holds a `/`, which a port never does).
+ */
+function userInfoEnd(rest: string): number {
+  for (let at = rest.lastIndexOf("@"); at !== -1; at = rest.lastIndexOf("@", at - 1)) {
+    if (!HOST.test(rest.slice(at + 1))) continue;
+    const info = rest.slice(0, at);
+    const slash = info.indexOf("/");
+    if (slash === -1) return at;
+    const colon = info.indexOf(":");
+    if (colon !== -1 && colon < slash && !/^\d*$/.test(info.slice(colon + 1, slash))) return at;
+  }
+  return -1;
 }
 
 /** A remote as the snapshot records it. */

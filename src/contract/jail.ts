@@ -84,7 +84,8 @@ function inside(root: string, candidate: string): boolean {
  * @param jail The jail directory (must exist).
  * @param path The path the child named, relative to the jail.
  * @returns The absolute, symlink-free path inside the jail.
- * @throws {JailError} on any lexical escape or when a symlink leads outside the jail.
+ * @throws {JailError} on any lexical escape, when a symlink leads outside the jail, or when
+ *   the path goes through a file that is not a directory or a symlink loop.
  * @throws {Deno.errors.NotFound} when the jail itself does not exist.
  */
 export async function resolveInsideJail(jail: string, path: string): Promise<string> {
@@ -97,6 +98,20 @@ export async function resolveInsideJail(jail: string, path: string): Promise<str
     try {
       real = await Deno.realPath(existing);
     } catch (error) {
+      if (
+        error instanceof Deno.errors.NotADirectory ||
+        error instanceof Deno.errors.FilesystemLoop
+      ) {
+        // A file used as a directory, or a symlink loop: nothing inside the jail is named.
+        throw new JailError(
+          `Path ${
+            error instanceof Deno.errors.NotADirectory
+              ? "goes through something that is not a directory"
+              : "goes through a symlink loop"
+          }: ${JSON.stringify(path)}`,
+          path,
+        );
+      }
       if (!(error instanceof Deno.errors.NotFound)) throw error;
       if (await isLink(existing)) {
         throw new JailError(`Path goes through a dangling symlink: ${JSON.stringify(path)}`, path);
