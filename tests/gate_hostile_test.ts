@@ -12,6 +12,8 @@ import { PERMISSIONS } from "../src/permissions.ts";
 import { bin, git, makeRepo, ROOT, type Run, tempDir, writeFiles } from "./_helpers.ts";
 
 const decoder = new TextDecoder();
+/** FIFOs, `ulimit`, a CR or a newline in a file name: POSIX only. */
+const NOT_UNIX = Deno.build.os === "windows";
 
 /** Run a binary like `bin`, but kill it after `ms` (a hang is a failure, not a stuck test). */
 async function within(
@@ -91,7 +93,10 @@ async function gateSince(repo: string, since: string, stdin: string) {
   return { code: r.code, stderr: r.stderr, report: r.stdout ? JSON.parse(r.stdout) : undefined };
 }
 
-Deno.test("handshake --context and gate --since never read a FIFO, nor follow a symlink to one", async () => {
+Deno.test({
+  name: "handshake --context and gate --since never read a FIFO, nor follow a symlink to one",
+  ignore: NOT_UNIX,
+}, async () => {
   const repo = await makeRepo({ files: { "work.ts": "w\n", "pipe_tracked": "p\n" } });
   const outside = await tempDir();
   const fifos = [join(outside, "fifo"), join(repo, "pipe_tracked"), join(repo, "pipe_untracked")];
@@ -121,7 +126,11 @@ Deno.test("handshake --context and gate --since never read a FIFO, nor follow a 
   }
 });
 
-Deno.test("gate --since sees a re-staged MM file, a chmod +x, and paths with a newline, a quote or a final CR", async () => {
+Deno.test({
+  name:
+    "gate --since sees a re-staged MM file, a chmod +x, and paths with a newline, a quote or a final CR",
+  ignore: NOT_UNIX,
+}, async () => {
   const repo = await makeRepo({ files: { "mm.ts": "v1\n", "exec.sh": "echo\n" } });
   await writeFiles(repo, { "mm.ts": "v2\n" });
   await git(repo, ["add", "mm.ts"]);
@@ -152,7 +161,11 @@ Deno.test("gate --since sees a re-staged MM file, a chmod +x, and paths with a n
   assertEquals(report.changes.observed_unclaimed, []);
 });
 
-Deno.test("file evidence never verifies through a symlink, inside .git, or a FIFO, and names no outside blob", async () => {
+Deno.test({
+  name:
+    "file evidence never verifies through a symlink, inside .git, or a FIFO, and names no outside blob",
+  ignore: NOT_UNIX,
+}, async () => {
   const repo = await makeRepo({
     files: { "src/a.ts": "a\n", "sub/inner.txt": "inner\n", "src/fifo.ts": "f\n" },
   });
@@ -239,38 +252,41 @@ Deno.test("gate's human output keeps every value on one line: no forged verdict 
   }
 });
 
-Deno.test("gate checks 150 file evidence items under ulimit -n 256", async () => {
-  const files: Record<string, string> = {};
-  for (let i = 0; i < 150; i++) files[`f/${i}.txt`] = `${i}\n`;
-  const repo = await makeRepo({ files });
-  await writeFiles(repo, { "f/0.txt": "changed\n", "f/1.txt": "changed\n" });
-  const evidence = Object.keys(files).map((ref) => ({ kind: "file", ref, ok: true }));
-  const gate = [
-    Deno.execPath(),
-    "run",
-    "--quiet",
-    "--no-prompt",
-    ...PERMISSIONS.gate,
-    join(ROOT, "gate.ts"),
-    "--json",
-  ];
-  const r = await new Deno.Command("bash", {
-    args: ["-c", 'ulimit -n 256 && exec "$@"', "bash", ...gate],
-    cwd: repo,
-    env: { NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = r.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(result([], evidence)));
-  await writer.close();
-  const out = await r.output();
-  const stdout = decoder.decode(out.stdout);
-  assertEquals(out.code, 0, stdout + decoder.decode(out.stderr));
-  const statuses = JSON.parse(stdout).evidence.map((e: { status: string }) => e.status);
-  assertEquals(statuses, evidence.map(() => "verified"));
-});
+Deno.test(
+  { name: "gate checks 150 file evidence items under ulimit -n 256", ignore: NOT_UNIX },
+  async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 150; i++) files[`f/${i}.txt`] = `${i}\n`;
+    const repo = await makeRepo({ files });
+    await writeFiles(repo, { "f/0.txt": "changed\n", "f/1.txt": "changed\n" });
+    const evidence = Object.keys(files).map((ref) => ({ kind: "file", ref, ok: true }));
+    const gate = [
+      Deno.execPath(),
+      "run",
+      "--quiet",
+      "--no-prompt",
+      ...PERMISSIONS.gate,
+      join(ROOT, "gate.ts"),
+      "--json",
+    ];
+    const r = await new Deno.Command("bash", {
+      args: ["-c", 'ulimit -n 256 && exec "$@"', "bash", ...gate],
+      cwd: repo,
+      env: { NO_COLOR: "1" },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = r.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(result([], evidence)));
+    await writer.close();
+    const out = await r.output();
+    const stdout = decoder.decode(out.stdout);
+    assertEquals(out.code, 0, stdout + decoder.decode(out.stderr));
+    const statuses = JSON.parse(stdout).evidence.map((e: { status: string }) => e.status);
+    assertEquals(statuses, evidence.map(() => "verified"));
+  },
+);
 
 Deno.test("gate --since works from an unborn branch through the first commit", async () => {
   const repo = await tempDir();
