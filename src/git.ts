@@ -49,6 +49,8 @@ export interface GitOptions {
   allowFailure?: boolean;
   /** Extra environment for this call only (for example `GIT_DIR` in tests). */
   env?: Record<string, string>;
+  /** Stop git after this many milliseconds and fail (a read that could block forever). */
+  timeoutMs?: number;
 }
 
 /** What a git call returned. */
@@ -131,9 +133,15 @@ function tail(text: string, lines = 3): string {
   return text.trimEnd().split("\n").slice(-lines).join(" | ");
 }
 
-async function spawn(argv: string[], env: Record<string, string>, stdin?: Uint8Array) {
+async function spawn(
+  argv: string[],
+  env: Record<string, string>,
+  stdin?: Uint8Array,
+  signal?: AbortSignal,
+) {
   const command = new Deno.Command("git", {
     args: argv,
+    ...(signal ? { signal } : {}),
     env: { ...env, ...blanked },
     stdin: stdin ? "piped" : "null",
     stdout: "piped",
@@ -193,10 +201,14 @@ export async function runGit(
     ? new TextEncoder().encode(options.stdin)
     : options.stdin;
   let output: Deno.CommandOutput | undefined;
+  const signal = options.timeoutMs === undefined
+    ? undefined
+    : AbortSignal.timeout(options.timeoutMs);
   for (let attempt = 0; output === undefined; attempt++) {
     try {
-      output = await spawn(argv, env, stdin);
+      output = await spawn(argv, env, stdin, signal);
     } catch (error) {
+      if (signal?.aborted) break;
       const message = error instanceof Error ? error.message : String(error);
       if (error instanceof Deno.errors.NotFound) {
         throw new GitError("missing", "git is not installed or not on PATH");
@@ -204,6 +216,14 @@ export async function runGit(
       if (attempt < 2 && learnBlockedVariables(message)) continue;
       throw new GitError("missing", `Cannot start git: ${message.split("\n")[0]}`);
     }
+  }
+  // Stopped by the timeout: no output, or killed by a signal after the timeout fired.
+  if (output === undefined || (signal?.aborted && output.signal !== null)) {
+    const what = args.find((a) => !a.startsWith("-")) ?? "git";
+    throw new GitError(
+      "failed",
+      `git ${what} took longer than ${options.timeoutMs} ms and was stopped`,
+    );
   }
   const result: GitResult = {
     code: output.code,

@@ -161,3 +161,21 @@ Deno.test("the runner feeds a large input while reading a large output (no pipe 
   const r = await runGit(["cat-file", "--batch-check"], { cwd: repo, stdin: ids, parse: true });
   assertEquals(new TextDecoder().decode(r.stdout).split("\n").filter(Boolean).length, 20000);
 });
+
+Deno.test("the runner stops a git call that outlives its timeout with a typed error", async () => {
+  const repo = await makeRepo();
+  const fifo = join(repo, "pipe");
+  const made = await run("mkfifo", [fifo]);
+  if (made.code !== 0) return; // no mkfifo on this platform
+  const { runGit, GitError } = await import("../src/git.ts");
+  const started = performance.now();
+  let caught: unknown;
+  try {
+    await runGit(["hash-object", "--", "pipe"], { cwd: repo, timeoutMs: 300 });
+  } catch (error) {
+    caught = error;
+  }
+  assertOk(caught instanceof GitError, String(caught));
+  assertIncludes((caught as Error).message, "took longer than 300 ms");
+  assertOk(performance.now() - started < 10_000);
+});

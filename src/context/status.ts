@@ -210,6 +210,13 @@ export async function symlinkBlobIds(
   return out;
 }
 
+/**
+ * How long one `hash-object` call may take. Only regular files are hashed, but a file can
+ * be swapped for a FIFO between the type check and the read: then git is stopped and the
+ * capture fails cleanly instead of hanging.
+ */
+export const HASH_TIMEOUT_MS = 120_000;
+
 /** Paths per `hash-object --stdin-paths` call. */
 const HASH_CHUNK = 2000;
 /** Most argument bytes of one `hash-object -- <paths>` call (Windows allows 32 KiB). */
@@ -267,12 +274,14 @@ export async function hashRegularFiles(
       ? await runGit(["hash-object", ...flags, "--stdin-paths"], {
         cwd: top,
         parse: true,
+        timeoutMs: HASH_TIMEOUT_MS,
         stdin: batch.paths.join("\n") + "\n",
         allowFailure: true,
       })
       : await runGit(["hash-object", ...flags, "--", ...batch.paths], {
         cwd: top,
         parse: true,
+        timeoutMs: HASH_TIMEOUT_MS,
         allowFailure: true,
       });
     const oids = decoder.decode(r.stdout).split("\n");
@@ -284,6 +293,7 @@ export async function hashRegularFiles(
     const r = await runGit(["hash-object", ...flags, "--", path], {
       cwd: top,
       parse: true,
+      timeoutMs: HASH_TIMEOUT_MS,
       allowFailure: true,
     });
     const oid = decoder.decode(r.stdout).trim();
