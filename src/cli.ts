@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { ParseArgsConfig } from "node:util";
 import config from "../deno.json" with { type: "json" };
 
 /** The toolkit version, from deno.json. */
@@ -47,18 +47,30 @@ export type Options = NonNullable<ParseArgsConfig["options"]>;
 
 /** What {@linkcode parseCli} returns: typed option values and positionals. */
 export type ParsedCli<T extends Options> = ReturnType<
-  typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>
+  typeof import("node:util").parseArgs<{
+    args: string[];
+    options: T;
+    allowPositionals: true;
+    strict: true;
+  }>
 >;
 
 /**
- * Parse arguments strictly; any parser complaint becomes a {@linkcode UsageError}.
+ * Parse arguments strictly; any parser complaint becomes a {@linkcode UsageError}. The
+ * parser is loaded only when there are arguments: `verify < prompt`, the hot path, takes
+ * none and so does not pay for loading `node:util`.
  *
  * @param args The command-line arguments.
  * @param options The option table.
  * @returns Values and positionals.
  * @throws {UsageError} on an unknown option, a missing value or a bad type.
  */
-export function parseCli<T extends Options>(args: string[], options: T): ParsedCli<T> {
+export async function parseCli<T extends Options>(
+  args: string[],
+  options: T,
+): Promise<ParsedCli<T>> {
+  if (args.length === 0) return { values: {}, positionals: [] } as unknown as ParsedCli<T>;
+  const { parseArgs } = await import("node:util");
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {

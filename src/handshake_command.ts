@@ -11,7 +11,16 @@ import { type FieldName, type Handshake, type TreeState, validateField } from ".
 import { fingerprint } from "./fingerprint.ts";
 import { GitError } from "./git.ts";
 import { issuedAtNow } from "./time.ts";
-import { err, InputError, out, parseCli, readStdin, UsageError, VERSION } from "./cli.ts";
+import {
+  err,
+  InputError,
+  out,
+  parseCli,
+  type ParsedCli,
+  readStdin,
+  UsageError,
+  VERSION,
+} from "./cli.ts";
 import { captureWorkingContext, type ContextResult } from "./context/capture.ts";
 
 /** Exit code when the parent side cannot capture its tree. */
@@ -61,7 +70,7 @@ const OPTIONS = {
   version: { type: "boolean", short: "V" },
 } as const;
 
-type Values = ReturnType<typeof parseCli<typeof OPTIONS>>["values"];
+type Values = ParsedCli<typeof OPTIONS>["values"];
 
 function checked(name: FieldName, value: string): string {
   const reason = validateField(name, value);
@@ -164,7 +173,7 @@ function describe(error: unknown): string {
  * @throws {UsageError} for bad arguments.
  */
 export async function handshakeMain(args: string[]): Promise<number> {
-  const { values: v, positionals } = parseCli(args, OPTIONS);
+  const { values: v, positionals } = await parseCli(args, OPTIONS);
   if (v.help) return await out(HANDSHAKE_HELP), 0;
   if (v.version) return await out(`handshake ${VERSION}\n`), 0;
   if (positionals.length > 1 || (positionals[0] !== undefined && positionals[0] !== "wrap")) {

@@ -8,7 +8,15 @@ import { normalisePrompt, parseBlock, type ParseResult } from "./block.ts";
 import { FIELD_NAMES, type FieldName, type Handshake, validateField } from "./fields.ts";
 import { divergenceFinding, unverifiedText, verifiedLine } from "./finding.ts";
 import { type Verdict, verifyLive, type VerifyStatus } from "./verification.ts";
-import { InputError, out, parseCli, readStdin, UsageError, VERSION } from "./cli.ts";
+import {
+  InputError,
+  out,
+  parseCli,
+  type ParsedCli,
+  readStdin,
+  UsageError,
+  VERSION,
+} from "./cli.ts";
 import { parseDuration } from "./time.ts";
 
 /** Exit code of each path. */
@@ -54,7 +62,7 @@ const OPTIONS = {
   version: { type: "boolean", short: "V" },
 } as const;
 
-type Values = ReturnType<typeof parseCli<typeof OPTIONS>>["values"];
+type Values = ParsedCli<typeof OPTIONS>["values"];
 
 function fromFlags(v: Values): ParseResult | undefined {
   const flags: Record<FieldName, string | undefined> = {
@@ -101,7 +109,7 @@ export function renderVerdict(verdict: Verdict): string {
  * @throws {UsageError} for bad arguments.
  */
 export async function verifyMain(args: string[]): Promise<number> {
-  const { values: v, positionals } = parseCli(args, OPTIONS);
+  const { values: v, positionals } = await parseCli(args, OPTIONS);
   if (v.help) return await out(VERIFY_HELP), 0;
   if (v.version) return await out(`verify ${VERSION}\n`), 0;
   if (positionals.length > 0) {

@@ -85,7 +85,7 @@ async function readBytes(): Promise<{ text: string } | { problem: string }> {
  * @throws {UsageError} on a bad option or value.
  */
 export async function gateMain(args: string[]): Promise<number> {
-  const { values, positionals } = parseCli(args, OPTIONS);
+  const { values, positionals } = await parseCli(args, OPTIONS);
   if (values.help) {
     await out(HELP);
     return 0;
