@@ -992,7 +992,7 @@ Deno.test("coord E: after release of SHA-A and SHA-B W3 sees exactly those, not 
     });
 
     await t.step(
-      "a Primary commit on top of SHA-A is covered by the release, one on SHA-C is not",
+      "a Primary commit on top of SHA-A is covered by the release; one on SHA-C and reflog-less ones are not",
       async () => {
         const onC = await git(s.dir.Primary, [
           "commit-tree",
@@ -1011,7 +1011,9 @@ Deno.test("coord E: after release of SHA-A and SHA-B W3 sees exactly those, not 
           "Primary on A",
         );
         assertIncludes(await read(s, "W3", ok), primaryOnA);
-        await handoff(s, "Primary", "W3", ghostOnA, "proof/w1.md", "ghost on A");
+        // A commit no reflog records may hold any lane's work (a popped stash, a removed
+        // worktree's commits): Primary only, even on top of a released commit.
+        await handoffDenied(s, "Primary", "W3", ghostOnA, "proof/w1.md");
         await handoffDenied(s, "Primary", "W3", onC, "proof/w1.md");
         await assertProbesRefused(s, "W3", "Primary", [
           { label: "Primary's reflog-less commit on SHA-C", sha: onC, path: "proof/w1.md" },

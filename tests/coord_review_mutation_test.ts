@@ -36,21 +36,28 @@ const CASES: Case[] = [
     filter: "does not list a work item",
   },
   {
-    guard: "stash commits belong to no lane",
+    guard: "commits no reflog records are Primary's only",
     mutations: [{
-      file: "src/coord/ownership.ts",
-      find: "for (const commit of stash) owners.set(commit, CONTESTED);",
-      replace: "",
+      file: "src/coord/visibility.ts",
+      find: "const owner = history.owners.get(c) ?? CONTESTED;",
+      replace: "const owner = history.owners.get(c) ?? PRIMARY;",
     }],
-    filter: "stashed work",
+    filter: "stash",
   },
   {
-    guard: "reflogs of non-lane worktrees belong to no lane",
-    mutations: [{
-      file: "src/coord/ownership.ts",
-      find: "...unowned.map((name) => [name, CONTESTED] as [string, string]),",
-      replace: "",
-    }],
+    guard: "commits of a worktree that is no lane's are Primary's only",
+    mutations: [
+      {
+        file: "src/coord/visibility.ts",
+        find: "const owner = history.owners.get(c) ?? CONTESTED;",
+        replace: "const owner = history.owners.get(c) ?? PRIMARY;",
+      },
+      {
+        file: "src/coord/ownership.ts",
+        find: "...unowned.map((name) => [name, CONTESTED] as [string, string]),",
+        replace: "",
+      },
+    ],
     filter: "moving W1's worktree",
   },
 ];

@@ -182,3 +182,63 @@ Deno.test("coord: moving W1's worktree off its lane path does not hand W1's comm
     await repo.cleanup();
   }
 });
+
+Deno.test("coord: a popped or dropped stash, a removed worktree and notes do not open W1's work", async (t) => {
+  const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
+  try {
+    const probe = async (lane: "W2" | "W3", sha: string, path: string) => {
+      const r = await repo.coord(lane, [
+        "handoff",
+        "E001",
+        "--to",
+        "Primary",
+        "--sha",
+        sha,
+        "--path",
+        path,
+        "--subject",
+        "s",
+      ], "b\n");
+      assertEquals(r.stdout + r.stderr, REFUSED, `${lane} ${sha} ${path}`);
+    };
+    await t.step("popped stash, with its untracked-files commit", async () => {
+      await Deno.writeTextFile(join(repo.wt.W1, "src/shared.txt"), "W1 private idea\n");
+      await Deno.writeTextFile(join(repo.wt.W1, "idea.md"), "untracked idea\n");
+      await repo.git("W1", ["stash", "push", "-q", "-u"]);
+      const [wip, index, untracked] =
+        (await repo.git("W1", ["rev-parse", "stash@{0}", "stash@{0}^2", "stash@{0}^3"])).split(
+          "\n",
+        );
+      await repo.git("W1", ["stash", "pop", "-q"]);
+      for (const lane of ["W2", "W3"] as const) {
+        await probe(lane, wip!, "src/shared.txt");
+        await probe(lane, index!, "src/shared.txt");
+        await probe(lane, untracked!, "idea.md");
+        await probe(lane, untracked!, "nosuch.md");
+      }
+    });
+    await t.step("dropped stash entry while another remains", async () => {
+      await Deno.writeTextFile(join(repo.wt.W1, "src/shared.txt"), "first\n");
+      await repo.git("W1", ["stash", "push", "-q"]);
+      await Deno.writeTextFile(join(repo.wt.W1, "src/shared.txt"), "second\n");
+      await repo.git("W1", ["stash", "push", "-q"]);
+      const top = await repo.git("W1", ["rev-parse", "stash@{0}"]);
+      await repo.git("W1", ["stash", "drop", "-q", "stash@{0}"]);
+      await probe("W2", top, "src/shared.txt");
+    });
+    await t.step("notes W1 adds", async () => {
+      const mine = await repo.commit("W1", { "n.md": "n\n" }, "W1 noted");
+      await repo.git("W1", ["notes", "add", "-m", "W1 private note", mine]);
+      const notes = await repo.git("W1", ["rev-parse", "refs/notes/commits"]);
+      await probe("W2", notes, mine);
+    });
+    await t.step("W1's worktree removed", async () => {
+      const secret = await repo.commit("W1", { "s1.md": "s1\n" }, "W1 s1");
+      await repo.git("Primary", ["worktree", "remove", "--force", repo.wt.W1]);
+      await probe("W2", secret, "s1.md");
+      await probe("W3", secret, "s1.md");
+    });
+  } finally {
+    await repo.cleanup();
+  }
+});

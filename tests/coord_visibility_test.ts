@@ -111,8 +111,8 @@ Deno.test("inspection: a release shows a non-blind lane the exact commit and wha
   assertEquals(canInspect(p, "W3", P, history), true, "Primary on the released commit");
   assertEquals(
     canInspect(p, "W3", G, history),
-    true,
-    "unowned commit on the released commit is Primary's side",
+    false,
+    "a commit no reflog records is Primary's only, even on the released commit",
   );
   assertEquals(
     canInspect(p, "W2", A, history),

@@ -175,11 +175,14 @@ export const REFLOG_ARGS: readonly string[] = [
 ];
 
 /**
- * Read every lane's HEAD reflog and decide who made which commit. A reflog that exists
- * but cannot be read makes the ownership incomplete (fail closed).
+ * Read every lane's HEAD reflog and decide who made which commit; the reflogs of worktrees
+ * that are no lane's count as {@linkcode CONTESTED}. A reflog that exists but cannot be
+ * read makes the ownership incomplete (fail closed). Commits no reflog records (a popped
+ * stash, a removed worktree's work) have no owner here and are Primary's only.
  *
  * @param at Where and how to run git (the caller's worktree).
  * @param worktrees The lanes' worktrees and reflog names.
+ * @param unowned HEAD reflogs of worktrees that are no lane's.
  * @returns Commit → lane, and whether every reflog was read.
  * @throws {GitError} when git cannot be started.
  */
@@ -187,62 +190,6 @@ export async function readOwnership(
   at: At,
   worktrees: readonly LaneWorktree[],
   unowned: readonly string[] = [],
-): Promise<Ownership> {
-  const [found, stash] = await Promise.all([
-    readReflogs(at, worktrees, unowned),
-    readStashCommits(at),
-  ]);
-  if (!found.complete || stash === undefined) return { owners: new Map(), complete: false };
-  // Stash commits (the work-in-progress commit and its index and untracked parents) are
-  // made where no HEAD reflog records them: they may hold any lane's uncommitted work.
-  const owners = new Map(found.owners);
-  for (const commit of stash) owners.set(commit, CONTESTED);
-  return { owners, complete: true };
-}
-
-/**
- * The commits of every stash entry: each work-in-progress commit and its parents but the
- * first (the index and untracked-files commits).
- *
- * @param at Where and how to run git.
- * @returns The commits, or undefined when a stash reflog exists but cannot be read.
- */
-async function readStashCommits(at: At): Promise<string[] | undefined> {
-  // One call in the usual case (no stash); the reflog is read only when the ref exists.
-  const ref = await runGit(["for-each-ref", "--format=%(objectname)", "refs/stash"], {
-    ...at,
-    parse: true,
-  });
-  if (new TextDecoder().decode(ref.stdout).trim() === "") return [];
-  const r = await runGit([
-    "log",
-    "-g",
-    "-z",
-    "--no-abbrev",
-    "--format=%H %P",
-    "--end-of-options",
-    "refs/stash",
-  ], {
-    ...at,
-    parse: true,
-    allowFailure: true,
-  });
-  if (r.code !== 0) return undefined;
-  const out: string[] = [];
-  for (const entry of new TextDecoder().decode(r.stdout).split("\0")) {
-    const [wip, , ...others] = entry.trim().split(" ");
-    if (!wip) continue;
-    if (![wip, ...others].every((c) => /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(c))) return undefined;
-    out.push(wip, ...others);
-  }
-  return out;
-}
-
-/** Read the lanes' HEAD reflogs, and the unowned ones as {@linkcode CONTESTED}. */
-async function readReflogs(
-  at: At,
-  worktrees: readonly LaneWorktree[],
-  unowned: readonly string[],
 ): Promise<Ownership> {
   const reflogToLane = new Map<string, string>([
     ...unowned.map((name) => [name, CONTESTED] as [string, string]),

@@ -129,7 +129,10 @@ export function canInspect(
     const parents = history.parents.get(c);
     if (parents === undefined) return history.hasBase; // reachable from base
     if (released.has(c)) return true;
-    const owner = history.owners.get(c) ?? PRIMARY;
+    // A commit after base that no reflog records as made (a popped or dropped stash, a
+    // removed lane worktree's work, notes, fetched commits) may hold any lane's work:
+    // Primary only, until STATUS publishes it (base or a release). Fail closed.
+    const owner = history.owners.get(c) ?? CONTESTED;
     if (owner !== lane && owner !== PRIMARY) return false; // GUARD:artifact (the mutation test removes this line)
     return undefined;
   };
