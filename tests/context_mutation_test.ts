@@ -46,8 +46,8 @@ function assertKilled(r: { code: number; stdout: string }): void {
 Deno.test("mutation control: the unmutated copy passes the same test", async () => {
   const r = await mutantRun(
     "src/context/remote.ts",
-    "const out = url.trim().replace",
-    "const out = url.trim().replace",
+    "const trimmed = url.trim();",
+    "const trimmed = url.trim();",
     "tests/context_capture_test.ts",
     "context strips a token",
   );
@@ -58,8 +58,8 @@ Deno.test("mutation control: the unmutated copy passes the same test", async () 
 Deno.test("mutation: without credential stripping the remote-token test fails", async () => {
   const r = await mutantRun(
     "src/context/remote.ts",
-    "const out = url.trim().replace",
-    "return url; const out = url.trim().replace",
+    "const trimmed = url.trim();",
+    "return url; const trimmed = url.trim();",
     "tests/context_capture_test.ts",
     "context strips a token",
   );

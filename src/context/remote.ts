@@ -22,18 +22,24 @@
  * assertEquals(stripCredentials("git@github.com:org/repo.git"), "github.com:org/repo.git");
  * assertEquals(stripCredentials("user:tok@github.com:org/r.git"), "github.com:org/r.git");
  * assertEquals(stripCredentials("https://host/@scope/pkg.git"), "https://host/@scope/pkg.git");
+ * assertEquals(stripCredentials("https://user:s3cr?et@host/x"), "https://host/x");
+ * assertEquals(stripCredentials("https://user:tok#en@host/x"), "https://host/x");
+ * assertEquals(stripCredentials("https://user:SECRET@host:abc/x"), "https://host:abc/x");
+ * assertEquals(stripCredentials("https://u:SECRET@host /x"), "https://host /x");
  * ```
  * @param url The URL as configured.
  * @returns The same URL without credentials.
  */
 export function stripCredentials(url: string): string {
-  const out = url.trim().replace(/[?#].*$/s, "");
-  const scheme = /^([a-z][a-z0-9+.-]*:\/\/)(.*)$/is.exec(out);
+  const trimmed = url.trim();
+  // User info first, then the query: a `?` or `#` inside a password must not hide the `@`.
+  const scheme = /^([a-z][a-z0-9+.-]*:\/\/)(.*)$/is.exec(trimmed);
   if (scheme) {
     const rest = scheme[2] ?? "";
     const at = userInfoEnd(rest);
-    return `${scheme[1]}${at === -1 ? rest : rest.slice(at + 1)}`;
+    return `${scheme[1]}${at === -1 ? rest : rest.slice(at + 1)}`.replace(/[?#].*$/s, "");
   }
+  const out = trimmed.replace(/[?#].*$/s, "");
   // scp-like: the last `@` followed by `host:` (and no `/` before that `@`'s host).
   for (let at = out.lastIndexOf("@"); at > 0; at = out.lastIndexOf("@", at - 1)) {
     if (/^(?:\[[^\]/@]*\]|[^/:@\s]+):/.test(out.slice(at + 1))) return out.slice(at + 1);
@@ -41,8 +47,8 @@ export function stripCredentials(url: string): string {
   return out;
 }
 
-/** Host, optional port, then a path or the end. */
-const HOST = /^(?:\[[^\]/@]*\]|[^/:@\s]*)(?::\d*)?(?:\/|$)/;
+/** Host, optional port (digits or not: a malformed one is still no user info), then a path, white space or the end. */
+const HOST = /^(?:\[[^\]/@]*\]|[^/:@\s?#]*)(?::[^/@\s]*)?(?:[\s/?#]|$)/;
 
 /**
  * Where the user info of a `scheme://` URL's remainder ends: the last `@` followed by a

@@ -49,6 +49,13 @@ const NUMSTAT_ARGS: readonly string[] = [
   "--ignore-submodules",
 ];
 
+/**
+ * How long one status-like call may take. `git status` and `diff-files` run the
+ * repository's clean filters on files whose stat data changed (as every `git status`
+ * does); a filter that never ends must not hang the capture or gate.
+ */
+export const STATUS_TIMEOUT_MS = 300_000;
+
 /** What a worktree path is, learned without reading it. */
 export type PathKind = "regular" | "symlink" | "special" | "none";
 
@@ -61,8 +68,13 @@ export type PathKind = "regular" | "symlink" | "special" | "none";
  */
 export async function readStatusEntries(top: string): Promise<StatusEntry[]> {
   const [status, numstat] = await Promise.all([
-    runGit(STATUS_ARGS, { cwd: top, parse: true }),
-    runGit(NUMSTAT_ARGS, { cwd: top, parse: true, allowFailure: true }),
+    runGit(STATUS_ARGS, { cwd: top, parse: true, timeoutMs: STATUS_TIMEOUT_MS }),
+    runGit(NUMSTAT_ARGS, {
+      cwd: top,
+      parse: true,
+      allowFailure: true,
+      timeoutMs: STATUS_TIMEOUT_MS,
+    }),
   ]);
   const entries = parsePorcelainV2Z(decoder.decode(status.stdout));
   const checked = numstat.code === 0

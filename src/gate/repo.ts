@@ -12,7 +12,7 @@ import {
   SYMLINK_MODE,
   worktreeMode,
 } from "../context/porcelain.ts";
-import { hashRegularFiles, pathKinds, STATUS_ARGS } from "../context/status.ts";
+import { hashRegularFiles, pathKinds, STATUS_ARGS, STATUS_TIMEOUT_MS } from "../context/status.ts";
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
 
 const decoder = new TextDecoder();
@@ -160,7 +160,7 @@ export async function inspectWorktreeFiles(
         "--ignored=traditional",
         "--",
         ...chunk,
-      ], { cwd: top, parse: true }),
+      ], { cwd: top, parse: true, timeoutMs: STATUS_TIMEOUT_MS }),
     ]);
     for (const record of decoder.decode(listed.stdout).split("\0")) {
       // `H` is an ordinary entry; assume-unchanged (lower case) and skip-worktree (`S`)
