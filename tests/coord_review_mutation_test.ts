@@ -60,6 +60,15 @@ const CASES: Case[] = [
     ],
     filter: "moving W1's worktree",
   },
+  {
+    guard: "a fast-forward entry claims no commit",
+    mutations: [{
+      file: "src/coord/ownership.ts",
+      find: `if (lane === undefined || reflogEvent(subject) !== "creation") continue;`,
+      replace: `if (lane === undefined || reflogEvent(subject) === "move") continue;`,
+    }],
+    filter: "cherry-pick --ff",
+  },
 ];
 
 Deno.test("mutation: disabling each coord review guard makes its regression test fail", async (t) => {

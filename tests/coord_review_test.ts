@@ -242,3 +242,32 @@ Deno.test("coord: a popped or dropped stash, a removed worktree and notes do not
     await repo.cleanup();
   }
 });
+
+Deno.test("coord: W2 cannot claim a commit no reflog records by fast-forwarding onto it with cherry-pick --ff", async () => {
+  const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
+  try {
+    const secret = await repo.commit("W1", { "a.txt": "secret1\n" }, "w1secret");
+    await repo.git("Primary", ["worktree", "remove", "--force", repo.wt.W1]);
+    const refused = async () => {
+      const r = await repo.coord("W2", [
+        "handoff",
+        "E001",
+        "--to",
+        "Primary",
+        "--sha",
+        secret,
+        "--path",
+        "a.txt",
+        "--subject",
+        "x",
+      ], "b\n");
+      assertEquals(r.stdout + r.stderr, REFUSED);
+    };
+    await refused();
+    await repo.git("W2", ["cherry-pick", "--ff", secret]);
+    await repo.git("W2", ["reset", "-q", "--hard", repo.base]);
+    await refused();
+  } finally {
+    await repo.cleanup();
+  }
+});

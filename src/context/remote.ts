@@ -26,12 +26,18 @@
  * assertEquals(stripCredentials("https://user:tok#en@host/x"), "https://host/x");
  * assertEquals(stripCredentials("https://user:SECRET@host:abc/x"), "https://host:abc/x");
  * assertEquals(stripCredentials("https://u:SECRET@host /x"), "https://host /x");
+ * assertEquals(stripCredentials("https::https://user:TOK1@host/x"), "https::https://host/x");
+ * assertEquals(stripCredentials("us#ER3@host:repo"), "host:repo");
+ * assertEquals(stripCredentials("user:TO?K2@github.com:org/r.git"), "github.com:org/r.git");
  * ```
  * @param url The URL as configured.
  * @returns The same URL without credentials.
  */
 export function stripCredentials(url: string): string {
   const trimmed = url.trim();
+  // `<transport>::<address>` (a remote helper): strip the address.
+  const helper = /^([A-Za-z][A-Za-z0-9+.-]*::)(.*)$/s.exec(trimmed);
+  if (helper) return `${helper[1]}${stripCredentials(helper[2] ?? "")}`;
   // User info first, then the query: a `?` or `#` inside a password must not hide the `@`.
   const scheme = /^([a-z][a-z0-9+.-]*:\/\/)(.*)$/is.exec(trimmed);
   if (scheme) {
@@ -39,12 +45,13 @@ export function stripCredentials(url: string): string {
     const at = userInfoEnd(rest);
     return `${scheme[1]}${at === -1 ? rest : rest.slice(at + 1)}`.replace(/[?#].*$/s, "");
   }
-  const out = trimmed.replace(/[?#].*$/s, "");
-  // scp-like: the last `@` followed by `host:` (and no `/` before that `@`'s host).
-  for (let at = out.lastIndexOf("@"); at > 0; at = out.lastIndexOf("@", at - 1)) {
-    if (/^(?:\[[^\]/@]*\]|[^/:@\s]+):/.test(out.slice(at + 1))) return out.slice(at + 1);
+  // scp-like: the last `@` followed by `host:`; user info first, then the query.
+  for (let at = trimmed.lastIndexOf("@"); at > 0; at = trimmed.lastIndexOf("@", at - 1)) {
+    if (/^(?:\[[^\]/@]*\]|[^/:@\s]+):/.test(trimmed.slice(at + 1))) {
+      return trimmed.slice(at + 1).replace(/[?#].*$/s, "");
+    }
   }
-  return out;
+  return trimmed.replace(/[?#].*$/s, "");
 }
 
 /** Host, optional port (digits or not: a malformed one is still no user info), then a path, white space or the end. */

@@ -29,8 +29,10 @@ const MOVES: readonly RegExp[] = [
 /**
  * `cherry-pick --ff` (and a fast-forwarded revert or rebase step) writes
  * `cherry-pick: fast-forward`, exactly what a cherry-pick that creates a commit whose
- * subject is `fast-forward` writes: such an entry makes a commit the lane's only when no
- * lane's reflog records its creation plainly.
+ * subject is `fast-forward` writes. Such an entry never makes a commit a lane's: any lane
+ * can write one for any existing commit, so it would let a lane claim a commit no reflog
+ * records (a popped stash, a removed worktree's work). The rare real cherry-pick of a
+ * commit titled `fast-forward` is then Primary's only: fail closed.
  */
 const EITHER = /^(cherry-pick|revert|rebase)( \([a-z -]+\))?: fast-forward$/;
 
@@ -91,8 +93,7 @@ export function isCreation(subject: string): boolean {
  * several reflogs (three NUL-terminated fields an entry). A commit belongs to the one
  * lane whose reflog records its creation; when two or more lanes' reflogs record it, it
  * is contested, whatever the times say (a reflog entry can be forged and backdated), and
- * only Primary may inspect it. An `either` entry counts only for a commit no reflog
- * records the plain creation of. Output that does not have that exact shape makes the
+ * only Primary may inspect it. An `either` entry (a fast-forward) owns nothing. Output that does not have that exact shape makes the
  * ownership incomplete, so that nothing after `base` is shown to a lane.
  *
  * @example W2 checking out W1's commit does not take it; a forged creation entry contests it
@@ -122,7 +123,6 @@ export function parseOwnership(
   reflogToLane: ReadonlyMap<string, string>,
 ): Ownership {
   const makers = new Map<string, Set<string>>();
-  const maybe = new Map<string, Set<string>>();
   let complete = true;
   const body = text.endsWith("\0") ? text.slice(0, -1) : text;
   const fields = body === "" ? [] : body.split("\0");
@@ -139,18 +139,14 @@ export function parseOwnership(
     for (const [name, owner] of reflogToLane) {
       if (selector.startsWith(`${name}@{`)) lane = owner;
     }
-    const event = reflogEvent(subject);
-    if (lane === undefined || event === "move") continue;
-    const into = event === "creation" ? makers : maybe;
-    const set = into.get(commit) ?? new Set<string>();
+    // Only a plain creation owns: a move, or a fast-forward any lane can write, never does.
+    if (lane === undefined || reflogEvent(subject) !== "creation") continue;
+    const set = makers.get(commit) ?? new Set<string>();
     set.add(lane);
-    into.set(commit, set);
+    makers.set(commit, set);
   }
   if (!complete) return { owners: new Map(), complete };
   const owners = new Map<string, string>();
-  for (const [commit, lanes] of maybe) {
-    if (!makers.has(commit)) makers.set(commit, lanes);
-  }
   for (const [commit, lanes] of makers) {
     owners.set(commit, lanes.size === 1 ? [...lanes][0]! : CONTESTED);
   }
