@@ -28,6 +28,8 @@
  * assertEquals(stripCredentials("https://u:SECRET@host /x"), "https://host /x");
  * assertEquals(stripCredentials("https::https://user:TOK1@host/x"), "https::https://host/x");
  * assertEquals(stripCredentials("us#ER3@host:repo"), "host:repo");
+ * assertEquals(stripCredentials("ext::git-remote-https https://USR:SEC@host/x"), "ext::(command hidden)");
+ * assertEquals(stripCredentials("fd::7 https://USR:SEC@host/x"), "fd::7 https://host/x");
  * assertEquals(stripCredentials("user:TO?K2@github.com:org/r.git"), "github.com:org/r.git");
  * ```
  * @param url The URL as configured.
@@ -35,9 +37,11 @@
  */
 export function stripCredentials(url: string): string {
   const trimmed = url.trim();
-  // `<transport>::<address>` (a remote helper): strip the address.
+  // `<transport>::<address>` (a remote helper): strip the address. `ext::` runs a command
+  // line, which can carry anything: only the transport is shown.
   const helper = /^([A-Za-z][A-Za-z0-9+.-]*::)(.*)$/s.exec(trimmed);
-  if (helper) return `${helper[1]}${stripCredentials(helper[2] ?? "")}`;
+  if (helper?.[1]?.toLowerCase() === "ext::") return "ext::(command hidden)";
+  if (helper) return withoutEmbeddedUserInfo(`${helper[1]}${stripCredentials(helper[2] ?? "")}`);
   // User info first, then the query: a `?` or `#` inside a password must not hide the `@`.
   const scheme = /^([a-z][a-z0-9+.-]*:\/\/)(.*)$/is.exec(trimmed);
   if (scheme) {
@@ -52,6 +56,11 @@ export function stripCredentials(url: string): string {
     }
   }
   return trimmed.replace(/[?#].*$/s, "");
+}
+
+/** Drop `user[:password]@` after any `scheme://` inside a value (a helper's arguments). */
+function withoutEmbeddedUserInfo(text: string): string {
+  return text.replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/@]+@/g, "$1");
 }
 
 /** Host, optional port (digits or not: a malformed one is still no user info), then a path, white space or the end. */
