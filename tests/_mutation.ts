@@ -68,3 +68,62 @@ export function runTestsIn(copy: string, files: string[], filter?: string) {
   if (filter) args.push("--filter", filter);
   return run(Deno.execPath(), args, { cwd: copy, env: { NO_COLOR: "1" } });
 }
+
+/** One guard: the mutations that disable it, and the test (file and name filter) that must then fail. */
+export interface GuardCase {
+  guard: string;
+  mutations: Mutation[];
+  file: string;
+  filter: string;
+}
+
+function counts(output: string): { passed: number; failed: number } {
+  const passed = Number(/\b(\d+) passed\b/.exec(output)?.[1] ?? 0);
+  const failed = Number(/\b(\d+) failed\b/.exec(output)?.[1] ?? 0);
+  return { passed, failed };
+}
+
+/**
+ * For each guard, mutate a fresh copy and run its test there; one test step a guard
+ * asserts that the run failed.
+ *
+ * @param t The test context (steps are named after the guards).
+ * @param cases The guards.
+ */
+export async function assertEachMutantFails(
+  t: Deno.TestContext,
+  cases: GuardCase[],
+): Promise<void> {
+  const results = await Promise.all(cases.map(async (c) => {
+    const copy = await copyTree();
+    for (const m of c.mutations) await applyMutation(copy, m);
+    const r = await runTestsIn(copy, [c.file], c.filter);
+    await Deno.remove(copy, { recursive: true });
+    return { c, r };
+  }));
+  for (const { c, r } of results) {
+    await t.step(`without "${c.guard}" the suite fails`, () => {
+      if (r.code === 0 || counts(r.stdout + r.stderr).failed === 0) {
+        throw new Error(`the suite passed without "${c.guard}": ${r.stdout}${r.stderr}`);
+      }
+    });
+  }
+}
+
+/**
+ * Run every guard's test on one unmutated copy: each must pass, so a mutant's failure is
+ * the guard's doing, not the copy's.
+ *
+ * @param cases The guards.
+ */
+export async function assertControlPasses(cases: GuardCase[]): Promise<void> {
+  const copy = await copyTree();
+  const runs = await Promise.all(cases.map((c) => runTestsIn(copy, [c.file], c.filter)));
+  await Deno.remove(copy, { recursive: true });
+  runs.forEach((r, i) => {
+    const { passed, failed } = counts(r.stdout);
+    if (r.code !== 0 || passed === 0 || failed !== 0) {
+      throw new Error(`control run of "${cases[i]!.guard}" did not pass: ${r.stdout}${r.stderr}`);
+    }
+  });
+}

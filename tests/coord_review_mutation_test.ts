@@ -3,18 +3,11 @@
  * guard in a copy of the code and shows that its regression test then fails, while the
  * unmutated copy passes.
  */
-import { assertEquals, assertOk } from "../src/_assert.ts";
-import { applyMutation, copyTree, type Mutation, runTestsIn } from "./_mutation.ts";
-
-interface Case {
-  guard: string;
-  mutations: Mutation[];
-  filter: string;
-}
+import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
 const FILE = "tests/coord_review_test.ts";
 
-const CASES: Case[] = [
+const GUARDS: Omit<GuardCase, "file">[] = [
   {
     guard: "git trace variables turned off",
     mutations: [
@@ -71,31 +64,12 @@ const CASES: Case[] = [
   },
 ];
 
+const CASES: GuardCase[] = GUARDS.map((g) => ({ ...g, file: FILE }));
+
 Deno.test("mutation: disabling each coord review guard makes its regression test fail", async (t) => {
-  const results = await Promise.all(CASES.map(async (c) => {
-    const copy = await copyTree();
-    for (const m of c.mutations) await applyMutation(copy, m);
-    const r = await runTestsIn(copy, [FILE], c.filter);
-    await Deno.remove(copy, { recursive: true });
-    return { c, r };
-  }));
-  for (const { c, r } of results) {
-    await t.step(`without "${c.guard}" the suite fails`, () => {
-      assertOk(
-        /\b[1-9]\d* failed\b/.test(r.stdout + r.stderr),
-        `${c.filter}: ${r.stdout}${r.stderr}`,
-      );
-      assertEquals(r.code === 0, false);
-    });
-  }
+  await assertEachMutantFails(t, CASES);
 });
 
 Deno.test("mutation: the unmutated copy passes every coord review regression", async () => {
-  const copy = await copyTree();
-  const runs = await Promise.all(CASES.map((c) => runTestsIn(copy, [FILE], c.filter)));
-  await Deno.remove(copy, { recursive: true });
-  for (const r of runs) {
-    assertEquals(r.code, 0, r.stdout + r.stderr);
-    assertOk(/\b[1-9]\d* passed\b/.test(r.stdout) && /\b0 failed\b/.test(r.stdout), r.stdout);
-  }
+  await assertControlPasses(CASES);
 });

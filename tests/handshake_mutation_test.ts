@@ -2,17 +2,9 @@
  * Mutation tests for the handshake and verify guards: each disables one guard in a copy
  * of the code and shows that the tests guarding it then fail.
  */
-import { assertEquals, assertOk } from "../src/_assert.ts";
-import { applyMutation, copyTree, type Mutation, runTestsIn } from "./_mutation.ts";
+import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
-interface Case {
-  guard: string;
-  mutations: Mutation[];
-  file: string;
-  filter: string;
-}
-
-const CASES: Case[] = [
+const CASES: GuardCase[] = [
   {
     guard: "core.fsmonitor=false on every git call",
     mutations: [{
@@ -78,30 +70,9 @@ const CASES: Case[] = [
 ];
 
 Deno.test("mutation: disabling each handshake/verify guard makes its tests fail", async (t) => {
-  const results = await Promise.all(CASES.map(async (c) => {
-    const copy = await copyTree();
-    for (const m of c.mutations) await applyMutation(copy, m);
-    const r = await runTestsIn(copy, [c.file], c.filter);
-    await Deno.remove(copy, { recursive: true });
-    return { c, r };
-  }));
-  for (const { c, r } of results) {
-    await t.step(`without "${c.guard}" the suite fails`, () => {
-      assertOk(
-        /\b[1-9]\d* failed\b/.test(r.stdout + r.stderr),
-        `${c.filter}: ${r.stdout}${r.stderr}`,
-      );
-      assertEquals(r.code === 0, false);
-    });
-  }
+  await assertEachMutantFails(t, CASES);
 });
 
 Deno.test("mutation: the unmutated copy passes every test the mutations break", async () => {
-  const copy = await copyTree();
-  const runs = await Promise.all(CASES.map((c) => runTestsIn(copy, [c.file], c.filter)));
-  await Deno.remove(copy, { recursive: true });
-  for (const r of runs) {
-    assertEquals(r.code, 0, r.stdout + r.stderr);
-    assertOk(/\b[1-9]\d* passed\b/.test(r.stdout) && /\b0 failed\b/.test(r.stdout), r.stdout);
-  }
+  await assertControlPasses(CASES);
 });
