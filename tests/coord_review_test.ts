@@ -4,7 +4,13 @@
 import { join } from "node:path";
 import { assertEquals, assertExcludes, assertOk } from "../src/_assert.ts";
 import { bin } from "./_helpers.ts";
-import { makeCoordRepo } from "./_coord_fixture.ts";
+import { type CoordRepo, type Lane, makeCoordRepo } from "./_coord_fixture.ts";
+
+/** Run `coord handoff` in a lane's worktree (work item E001, a fixed subject and body). */
+function handoff(repo: CoordRepo, lane: Lane, to: string, sha: string, path: string) {
+  const args = ["handoff", "E001", "--to", to, "--sha", sha, "--path", path, "--subject", "s"];
+  return repo.coord(lane, args, "b\n");
+}
 
 Deno.test("coord: git trace variables set by W2 do not dump W1's reflog to a file W2 chooses", async () => {
   const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
@@ -109,33 +115,11 @@ Deno.test("coord: W2 cannot hand off W1's stashed work (stash commits belong to 
     await repo.git("W1", ["add", "src/shared.txt"]);
     await repo.git("W1", ["stash", "push", "-q", "-u"]);
     const stash = await repo.git("W2", ["rev-parse", "stash@{0}", "stash@{0}^2", "stash@{0}^3"]);
-    const missing = await repo.coord("W2", [
-      "handoff",
-      "E001",
-      "--to",
-      "Primary",
-      "--sha",
-      "f".repeat(40),
-      "--path",
-      "x",
-      "--subject",
-      "s",
-    ], "b\n");
+    const missing = await handoff(repo, "W2", "Primary", "f".repeat(40), "x");
     assertEquals(missing.stdout + missing.stderr, REFUSED);
     for (const sha of stash.split("\n")) {
       for (const path of ["src/shared.txt", "draft.md"]) {
-        const r = await repo.coord("W2", [
-          "handoff",
-          "E001",
-          "--to",
-          "Primary",
-          "--sha",
-          sha,
-          "--path",
-          path,
-          "--subject",
-          "s",
-        ], "b\n");
+        const r = await handoff(repo, "W2", "Primary", sha, path);
         assertEquals([r.code, r.stdout + r.stderr], [missing.code, REFUSED], `${sha} ${path}`);
       }
     }
@@ -149,33 +133,11 @@ Deno.test("coord: moving W1's worktree off its lane path does not hand W1's comm
   try {
     const secret = await repo.commit("W1", { "proof.md": "W1 proof\n" }, "W1 proof");
     await repo.git("Primary", ["worktree", "move", repo.wt.W1, join(repo.root, "elsewhere")]);
-    const r = await repo.coord("W2", [
-      "handoff",
-      "E001",
-      "--to",
-      "Primary",
-      "--sha",
-      secret,
-      "--path",
-      "proof.md",
-      "--subject",
-      "s",
-    ], "b\n");
+    const r = await handoff(repo, "W2", "Primary", secret, "proof.md");
     assertEquals(r.stdout + r.stderr, REFUSED);
     // Primary still may.
     assertEquals(
-      (await repo.coord("Primary", [
-        "handoff",
-        "E001",
-        "--to",
-        "W3",
-        "--sha",
-        repo.base,
-        "--path",
-        "README.md",
-        "--subject",
-        "s",
-      ], "b\n")).code,
+      (await handoff(repo, "Primary", "W3", repo.base, "README.md")).code,
       0,
     );
   } finally {
@@ -187,18 +149,7 @@ Deno.test("coord: a popped or dropped stash, a removed worktree and notes do not
   const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
   try {
     const probe = async (lane: "W2" | "W3", sha: string, path: string) => {
-      const r = await repo.coord(lane, [
-        "handoff",
-        "E001",
-        "--to",
-        "Primary",
-        "--sha",
-        sha,
-        "--path",
-        path,
-        "--subject",
-        "s",
-      ], "b\n");
+      const r = await handoff(repo, lane, "Primary", sha, path);
       assertEquals(r.stdout + r.stderr, REFUSED, `${lane} ${sha} ${path}`);
     };
     await t.step("popped stash, with its untracked-files commit", async () => {
@@ -249,18 +200,7 @@ Deno.test("coord: W2 cannot claim a commit no reflog records by fast-forwarding 
     const secret = await repo.commit("W1", { "a.txt": "secret1\n" }, "w1secret");
     await repo.git("Primary", ["worktree", "remove", "--force", repo.wt.W1]);
     const refused = async () => {
-      const r = await repo.coord("W2", [
-        "handoff",
-        "E001",
-        "--to",
-        "Primary",
-        "--sha",
-        secret,
-        "--path",
-        "a.txt",
-        "--subject",
-        "x",
-      ], "b\n");
+      const r = await handoff(repo, "W2", "Primary", secret, "a.txt");
       assertEquals(r.stdout + r.stderr, REFUSED);
     };
     await refused();
