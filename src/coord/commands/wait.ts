@@ -1,0 +1,220 @@
+/**
+ * `coord wait`: block until the caller has at least one visible, unacknowledged message
+ * addressed to it (to or cc) in a work item, then name them: exactly the ids
+ * `coord inbox <WORK_ITEM> --unacked` would list at that moment.
+ *
+ * No daemon and no loop in the agent's shell: the one process waits on file-system events
+ * in the work item's `msgs/` directory (`Deno.watchFs`), and re-checks from scratch on a
+ * fixed grid every {@linkcode RECHECK_MS} (events can be lost, and a policy change such
+ * as a release can make an older message visible without any file appearing). Every check
+ * opens a new session, so the policy, the reflogs and the store are read afresh.
+ *
+ * Blindness: a check reports only what the caller may see today. A check caused by an
+ * arrival ends the wait only when a message that arrival names is itself waiting for the
+ * caller (see {@linkcode wakeWith}); anything else waits for the next grid check, which
+ * happens whether or not anything arrived. So a message the caller may not see never ends
+ * the wait, and neither the output nor the moment the wait ends depends on it.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { WaitTimeoutError } from "../errors.ts";
+import { formatMessageId } from "../ids.ts";
+import { Session } from "../session.ts";
+import { inbox } from "./inbox.ts";
+
+/** How often the wait re-checks from scratch, events or not (milliseconds). */
+export const RECHECK_MS = 2000;
+
+/** The timeout when `--timeout` is not given. */
+export const DEFAULT_TIMEOUT = "10m";
+
+/** What made a check happen. */
+export type Trigger =
+  /** The start, a grid re-check or the deadline: report whatever is waiting. */
+  | { kind: "check" }
+  /** File events in `msgs/` naming these message ids. */
+  | { kind: "arrival"; ids: ReadonlySet<string> };
+
+/** What `coord wait` returns. */
+export interface WaitResult {
+  /** The work item. */
+  work_item: string;
+  /** The caller's lane. */
+  lane: string;
+  /** Visible, unacknowledged messages addressed to the caller, in number order. */
+  ids: string[];
+}
+
+/**
+ * Decide whether a check ends the wait, and with which ids.
+ *
+ * A full check (the start, the fixed re-check grid, the deadline) ends it whenever anything
+ * is waiting. An arrival ends it only when one of the arrived messages is itself waiting:
+ * a message the caller may not see can cause a check but never an earlier return, even
+ * when an older message has meanwhile become visible (that one is reported at the next
+ * grid check, the same moment it would be without the hidden arrival).
+ *
+ * @example A hidden arrival does not end the wait early
+ * ```ts
+ * import { assertEquals } from "../../_assert.ts";
+ * const waiting = ["E001-M0002"];
+ * assertEquals(wakeWith({ kind: "arrival", ids: new Set(["E001-M0003"]) }, waiting), undefined);
+ * assertEquals(wakeWith({ kind: "check" }, waiting), ["E001-M0002"]);
+ * assertEquals(wakeWith({ kind: "arrival", ids: new Set(["E001-M0002"]) }, waiting), ["E001-M0002"]);
+ * assertEquals(wakeWith({ kind: "check" }, []), undefined);
+ * ```
+ * @param trigger What caused the check.
+ * @param waiting The ids waiting for the caller now (visible, unacknowledged, addressed to it).
+ * @returns The ids to print, or undefined to keep waiting.
+ */
+export function wakeWith(trigger: Trigger, waiting: readonly string[]): string[] | undefined {
+  if (waiting.length === 0) return undefined;
+  if (trigger.kind === "check") return [...waiting];
+  const woken = waiting.some((id) => trigger.ids.has(id)); // GUARD:wait-arrival
+  return woken ? [...waiting] : undefined;
+}
+
+/**
+ * The ids waiting for the caller: what `inbox --unacked` lists (visible under today's
+ * policy, addressed to the caller, not acknowledged by it). Corrupt records are left to
+ * `inbox` and `status` to report.
+ *
+ * @param session A fresh session.
+ * @param workItem The work item.
+ * @returns The ids in number order.
+ */
+export async function waitingIds(session: Session, workItem: string): Promise<string[]> {
+  const found = await inbox(session, workItem, true);
+  return found.messages.map((m) => m.id);
+}
+
+/**
+ * Wait for a message.
+ *
+ * @param cwd The caller's directory.
+ * @param workItem A validated work item id.
+ * @param timeoutMs How long to wait at most; 0 checks once.
+ * @param timeoutText The timeout as given, for the timeout line.
+ * @returns The work item, the caller's lane and the waiting ids.
+ * @throws {WaitTimeoutError} when nothing was waiting by the deadline.
+ * @throws {GitError | PolicyError | RefusedError | StoreError} from any check, as the other commands.
+ */
+export async function wait(
+  cwd: string,
+  workItem: string,
+  timeoutMs: number,
+  timeoutText: string,
+): Promise<WaitResult> {
+  const start = performance.now();
+  const deadline = start + timeoutMs;
+  let session: Session | undefined = await Session.open(cwd);
+  const arrivals = new Arrivals(join(session.store.dir(workItem), "msgs"), workItem);
+  try {
+    let trigger: Trigger = { kind: "check" };
+    let grid = 1;
+    for (;;) {
+      session ??= await Session.open(cwd);
+      const ids = wakeWith(trigger, await waitingIds(session, workItem));
+      if (ids) return { work_item: workItem, lane: session.lane, ids };
+      const lane = session.lane;
+      session = undefined;
+      let now = performance.now();
+      if (trigger.kind === "check" && now >= deadline) {
+        throw new WaitTimeoutError(
+          `timeout: no unacknowledged message for ${lane} in ${workItem} within ${timeoutText}`,
+        );
+      }
+      while (start + grid * RECHECK_MS <= now) grid++;
+      const due = Math.min(start + grid * RECHECK_MS, deadline);
+      const arrived = now < due ? await arrivals.next(due - now) : undefined;
+      now = performance.now();
+      if (arrived && now < due) {
+        trigger = { kind: "arrival", ids: arrived };
+      } else {
+        arrivals.drain(); // a full check covers whatever arrived
+        trigger = { kind: "check" };
+      }
+    }
+  } finally {
+    arrivals.close();
+  }
+}
+
+/** Message ids named by file events in a `msgs/` directory, gathered until taken. */
+class Arrivals {
+  #pending = new Set<string>();
+  #notify: (() => void) | undefined;
+  #watcher: Deno.FsWatcher | undefined;
+
+  /**
+   * Watch a directory, creating it when missing (it is the store's own; `send` would).
+   * When it cannot be created or watched, the grid re-checks carry on alone.
+   *
+   * @param dir The work item's `msgs/` directory.
+   * @param workItem The work item, to name the messages.
+   */
+  constructor(dir: string, workItem: string) {
+    try {
+      Deno.mkdirSync(dir, { recursive: true });
+      this.#watcher = Deno.watchFs(dir, { recursive: false });
+    } catch {
+      this.#watcher = undefined;
+      return;
+    }
+    void this.#pump(this.#watcher, workItem);
+  }
+
+  async #pump(watcher: Deno.FsWatcher, workItem: string): Promise<void> {
+    try {
+      for await (const event of watcher) {
+        if (event.kind === "access") continue;
+        for (const path of event.paths) {
+          const match = /(?:^|[\\/])([0-9]{6,8})\.json$/.exec(path);
+          if (match?.[1]) this.#pending.add(formatMessageId(workItem, Number(match[1])));
+        }
+        if (this.#pending.size > 0) this.#notify?.();
+      }
+    } catch {
+      // The watch broke (the directory was removed, too many events): the grid re-checks remain.
+    }
+  }
+
+  /** Take what arrived so far. */
+  drain(): Set<string> {
+    const taken = this.#pending;
+    this.#pending = new Set();
+    return taken;
+  }
+
+  /**
+   * Resolve with the next arrivals, or undefined after `ms` without any.
+   *
+   * @param ms The longest wait.
+   * @returns Arrived ids, or undefined.
+   */
+  next(ms: number): Promise<Set<string> | undefined> {
+    if (this.#pending.size > 0) return Promise.resolve(this.drain());
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#notify = undefined;
+        resolve(undefined);
+      }, ms);
+      this.#notify = () => {
+        clearTimeout(timer);
+        this.#notify = undefined;
+        resolve(this.drain());
+      };
+    });
+  }
+
+  /** Stop watching. */
+  close(): void {
+    this.#notify = undefined;
+    try {
+      this.#watcher?.close();
+    } catch {
+      // already closed
+    }
+  }
+}
