@@ -85,7 +85,7 @@ export async function inbox(
     m.sender === lane || m.to.includes(lane) || m.cc.includes(lane)
   );
   const visible = await session.visibility(lane, mine, (id) => byId.get(id));
-  const shown = mine.filter((m) => visible(m.id));
+  const shown = mine.filter((m) => visible(m.id)); // GUARD:inbox-visibility (inbox, wait)
   const relevant = new Set(shown.map((m) => m.id));
   const { acks } = session.store.readAcks(
     workItem,
