@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { WaitTimeoutError } from "../errors.ts";
 import { formatMessageId } from "../ids.ts";
 import { Session } from "../session.ts";
+import type { Store, StoredMessage } from "../store.ts";
 import { inbox } from "./inbox.ts";
 
 /** How often the wait re-checks from scratch, events or not (milliseconds). */
@@ -82,11 +83,69 @@ export function wakeWith(trigger: Trigger, waiting: readonly string[]): string[]
  *
  * @param session A fresh session.
  * @param workItem The work item.
+ * @param records The work item's records, read incrementally.
  * @returns The ids in number order.
  */
-export async function waitingIds(session: Session, workItem: string): Promise<string[]> {
-  const found = await inbox(session, workItem, true);
+export async function waitingIds(
+  session: Session,
+  workItem: string,
+  records: Records,
+): Promise<string[]> {
+  const found = await inbox(session, workItem, true, records.read(session.store, workItem));
   return found.messages.map((m) => m.id);
+}
+
+/**
+ * A work item's records across the checks of one wait. Messages are immutable, so a record
+ * that parsed once is kept and only new numbers are read at the next check (a check over
+ * 10,000 messages then costs what the new ones cost); a missing or corrupt slot is read
+ * again every time. Only the records are kept: visibility is decided afresh at every check.
+ */
+export class Records {
+  #kept = new Map<number, StoredMessage>();
+
+  /**
+   * The slots 1..N as the store holds them now.
+   *
+   * @param store The store.
+   * @param workItem The work item.
+   * @returns The slots in number order.
+   */
+  read(store: Store, workItem: string): StoredMessage[] {
+    const listed = highestListed(join(store.dir(workItem), "msgs"));
+    const out: StoredMessage[] = [];
+    for (let seq = 1;; seq++) {
+      const kept = this.#kept.get(seq);
+      const slot = kept ?? store.readOne(workItem, seq);
+      if (slot === undefined) {
+        if (seq > listed) break;
+        out.push({
+          seq,
+          id: formatMessageId(workItem, seq),
+          ok: false,
+          reason: "the record is missing",
+        });
+        continue;
+      }
+      if (slot.ok && !kept) this.#kept.set(seq, slot);
+      out.push(slot);
+    }
+    return out;
+  }
+}
+
+/** The highest message number a listing of `msgs/` shows (a hint past gaps, as for `readAll`). */
+function highestListed(dir: string): number {
+  let max = 0;
+  try {
+    for (const entry of Deno.readDirSync(dir)) {
+      const match = /^([0-9]{6,8})\.json$/.exec(entry.name);
+      if (match?.[1]) max = Math.max(max, Number(match[1]));
+    }
+  } catch {
+    return 0;
+  }
+  return max;
 }
 
 /**
@@ -110,12 +169,13 @@ export async function wait(
   const deadline = start + timeoutMs;
   let session: Session | undefined = await Session.open(cwd);
   const arrivals = new Arrivals(join(session.store.dir(workItem), "msgs"), workItem);
+  const records = new Records();
   try {
     let trigger: Trigger = { kind: "check" };
     let grid = 1;
     for (;;) {
       session ??= await Session.open(cwd);
-      const ids = wakeWith(trigger, await waitingIds(session, workItem));
+      const ids = wakeWith(trigger, await waitingIds(session, workItem, records));
       if (ids) return { work_item: workItem, lane: session.lane, ids };
       const lane = session.lane;
       session = undefined;
