@@ -36,6 +36,25 @@ const GUARDS: Omit<GuardCase, "file">[] = [
     }],
     filter: "an arrival the caller may not see never ends the wait early",
   },
+  {
+    guard: "an arrival never wakes a wait early (end to end, simulated time)",
+    mutations: [{
+      file: "src/coord/commands/wait.ts",
+      find: "const woken = waiting.some((id) => trigger.ids.has(id)); // GUARD:wait-arrival",
+      replace: "const woken = true; // GUARD:wait-arrival",
+    }],
+    filter: "hidden arrivals change neither when nor with what",
+  },
+  {
+    guard: "only a full check moves the re-check grid on",
+    mutations: [{
+      file: "src/coord/commands/wait.ts",
+      find:
+        "      while (nextGrid <= now) nextGrid += recheckMs; // GUARD:wait-grid (only full checks move it)\n    }\n",
+      replace: "    }\n    while (nextGrid <= now) nextGrid += recheckMs;\n",
+    }],
+    filter: "hidden arrivals change neither when nor with what",
+  },
 ];
 
 const CASES: GuardCase[] = GUARDS.map((g) => ({ ...g, file: FILE }));

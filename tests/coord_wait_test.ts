@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { assertEquals, assertOk } from "../src/_assert.ts";
 import { Store } from "../src/coord/store.ts";
 import type { Message } from "../src/coord/message.ts";
-import { wakeWith } from "../src/coord/commands/wait.ts";
+import { RECHECK_MS, waitLoop, wakeWith } from "../src/coord/commands/wait.ts";
 import { bin, type Run, run } from "./_helpers.ts";
 import { type CoordRepo, type Lane, makeCoordRepo } from "./_coord_fixture.ts";
 
@@ -292,4 +292,96 @@ Deno.test("coord wait: an arrival the caller may not see never ends the wait ear
     wakeWith({ kind: "arrival", ids: new Set(["E001-M0003"]) }, ["E001-M0001", "E001-M0003"]),
     ["E001-M0001", "E001-M0003"],
   );
+});
+
+// ---------------------------------------------------------------------------------------
+// The wait loop in simulated time: when and with what it returns must not depend on
+// arrivals it does not report. Virtual clock, so no timing assertion on the machine.
+
+/** A scenario: when each message starts waiting for the caller, and what arrives when. */
+interface Scenario {
+  /** Message id → virtual time from which it is waiting (visible, addressed, unacked). */
+  waitingFrom: Record<string, number>;
+  /** File events: at a virtual time, these ids arrived. */
+  arrivals: Array<{ at: number; ids: string[] }>;
+}
+
+/** A check costs this much virtual time (and sees the state at its start). */
+const CHECK_COST = 300;
+
+async function simulate(scenario: Scenario, timeoutMs: number) {
+  let t = 0;
+  const queue = [...scenario.arrivals].sort((a, b) => a.at - b.at);
+  const take = (until: number) => {
+    const ids = new Set<string>();
+    while (queue.length > 0 && queue[0]!.at <= until) {
+      for (const id of queue.shift()!.ids) ids.add(id);
+    }
+    return ids;
+  };
+  const ids = await waitLoop({
+    now: () => t,
+    check: () => {
+      const seen = t;
+      t += CHECK_COST;
+      return Promise.resolve(
+        Object.entries(scenario.waitingFrom).filter(([, from]) => from <= seen).map(([id]) => id)
+          .sort(),
+      );
+    },
+    next: (ms) => {
+      const first = queue[0];
+      if (first !== undefined && first.at <= t + ms) {
+        t = Math.max(t, first.at);
+        return Promise.resolve(take(t));
+      }
+      t += ms;
+      return Promise.resolve(undefined);
+    },
+    drain: () => void take(t),
+  }, timeoutMs);
+  return { at: t, ids };
+}
+
+/** Deterministic pseudo-random hidden arrival patterns (a linear congruential generator). */
+function hiddenPatterns(count: number, span: number): Array<Array<{ at: number; ids: string[] }>> {
+  let x = 12345;
+  const rand = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+  return Array.from({ length: count }, (_, p) =>
+    Array.from({ length: 1 + (p % 12) }, (_, i) => ({
+      at: Math.floor(rand() * span),
+      ids: [`E001-M${String(100 + p * 20 + i).padStart(4, "0")}`],
+    })));
+}
+
+Deno.test("coord wait loop: hidden arrivals change neither when nor with what it returns", async () => {
+  // O was sent earlier and becomes visible at 2500 (a release): no file appears for it.
+  const released: Scenario = { waitingFrom: { "E001-M0001": 2500 }, arrivals: [] };
+  const baseline = await simulate(released, 60_000);
+  assertEquals(baseline.ids, ["E001-M0001"]);
+  assertEquals(baseline.at, 2 * RECHECK_MS + CHECK_COST, "the grid check after the release");
+  // Nothing ever waits: the deadline.
+  const quiet: Scenario = { waitingFrom: {}, arrivals: [] };
+  const timedOut = await simulate(quiet, 5000);
+  assertEquals(timedOut.ids, undefined);
+  // A visible arrival wakes at once.
+  const sent: Scenario = {
+    waitingFrom: { "E001-M0002": 700 },
+    arrivals: [{ at: 700, ids: ["E001-M0002"] }],
+  };
+  const woke = await simulate(sent, 60_000);
+  assertEquals(woke, { at: 700 + CHECK_COST, ids: ["E001-M0002"] });
+
+  for (const base of [released, quiet, sent]) {
+    const expected = await simulate(base, base === quiet ? 5000 : 60_000);
+    for (const hidden of hiddenPatterns(40, 8000)) {
+      const scenario = { ...base, arrivals: [...base.arrivals, ...hidden] };
+      const got = await simulate(scenario, base === quiet ? 5000 : 60_000);
+      const what = JSON.stringify({ base, hidden, got, expected });
+      assertEquals(got.ids, expected.ids, what);
+      // Never earlier; later at most by the one hidden check it was busy with.
+      assertOk(got.at >= expected.at, `returned earlier because of a hidden arrival: ${what}`);
+      assertOk(got.at <= expected.at + CHECK_COST, `returned later than one check: ${what}`);
+    }
+  }
 });

@@ -148,8 +148,75 @@ function highestListed(dir: string): number {
   return max;
 }
 
+/** What the wait loop needs from the world; {@linkcode wait} gives the real one, tests a simulated one. */
+export interface WaitWorld {
+  /** A monotonic clock in milliseconds. */
+  now(): number;
+  /** One check from scratch: the ids waiting for the caller now. */
+  check(): Promise<string[]>;
+  /** Resolve with the next arrivals, or undefined after `ms` without any. */
+  next(ms: number): Promise<ReadonlySet<string> | undefined>;
+  /** Forget the arrivals so far (a full check covers them). */
+  drain(): void;
+}
+
 /**
- * Wait for a message.
+ * The wait loop: check at once, then on every arrival and on a fixed grid every
+ * `recheckMs` from the start, and once more at the deadline.
+ *
+ * Only a full check moves the grid on: a check caused by an arrival (hidden or not) never
+ * postpones or replaces a grid check, so when and with what the loop returns does not
+ * depend on arrivals it does not report (beyond the time a check takes).
+ *
+ * @example A message that is already waiting is returned by the first check
+ * ```ts
+ * import { assertEquals } from "../../_assert.ts";
+ * let t = 0;
+ * const world = {
+ *   now: () => t,
+ *   check: () => Promise.resolve(["E001-M0001"]),
+ *   next: (ms: number) => { t += ms; return Promise.resolve(undefined); },
+ *   drain: () => {},
+ * };
+ * assertEquals(await waitLoop(world, 60_000), ["E001-M0001"]);
+ * ```
+ * @param world Clock, check and arrivals.
+ * @param timeoutMs How long to wait at most; 0 checks once.
+ * @param recheckMs The grid.
+ * @returns The ids, or undefined when the deadline passed with nothing waiting.
+ */
+export async function waitLoop(
+  world: WaitWorld,
+  timeoutMs: number,
+  recheckMs: number = RECHECK_MS,
+): Promise<string[] | undefined> {
+  const start = world.now();
+  const deadline = start + timeoutMs;
+  let nextGrid = start + recheckMs;
+  let trigger: Trigger = { kind: "check" };
+  for (;;) {
+    const ids = wakeWith(trigger, await world.check());
+    if (ids) return ids;
+    let now = world.now();
+    if (trigger.kind === "check") {
+      if (now >= deadline) return undefined;
+      while (nextGrid <= now) nextGrid += recheckMs; // GUARD:wait-grid (only full checks move it)
+    }
+    const due = Math.min(nextGrid, deadline);
+    const arrived = now < due ? await world.next(due - now) : undefined;
+    now = world.now();
+    if (arrived && now < due) {
+      trigger = { kind: "arrival", ids: arrived };
+    } else {
+      world.drain();
+      trigger = { kind: "check" };
+    }
+  }
+}
+
+/**
+ * Wait for a message: {@linkcode waitLoop} over the real store, with a new session (policy,
+ * reflogs, store read afresh) at every check.
  *
  * @param cwd The caller's directory.
  * @param workItem A validated work item id.
@@ -165,37 +232,28 @@ export async function wait(
   timeoutMs: number,
   timeoutText: string,
 ): Promise<WaitResult> {
-  const start = performance.now();
-  const deadline = start + timeoutMs;
   let session: Session | undefined = await Session.open(cwd);
+  let lane = session.lane;
   const arrivals = new Arrivals(join(session.store.dir(workItem), "msgs"), workItem);
   const records = new Records();
   try {
-    let trigger: Trigger = { kind: "check" };
-    let grid = 1;
-    for (;;) {
-      session ??= await Session.open(cwd);
-      const ids = wakeWith(trigger, await waitingIds(session, workItem, records));
-      if (ids) return { work_item: workItem, lane: session.lane, ids };
-      const lane = session.lane;
-      session = undefined;
-      let now = performance.now();
-      if (trigger.kind === "check" && now >= deadline) {
-        throw new WaitTimeoutError(
-          `timeout: no unacknowledged message for ${lane} in ${workItem} within ${timeoutText}`,
-        );
-      }
-      while (start + grid * RECHECK_MS <= now) grid++;
-      const due = Math.min(start + grid * RECHECK_MS, deadline);
-      const arrived = now < due ? await arrivals.next(due - now) : undefined;
-      now = performance.now();
-      if (arrived && now < due) {
-        trigger = { kind: "arrival", ids: arrived };
-      } else {
-        arrivals.drain(); // a full check covers whatever arrived
-        trigger = { kind: "check" };
-      }
+    const ids = await waitLoop({
+      now: () => performance.now(),
+      check: async () => {
+        const current: Session = session ?? await Session.open(cwd);
+        session = undefined;
+        lane = current.lane;
+        return await waitingIds(current, workItem, records);
+      },
+      next: (ms) => arrivals.next(ms),
+      drain: () => void arrivals.drain(),
+    }, timeoutMs);
+    if (ids === undefined) {
+      throw new WaitTimeoutError(
+        `timeout: no unacknowledged message for ${lane} in ${workItem} within ${timeoutText}`,
+      );
     }
+    return { work_item: workItem, lane, ids };
   } finally {
     arrivals.close();
   }
