@@ -223,8 +223,8 @@ function coordProcess(cwd: string, args: string[], stdin: "null" | "piped" = "nu
 }
 
 /**
- * `coord wait` wake-up: the waiter blocks (given 3 s to start and make its first check),
- * Primary sends it a message, and the time from the send's return to the wait's return is
+ * `coord wait` wake-up: the waiter blocks (given twice as long as a whole `coord inbox`
+ * there takes, at least 3 s, to start and make its first check), Primary sends it a message, and the time from the send's return to the wait's return is
  * the wake-up. Five rounds per work item; each message is acknowledged before the next.
  *
  * @param main Primary's worktree.
@@ -235,11 +235,14 @@ async function benchWait(main: string, waiter: string): Promise<string[]> {
   await ackAll(main, "E001", WAITER);
   const lines: string[] = [];
   for (const [workItem, what] of [["E002", "an empty work item"], ["E001", "10,000 messages"]]) {
+    const t = performance.now();
+    await coordProcess(waiter, ["inbox", workItem!]).output();
+    const settle = Math.max(3000, 2 * (performance.now() - t));
     const wakes: number[] = [];
     for (let round = 0; round < 5; round++) {
       const wait = coordProcess(waiter, ["wait", workItem!, "--timeout", "60s"]);
       const woke = wait.output().then((out) => ({ out, at: performance.now() }));
-      await new Promise((r) => setTimeout(r, 3000));
+      await new Promise((r) => setTimeout(r, settle));
       const sender = coordProcess(
         main,
         ["send", workItem!, "--to", WAITER, "--subject", "wake"],
