@@ -267,16 +267,19 @@ class Arrivals {
 
   /**
    * Watch a directory, creating it when missing (it is the store's own; `send` would).
-   * When it cannot be created or watched, the grid re-checks carry on alone.
+   * When the file system cannot create or watch it (read-only, out of watches), the grid
+   * re-checks carry on alone; missing permission flags are an error, not a silent fallback.
    *
    * @param dir The work item's `msgs/` directory.
    * @param workItem The work item, to name the messages.
+   * @throws {Deno.errors.NotCapable} when coord runs without the read or write permission.
    */
   constructor(dir: string, workItem: string) {
     try {
       Deno.mkdirSync(dir, { recursive: true });
       this.#watcher = Deno.watchFs(dir, { recursive: false });
-    } catch {
+    } catch (error) {
+      if (error instanceof Deno.errors.NotCapable) throw error;
       this.#watcher = undefined;
       return;
     }
