@@ -46,6 +46,15 @@ const GUARDS: Omit<GuardCase, "file">[] = [
     filter: "hidden arrivals change neither when nor with what",
   },
   {
+    guard: "missing permission flags are an error, not a fall back to the grid",
+    mutations: [{
+      file: "src/coord/commands/wait.ts",
+      find: "if (error instanceof Deno.errors.NotCapable) throw error;",
+      replace: "",
+    }],
+    filter: "fails loudly, not by falling back to the grid",
+  },
+  {
     guard: "only a full check moves the re-check grid on",
     mutations: [{
       file: "src/coord/commands/wait.ts",

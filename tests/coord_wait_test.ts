@@ -11,7 +11,7 @@ import { assertEquals, assertOk } from "../src/_assert.ts";
 import { Store } from "../src/coord/store.ts";
 import type { Message } from "../src/coord/message.ts";
 import { RECHECK_MS, waitLoop, wakeWith } from "../src/coord/commands/wait.ts";
-import { bin, type Run, run } from "./_helpers.ts";
+import { bin, ROOT, type Run, run } from "./_helpers.ts";
 import { type CoordRepo, type Lane, makeCoordRepo } from "./_coord_fixture.ts";
 
 /** Long enough for any machine; a wait that should return never gets near it. */
@@ -246,6 +246,30 @@ Deno.test("coord wait returns an older message once a release makes it visible",
     const r = await w3.done;
     assertEquals(r.code, 0, show(r));
     assertEquals(r.stdout, `${old}\n`);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+Deno.test("coord wait fails loudly, not by falling back to the grid, when it may not watch the store", async () => {
+  const repo = await makeCoordRepo();
+  try {
+    // Without the write permission it cannot create msgs/; without read it could not watch.
+    const r = await run(Deno.execPath(), [
+      "run",
+      "--quiet",
+      "--no-prompt",
+      "--allow-run=git",
+      "--allow-read",
+      join(ROOT, "coord.ts"),
+      "wait",
+      "E001",
+      "--timeout",
+      "0s",
+    ], { cwd: repo.wt.W1, env: { NO_COLOR: "1" } });
+    assertEquals(r.code, 3, show(r));
+    assertEquals(r.stdout, "");
+    assertOk(r.stderr.startsWith("error: Requires write access"), show(r));
   } finally {
     await repo.cleanup();
   }
