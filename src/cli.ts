@@ -210,7 +210,8 @@ export function isPermissionError(error: unknown): boolean {
  */
 export function permissionMessage(binary: string, error: unknown): string {
   const text = error instanceof Error ? error.message.split("\n")[0]! : String(error);
-  const flag = /--allow-[a-z]+/.exec(text)?.[0] ?? "permission";
+  let flag = /--allow-[a-z]+/.exec(text)?.[0] ?? "permission";
+  if (flag === "--allow-run" && /"git"/.test(text)) flag = "--allow-run=git";
   const what = /^Requires (.*?)(?:, run again with .*)?$/.exec(text)?.[1];
   return `${binary} was started without the Deno permission ${flag}${
     what ? ` (requires ${what})` : ""
