@@ -69,7 +69,7 @@ Deno.test("hook wraps the Agent tool too, and adds the working context with --co
     const prompt: string = JSON.parse(r.stdout).hookSpecificOutput.updatedInput.prompt;
     assertOk(prompt.startsWith("<!-- subagent-env-handshake v1 -->\n"), prompt);
     assertOk(
-      /\n\[working-context\]\n[\s\S]*recent_files:\n  - README\.md[\s\S]*\n\[\/working-context\]\n\nGo\.$/
+      /\n\[working-context\]\n[\s\S]*recent_files:\n {2}- README\.md[\s\S]*\n\[\/working-context\]\n\nGo\.$/
         .test(prompt),
       prompt,
     );

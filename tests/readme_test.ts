@@ -113,7 +113,7 @@ Deno.test("README: the coord quick start runs as written: handoff, inbox, read, 
 
 Deno.test("README: the Claude Code settings run handshake hook for Task and Agent only", async () => {
   await onSite(async (site) => {
-    const json = /^```json\n(\{\n  "hooks"[\s\S]*?)^```$/m.exec(README)?.[1];
+    const json = /^```json\n(\{\n {2}"hooks"[\s\S]*?)^```$/m.exec(README)?.[1];
     assertOk(json, "no settings.json block in the README");
     const entry = JSON.parse(json).hooks.PreToolUse[0];
     const matcher = new RegExp(`^(?:${entry.matcher})$`);
