@@ -55,6 +55,9 @@ Options:
   -h, --help, help             this text
   -V, --version                the version
 
+wrap passes the prompt's bytes through unchanged; a UTF-16 prompt (with a BOM) gets its block
+in UTF-16, the BOM first.
+
 Exit codes: 0 printed, 2 usage error, 3 parent-side failure (not a repository, git missing
 or failing; nothing on stdout). wrap on failure prints the prompt unchanged and exits 0.
 hook: 0 (wrapped, another tool, or capture failed: spawned unwrapped, reason on stderr),

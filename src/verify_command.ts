@@ -46,6 +46,9 @@ Options:
   -h, --help, help     this text
   -V, --version        the version
 
+The prompt may be UTF-8 or UTF-16 (with or without a BOM), with CRLF line ends. One that
+cannot be decoded takes the error path, never the missing path.
+
 Paths and exit codes:
   0 match      environment-verified: <head> on <branch>
   1 mismatch   the environment-divergence finding; halt role work

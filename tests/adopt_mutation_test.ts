@@ -46,6 +46,16 @@ const CASES: GuardCase[] = [
     file: "tests/cli_conventions_test.ts",
     filter: "without --allow-read",
   },
+  {
+    guard: "the coord store lets a missing --allow-write through instead of a store failure",
+    mutations: [{
+      file: "src/coord/store.ts",
+      find: "if (isPermissionError(error)) throw error;",
+      replace: "",
+    }],
+    file: "tests/cli_conventions_test.ts",
+    filter: "without --allow-write",
+  },
 ];
 
 Deno.test("mutation: disabling each CLI-convention and encoding guard makes its tests fail", async (t) => {

@@ -7,7 +7,7 @@ import { assertEquals, assertOk } from "../src/_assert.ts";
 import { join } from "node:path";
 import type { BinaryName } from "../src/permissions.ts";
 import config from "../deno.json" with { type: "json" };
-import { bin, git, makeRepo, ROOT, run, tempDir } from "./_helpers.ts";
+import { bin, commitAll, git, makeRepo, ROOT, run, tempDir, writeFiles } from "./_helpers.ts";
 
 const BINARIES: BinaryName[] = ["handshake", "verify", "gate", "coord"];
 
@@ -66,6 +66,29 @@ Deno.test("coord status without --allow-read names the missing permission, not '
     );
     assertOk(!/worktree/i.test(r.stderr), r.stderr);
     assertEquals(r.stderr.trimEnd().split("\n").length, 1, r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("coord send without --allow-write names the missing permission, not a store failure", async () => {
+  const repo = await makeRepo();
+  try {
+    await writeFiles(repo, { STATUS: `base: ${await git(repo, ["rev-parse", "HEAD"])}\n` });
+    await commitAll(repo, "STATUS");
+    const r = await runWith(
+      "coord",
+      ["--allow-run=git", "--allow-read"],
+      ["send", "E001", "--to", "Primary", "--subject", "s"],
+      repo,
+      "body",
+    );
+    assertEquals([r.code, r.stdout], [3, ""]);
+    assertOk(
+      /^error: coord was started without the Deno permission --allow-write \(requires write access to "[^"]*coord-lite[^"]*"\)\n$/
+        .test(r.stderr),
+      r.stderr,
+    );
   } finally {
     await Deno.remove(repo, { recursive: true });
   }
