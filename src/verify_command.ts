@@ -38,6 +38,9 @@ export const VERIFY_HELP =
 
 Usage:
   verify [options] < prompt.md
+  verify [options] <<'HANDSHAKE'     (the block inline: nothing written into the tree)
+  <the handshake block>
+  HANDSHAKE
   verify --head SHA --branch NAME --cwd PATH --fingerprint HEX12 [--workspace-mode shared] [--issued-at TIME]
 
 Options:
