@@ -7,7 +7,7 @@ import { assertEquals, assertOk } from "../src/_assert.ts";
 import { decodePrompt, encodeText } from "../src/encoding.ts";
 import { join } from "node:path";
 import { type BinaryName, PERMISSIONS } from "../src/permissions.ts";
-import { bin, commitAll, makeRepo, ROOT } from "./_helpers.ts";
+import { bin, commitAll, makeRepo, ROOT, tempDir } from "./_helpers.ts";
 
 const LATIN1_PROMPT = new Uint8Array([0x52, 0xe9, 0x73, 0x75, 0x6d, 0xe9, 0x0a]); // "Résumé\n" in Latin-1
 
@@ -173,5 +173,19 @@ Deno.test("gate reads a SubagentResult saved as UTF-16LE with a BOM and rejects 
     assertEquals(bad.stderr, "error: Result is not valid UTF-8\n");
   } finally {
     await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("handshake wrap that cannot capture passes a Latin-1 or UTF-16 prompt through byte for byte", async () => {
+  const notRepo = await tempDir();
+  try {
+    for (const prompt of [LATIN1_PROMPT, utf16("caf\u00e9\n", "utf-16le")]) {
+      const r = await binBytes("handshake", ["wrap"], notRepo, prompt);
+      assertEquals(r.code, 0, r.stderr);
+      assertEquals([...r.stdout], [...prompt]);
+      assertOk(r.stderr.includes("prompt passed through without a handshake block"), r.stderr);
+    }
+  } finally {
+    await Deno.remove(notRepo, { recursive: true });
   }
 });
