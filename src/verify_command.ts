@@ -105,13 +105,13 @@ function fromFlags(v: Values): ParseResult | undefined {
  * ```ts
  * import { assertEquals } from "./_assert.ts";
  * import { decodePrompt } from "./encoding.ts";
- * assertEquals(readPrompt(decodePrompt(new Uint8Array([0x63, 0xe9]))).kind, "error");
- * assertEquals(readPrompt(decodePrompt(new TextEncoder().encode("task"))).kind, "missing");
+ * assertEquals(parsePrompt(decodePrompt(new Uint8Array([0x63, 0xe9]))).kind, "error");
+ * assertEquals(parsePrompt(decodePrompt(new TextEncoder().encode("task"))).kind, "missing");
  * ```
  * @param decoded The prompt as {@linkcode decodePrompt} read it.
  * @returns What parsing found.
  */
-export function readPrompt(decoded: DecodedPrompt): ParseResult {
+export function parsePrompt(decoded: DecodedPrompt): ParseResult {
   const parsed = parseBlock(normalisePrompt(decoded.text));
   if (decoded.valid) return parsed;
   const what = decoded.encoding === "utf-8"
@@ -169,7 +169,7 @@ export async function verifyMain(args: string[]): Promise<number> {
   let parsed = fromFlags(v);
   if (!parsed) {
     try {
-      parsed = readPrompt(decodePrompt(await readStdin()));
+      parsed = parsePrompt(decodePrompt(await readStdin()));
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       parsed = { kind: "error", reason: error.message };
