@@ -269,7 +269,10 @@ Deno.test("coord wait fails loudly, not by falling back to the grid, when it may
     ], { cwd: repo.wt.W1, env: { NO_COLOR: "1" } });
     assertEquals(r.code, 3, show(r));
     assertEquals(r.stdout, "");
-    assertOk(r.stderr.startsWith("error: Requires write access"), show(r));
+    assertOk(
+      r.stderr.startsWith("error: coord was started without the Deno permission --allow-write"),
+      show(r),
+    );
   } finally {
     await repo.cleanup();
   }
@@ -295,7 +298,7 @@ Deno.test("coord wait usage errors exit 2 with one line and a hint", async () =>
       const lines = r.stderr.trimEnd().split("\n");
       assertEquals(lines.length, 2, show(r));
       assertOk(lines[0]!.startsWith(start), `${args.join(" ")}: ${show(r)}`);
-      assertEquals(lines[1], "hint: run coord --help");
+      assertEquals(lines[1], "hint: run 'coord --help'");
     }
     const help = await repo.coord("W1", ["--help"]);
     assertOk(help.stdout.includes("coord wait    <WORK_ITEM> [--timeout DURATION] [--json]"));

@@ -7,6 +7,7 @@
 import { parseArgs } from "node:util";
 import config from "../../deno.json" with { type: "json" };
 import { UsageError } from "./errors.ts";
+import { helpOrVersion } from "../cli.ts";
 import {
   clip,
   isArtifactPath,
@@ -52,8 +53,12 @@ wait blocks until a message you may see, addressed to you and not acknowledged b
 in the work item, and prints the ids (as inbox --unacked lists them); at once when one is
 already there. DURATION: 500ms, 90s, 10m, 2h, 1d (default ${DEFAULT_TIMEOUT}; 0s checks once).
 
-Exit codes: 0 ok, 2 usage error, 3 git, policy or store error, 4 refused or not found,
-5 wait timed out (nothing on stdout).
+Options:
+  -h, --help, help   this text (also after a command)
+  -V, --version      the version
+
+Exit codes: 0 ok, 2 usage error, 3 git, policy or store error (or a missing Deno
+permission), 4 refused or not found, 5 wait timed out (nothing on stdout).
 `;
 
 /** What a command produced. */
@@ -152,8 +157,9 @@ export async function runCoord(args: string[], context: CliContext): Promise<Out
   if (command === undefined) {
     throw new UsageError("Missing command (send, handoff, inbox, read, ack, status, wait)");
   }
-  if (command === "--help" || command === "-h" || command === "help") return out(HELP);
-  if (command === "--version") return out(`coord ${COORD_VERSION}\n`);
+  const asked = helpOrVersion(args);
+  if (asked === "help") return out(HELP);
+  if (asked === "version") return out(`coord ${COORD_VERSION}\n`);
   const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
   switch (command) {
     case "send": {
