@@ -1,7 +1,7 @@
 /**
  * `coord`: durable, blind-aware, SHA-pinned messages between the worktrees of one git
  * repository. Parses the command line, runs the core, maps typed errors to exit codes:
- * 0 ok, 2 usage, 3 git/policy/store error, 4 refused or not found.
+ * 0 ok, 2 usage, 3 git/policy/store error, 4 refused or not found, 5 `wait` timed out.
  *
  * Runs with `--allow-run=git --allow-read --allow-write` (the store lives in the git
  * common dir; everything else is learned through git).

@@ -92,13 +92,14 @@ Deno.test("README: the gate round trip runs as written and the gate accepts", as
   });
 });
 
-Deno.test("README: the coord quick start runs as written: handoff, inbox, read, ack, status", async () => {
+Deno.test("README: the coord quick start runs as written: handoff, wait, inbox, read, ack, status", async () => {
   await onSite(async (site) => {
     const r = await runScript(site, "bash", example("coord-quickstart"));
     assertEquals(r.code, 0, r.stdout + r.stderr);
+    // `coord wait` returned at once with the waiting id, then `coord inbox` listed it.
     assertIncludes(
       r.stdout,
-      "E001-M0001  W1         HANDOFF         SENT          frozen result\n",
+      "E001-M0001\nE001-M0001  W1         HANDOFF         SENT          frozen result\n",
     );
     assertIncludes(
       r.stdout,

@@ -15,6 +15,8 @@ export const EXIT_USAGE = 2;
 export const EXIT_ERROR = 3;
 /** Exit code: refused or not found (one code for every refusal, so none is distinguishable). */
 export const EXIT_REFUSED = 4;
+/** Exit code: `coord wait` saw no message for the caller before its timeout. */
+export const EXIT_TIMEOUT = 5;
 
 /** The refusal for every unauthorised, malformed, abbreviated, symbolic or nonexistent artifact. */
 export const ARTIFACT_REFUSAL =
@@ -54,6 +56,15 @@ export class StoreError extends Error {
   }
 }
 
+/** `coord wait` reached its timeout with no message waiting for the caller. Exit 5, nothing on stdout. */
+export class WaitTimeoutError extends Error {
+  /** @param message The full line printed on stderr, starting with `timeout:`. */
+  constructor(message: string) {
+    super(message);
+    this.name = "WaitTimeoutError";
+  }
+}
+
 /**
  * Map an error to the exit code and the one stderr line the entry point prints.
  *
@@ -62,6 +73,7 @@ export class StoreError extends Error {
  * import { assertEquals } from "../_assert.ts";
  * assertEquals(exitCodeFor(new RefusedError(ARTIFACT_REFUSAL)).code, 4);
  * assertEquals(exitCodeFor(new UsageError("bad")).line, "error: bad");
+ * assertEquals(exitCodeFor(new WaitTimeoutError("timeout: none")).code, 5);
  * ```
  * @param error What was thrown.
  * @returns The exit code and the line for stderr.
@@ -72,6 +84,9 @@ export function exitCodeFor(error: unknown): { code: number; line: string; hint:
   }
   if (error instanceof RefusedError) {
     return { code: EXIT_REFUSED, line: error.message, hint: false };
+  }
+  if (error instanceof WaitTimeoutError) {
+    return { code: EXIT_TIMEOUT, line: error.message, hint: false };
   }
   if (error instanceof PolicyError || error instanceof StoreError || error instanceof GitError) {
     return { code: EXIT_ERROR, line: `error: ${error.message}`, hint: false };
