@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { resolve } from "node:path";
 import { assertGitVersion, GitError, type GitResult, gitText, runGit } from "./git.ts";
+import { absoluteDir, HOST_OS } from "./cwd.ts";
 import { fingerprint } from "./fingerprint.ts";
 import type { TreeState } from "./fields.ts";
 
@@ -116,7 +116,7 @@ export function prestartCapture(): void {
  * @returns An absolute path.
  */
 export function captureDirectory(options: CaptureOptions = {}): string {
-  return options.cwd === undefined ? Deno.cwd() : resolve(options.cwd);
+  return options.cwd === undefined ? Deno.cwd() : absoluteDir(options.cwd, Deno.cwd(), HOST_OS);
 }
 
 /**
