@@ -42,15 +42,18 @@ export function bundleHeader(name: BinaryName): string {
  * import { assertEquals } from "../src/_assert.ts";
  * assertEquals(foreignImports('import { z } from "npm:zod";\nimport { join } from "node:path";'), ["npm:zod"]);
  * assertEquals(foreignImports('const m = await import("node:util");'), []);
+ * assertEquals(foreignImports('import {\n  a,\n  b\n} from "./x.ts";\nexport { c } from "npm:y";'), ["./x.ts", "npm:y"]);
+ * assertEquals(foreignImports('export const s = "import x from \'y\'";\nimport.meta.main;'), []);
  * ```
  * @param text The bundle.
  * @returns The offending specifiers.
  */
 export function foreignImports(text: string): string[] {
   const found: string[] = [];
-  const pattern = /^import\b[^"'\n]*["']([^"'\n]+)["']|\bimport\(\s*["']([^"'\n]+)["']\s*\)/gm;
+  const pattern =
+    /^import(?=[\s{*"'])[^;"']*["']([^"'\n]+)["']|^export\b[^;"'=]*\bfrom\s*["']([^"'\n]+)["']|\bimport\(\s*["']([^"'\n]+)["']\s*\)/gm;
   for (const m of text.matchAll(pattern)) {
-    const specifier = m[1] ?? m[2]!;
+    const specifier = m[1] ?? m[2] ?? m[3]!;
     if (!specifier.startsWith("node:")) found.push(specifier);
   }
   return found;

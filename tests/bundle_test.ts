@@ -116,3 +116,12 @@ Deno.test("every bundle answers --version as itself", async () => {
     assertEquals(r.stdout.startsWith(`${name} `), true, r.stdout);
   }
 });
+
+Deno.test("the bundle check finds imports that are not node: built-ins", () => {
+  assertEquals(
+    foreignImports('import { z } from "npm:zod@4.1.12";\nimport { join } from "node:path";'),
+    ["npm:zod@4.1.12"],
+  );
+  assertEquals(foreignImports('const { parseArgs } = await import("node:util");'), []);
+  assertEquals(foreignImports('const m = await import("./src/cli.ts");'), ["./src/cli.ts"]);
+});
