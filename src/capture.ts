@@ -5,6 +5,7 @@
  * @module
  */
 import { assertGitVersion, GitError, type GitResult, gitText, runGit } from "./git.ts";
+import { absoluteDir, HOST_OS } from "./cwd.ts";
 import { fingerprint } from "./fingerprint.ts";
 import type { TreeState } from "./fields.ts";
 
@@ -59,17 +60,23 @@ export interface HeadRead {
   location: string | undefined;
 }
 
+/** Where a capture runs. */
+export interface CaptureOptions {
+  /** The directory to capture (default: the current directory); git runs there with `-C`. */
+  cwd?: string;
+}
+
 /**
- * Read HEAD, branch and the current directory's location in one git call.
+ * Read HEAD, branch and a directory's location in one git call.
  *
- * @param cwd The directory to read (default: the current directory).
+ * @param options The directory (default: the current one).
  * @returns HEAD, branch, location.
  * @throws {GitError} when git fails (no commit yet, not a repository, …).
  */
-export async function readHead(cwd?: string): Promise<HeadRead> {
+export async function readHead(options: CaptureOptions = {}): Promise<HeadRead> {
   const { stdout } = await runGit(["rev-parse", "HEAD", "--abbrev-ref", "HEAD", ...LOCATION_ARGS], {
     parse: true,
-    ...(cwd === undefined ? {} : { cwd }),
+    ...options,
   });
   const lines = new TextDecoder().decode(stdout).replace(/\n$/, "").split("\n");
   const [head = "", branch = ""] = lines;
@@ -82,9 +89,12 @@ export async function readHead(cwd?: string): Promise<HeadRead> {
 type Probe = [Promise<GitResult>, Promise<Awaited<ReturnType<typeof readHead>>>, Promise<void>];
 let early: Probe | undefined;
 
-function probe(cwd?: string): Probe {
-  const at = cwd === undefined ? {} : { cwd };
-  const probes: Probe = [runGit(["status", "--porcelain"], at), readHead(cwd), assertGitVersion()];
+function probe(options: CaptureOptions = {}): Probe {
+  const probes: Probe = [
+    runGit(["status", "--porcelain"], options),
+    readHead(options),
+    assertGitVersion(),
+  ];
   for (const p of probes) p.catch(() => {}); // awaited later; never an unhandled rejection
   return probes;
 }
@@ -98,26 +108,39 @@ export function prestartCapture(): void {
   early ??= probe();
 }
 
-/** Where {@linkcode captureLive} captures. */
-export interface CaptureOptions {
-  /** An absolute directory to capture in, through `git -C` (default: the current directory). */
-  cwd?: string;
+/**
+ * The directory a capture names as `parent_cwd`: the given one made absolute (symlinks
+ * kept), or the current directory.
+ *
+ * @param options The directory (default: the current one).
+ * @returns An absolute path.
+ */
+export function captureDirectory(options: CaptureOptions = {}): string {
+  return options.cwd === undefined ? Deno.cwd() : absoluteDir(options.cwd, Deno.cwd(), HOST_OS);
 }
 
 /**
- * Capture the live tree of the current directory (or `options.cwd`).
+ * Capture the live tree of a directory: `parent_cwd` is that directory, made absolute
+ * (symlinks kept, as a shell's `pwd` keeps them), and git runs there with `-C`.
  *
- * @param options Where to capture.
+ * @example Capture the tree of a repository from anywhere
+ * ```ts ignore
+ * const tree = await captureLive({ cwd: "/path/to/repo/src" });
+ * console.log(tree.parent_head, tree.parent_dirty_fingerprint);
+ * ```
+ * @param options The directory (default: the current one).
  * @returns HEAD, branch, cwd, fingerprint, top level and prefix, taken together.
  * @throws {GitError} when git is missing, too old, not in a repository, or fails.
  */
 export async function captureLive(options: CaptureOptions = {}): Promise<LiveTree> {
-  const cwd = options.cwd;
+  const here = options.cwd === undefined;
+  const cwd = captureDirectory(options);
+  const where: CaptureOptions = here ? {} : { cwd };
   for (let attempt = 1;; attempt++) {
-    const probes = cwd === undefined ? early ?? probe() : probe(cwd);
-    if (cwd === undefined) early = undefined;
+    const probes = (here ? early : undefined) ?? probe(where);
+    if (here) early = undefined;
     const [statusResult, before] = await Promise.all(probes);
-    const after = await gitText(["rev-parse", "HEAD"], cwd === undefined ? {} : { cwd });
+    const after = await gitText(["rev-parse", "HEAD"], where);
     if (after === before.head || attempt >= CAPTURE_ATTEMPTS) {
       if (after !== before.head) {
         throw new GitError("failed", `HEAD kept moving during capture (${attempt} attempts)`);
@@ -125,7 +148,7 @@ export async function captureLive(options: CaptureOptions = {}): Promise<LiveTre
       return {
         parent_head: before.head,
         parent_branch: before.branch,
-        parent_cwd: cwd ?? Deno.cwd(),
+        parent_cwd: cwd,
         parent_dirty_fingerprint: await fingerprint(statusResult.stdout),
         location: before.location,
       };

@@ -12,7 +12,13 @@ import {
   type TreeState,
 } from "./fields.ts";
 import { GitError, runGit } from "./git.ts";
-import { captureLive, type LiveTree, LOCATION_ARGS, parseLocation } from "./capture.ts";
+import {
+  captureDirectory,
+  captureLive,
+  type LiveTree,
+  LOCATION_ARGS,
+  parseLocation,
+} from "./capture.ts";
 import { canonicalCwd, HOST_OS, nativeCwd } from "./cwd.ts";
 import type { ParseResult } from "./block.ts";
 
@@ -113,13 +119,16 @@ export interface VerifyOptions {
   maxAgeMs?: number;
   /** The current time in epoch milliseconds (default `Date.now()`). */
   now?: number;
+  /** The directory to verify (default: the current one). */
+  cwd?: string;
 }
 
 /**
- * Run Step 0 for a parsed prompt against the live tree of the current directory.
+ * Run Step 0 for a parsed prompt against the live tree of a directory (default: the
+ * current one).
  *
  * @param parsed What {@linkcode parseBlock} found.
- * @param options Optional maximum age.
+ * @param options Optional maximum age, clock and directory.
  * @returns The verdict; never throws for git failures (they are the error path).
  */
 export async function verifyLive(
@@ -157,11 +166,13 @@ export async function verifyLive(
       );
     }
   }
-  const sameByText = canonicalCwd(block.parent_cwd, HOST_OS) === canonicalCwd(Deno.cwd(), HOST_OS);
+  const where = options.cwd === undefined ? {} : { cwd: captureDirectory(options) };
+  const sameByText = canonicalCwd(block.parent_cwd, HOST_OS) ===
+    canonicalCwd(captureDirectory(where), HOST_OS);
   const expectedResolved = sameByText ? undefined : resolveThroughGit(block.parent_cwd);
   let live: LiveTree;
   try {
-    live = await captureLive();
+    live = await captureLive(where);
   } catch (error) {
     await expectedResolved;
     if (error instanceof GitError) {
