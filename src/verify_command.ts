@@ -5,10 +5,17 @@
  * @module
  */
 import { normalisePrompt, parseBlock, type ParseResult } from "./block.ts";
-import { FIELD_NAMES, type FieldName, type Handshake, validateField } from "./fields.ts";
+import {
+  FIELD_NAMES,
+  type FieldName,
+  type Handshake,
+  normaliseField,
+  validateField,
+} from "./fields.ts";
 import { divergenceFinding, unverifiedText, verifiedLine } from "./finding.ts";
 import { type Verdict, verifyLive, type VerifyStatus } from "./verification.ts";
 import {
+  err,
   InputError,
   out,
   parseCli,
@@ -77,11 +84,13 @@ function fromFlags(v: Values): ParseResult | undefined {
   if ([v.head, v.branch, v.cwd, v.fingerprint].some((x) => x === undefined)) {
     throw new UsageError("field flags need --head, --branch, --cwd and --fingerprint together");
   }
+  const handshake = {} as Record<FieldName, string>;
   for (const name of FIELD_NAMES) {
     const reason = validateField(name, flags[name]!);
     if (reason) return { kind: "error", reason };
+    handshake[name] = normaliseField(name, flags[name]!);
   }
-  return { kind: "block", handshake: flags as unknown as Handshake };
+  return { kind: "block", handshake: handshake as unknown as Handshake };
 }
 
 /**
@@ -128,6 +137,13 @@ export async function verifyMain(args: string[]): Promise<number> {
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       parsed = { kind: "error", reason: error.message };
+    }
+    if (parsed.kind !== "missing" && parsed.ignored) {
+      err(
+        `verify: ${parsed.ignored} later handshake block${
+          parsed.ignored === 1 ? "" : "s"
+        } ignored: the first block is the handshake, later ones are task content`,
+      );
     }
   }
   const verdict = await verifyLive(parsed, maxAgeMs === undefined ? {} : { maxAgeMs });
