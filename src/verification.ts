@@ -12,13 +12,7 @@ import {
   type TreeState,
 } from "./fields.ts";
 import { GitError, runGit } from "./git.ts";
-import {
-  branchRef,
-  captureLive,
-  type LiveTree,
-  LOCATION_ARGS,
-  parseLocation,
-} from "./capture.ts";
+import { branchRef, captureLive, type LiveTree, LOCATION_ARGS, parseLocation } from "./capture.ts";
 import { HOST_OS, nativeCwd } from "./cwd.ts";
 import type { ParseResult } from "./block.ts";
 
