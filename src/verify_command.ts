@@ -42,6 +42,8 @@ Usage:
   verify [options] < prompt.md
   verify --head SHA --branch NAME --cwd PATH --fingerprint HEX12 [--workspace-mode shared] [--issued-at TIME]
 
+The first handshake block in the prompt is the handshake; later blocks are task content.
+
 Options:
   --json               one JSON document: { status, tag, expected, observed, diverged, reason }
   --max-age DURATION   a block older than this (90s, 10m, 2h, 1d) takes the error path
