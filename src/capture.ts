@@ -157,15 +157,21 @@ interface Probe {
   reflog: string;
 }
 
-async function probe(): Promise<Probe> {
+/** The `cwd` part of git options for a capture elsewhere (empty for the current directory). */
+function at(cwd: string | undefined): { cwd?: string } {
+  return cwd === undefined ? {} : { cwd };
+}
+
+async function probe(cwd: string | undefined): Promise<Probe> {
   const clean = runGit(["-c", "safe.directory=*", ...PROBE_ARGS], {
+    ...at(cwd),
     parse: true,
     allowFailure: true,
     cleanEnv: true, // tether:guard f1-clean-probe
     env: { GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" },
   });
   clean.catch(() => {});
-  const mine = await runGit(PROBE_ARGS, { parse: true });
+  const mine = await runGit(PROBE_ARGS, { ...at(cwd), parse: true });
   const theirs = await clean;
   const text = decoder.decode(mine.stdout);
   if (theirs.code !== 0 || decoder.decode(theirs.stdout) !== text) { // tether:guard f1-same-answer
@@ -178,8 +184,11 @@ async function probe(): Promise<Probe> {
   return { location: parseLocation(lines.slice(5)), reflog: lines[4]! };
 }
 
-async function reflogId(reflog: string): Promise<string> {
-  const r = await runGit(["hash-object", "--no-filters", "--", reflog], { allowFailure: true });
+async function reflogId(reflog: string, cwd: string | undefined): Promise<string> {
+  const r = await runGit(["hash-object", "--no-filters", "--", reflog], {
+    ...at(cwd),
+    allowFailure: true,
+  });
   if (r.code !== 0) {
     throw new GitError(
       "failed",
@@ -192,8 +201,9 @@ async function reflogId(reflog: string): Promise<string> {
   return decoder.decode(r.stdout);
 }
 
-async function readHeadOid(): Promise<string> {
+async function readHeadOid(cwd: string | undefined): Promise<string> {
   const r = await runGit(["rev-parse", "--verify", "-q", "HEAD"], {
+    ...at(cwd),
     parse: true,
     allowFailure: true,
   });
@@ -204,8 +214,12 @@ async function readHeadOid(): Promise<string> {
   return text.slice(0, -1);
 }
 
-async function readHeadRef(): Promise<string> {
-  const r = await runGit(["symbolic-ref", "-q", "HEAD"], { parse: true, allowFailure: true });
+async function readHeadRef(cwd: string | undefined): Promise<string> {
+  const r = await runGit(["symbolic-ref", "-q", "HEAD"], {
+    ...at(cwd),
+    parse: true,
+    allowFailure: true,
+  });
   const ref = parseHeadRef(r);
   if (ref === undefined) {
     throw new GitError(
@@ -230,37 +244,37 @@ interface Moment {
  *
  * @returns The moment, or undefined when HEAD moved.
  */
-async function attempt(reflog: string): Promise<Moment | undefined> {
-  const before = await reflogId(reflog);
+async function attempt(reflog: string, cwd: string | undefined): Promise<Moment | undefined> {
+  const before = await reflogId(reflog, cwd);
   const during = [
-    runGit(["status", "--porcelain"]),
-    readHeadOid(),
-    readHeadRef(),
+    runGit(["status", "--porcelain"], at(cwd)),
+    readHeadOid(cwd),
+    readHeadRef(cwd),
   ] as const;
   for (const p of during) p.catch(() => {});
   const [status, head, ref] = await Promise.all(during);
   const [after, headAfter, refAfter] = await Promise.all([
-    reflogId(reflog),
-    readHeadOid(),
-    readHeadRef(),
+    reflogId(reflog, cwd),
+    readHeadOid(cwd),
+    readHeadRef(cwd),
   ]);
   const still = after === before && headAfter === head && refAfter === ref; // tether:guard f4-still
   return still ? { head, ref, status } : undefined;
 }
 
-async function capture(): Promise<LiveTree> {
+async function capture(cwd: string | undefined): Promise<LiveTree> {
   const version = assertGitVersion();
-  const probing = probe();
+  const probing = probe(cwd);
   probing.catch(() => {});
   await version; // a git too old to answer the probe is named as too old
   const where = await probing;
   for (let n = 1; n <= CAPTURE_ATTEMPTS; n++) {
-    const moment = await attempt(where.reflog);
+    const moment = await attempt(where.reflog, cwd);
     if (moment) {
       return {
         parent_head: moment.head,
         parent_branch: branchValue(moment.ref),
-        parent_cwd: Deno.cwd(),
+        parent_cwd: cwd ?? Deno.cwd(),
         parent_dirty_fingerprint: await fingerprint(moment.status.stdout),
         location: where.location,
         headRef: moment.ref,
@@ -281,19 +295,27 @@ let early: Promise<LiveTree> | undefined;
  */
 export function prestartCapture(): void {
   if (early) return;
-  early = capture();
+  early = capture(undefined);
   early.catch(() => {}); // awaited later; never an unhandled rejection
 }
 
+/** Where {@linkcode captureLive} captures. */
+export interface CaptureOptions {
+  /** An absolute directory to capture in, through `git -C` (default: the current directory). */
+  cwd?: string;
+}
+
 /**
- * Capture the live tree of the current directory.
+ * Capture the live tree of the current directory (or `options.cwd`).
  *
+ * @param options Where to capture.
  * @returns HEAD, branch, cwd, fingerprint and location, from one consistent moment.
  * @throws {GitError} when git is missing, too old, not in a repository, fails, gives an
  * unclear answer, is pointed elsewhere by the environment, or HEAD keeps moving.
  */
-export function captureLive(): Promise<LiveTree> {
-  const live = early ?? capture();
+export function captureLive(options: CaptureOptions = {}): Promise<LiveTree> {
+  if (options.cwd !== undefined) return capture(options.cwd);
+  const live = early ?? capture(undefined);
   early = undefined;
   return live;
 }
