@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { assertGitVersion, GitError, type GitResult, runGit } from "./git.ts";
+import { assertGitVersion, GitError, type GitResult, runGit, UNBORN_MESSAGE } from "./git.ts";
 import { fingerprint } from "./fingerprint.ts";
 import type { TreeState } from "./fields.ts";
 
@@ -190,6 +190,7 @@ async function reflogId(reflog: string, cwd: string | undefined): Promise<string
     allowFailure: true,
   });
   if (r.code !== 0) {
+    await readHeadOid(cwd); // a repository without commits has no reflog either: say that
     throw new GitError(
       "failed",
       "HEAD has no reflog to show it held still during the capture (core.logAllRefUpdates " +
@@ -208,8 +209,9 @@ async function readHeadOid(cwd: string | undefined): Promise<string> {
     allowFailure: true,
   });
   const text = decoder.decode(r.stdout);
+  if (r.code === 1 && text === "") throw new GitError("unborn", UNBORN_MESSAGE, r.stderr, 1);
   if (r.code !== 0 || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})\n$/.test(text)) {
-    throw new GitError("failed", "Cannot read HEAD: it names no commit (no commit yet?)");
+    throw new GitError("failed", "Cannot read HEAD: git rev-parse gave no clear answer");
   }
   return text.slice(0, -1);
 }

@@ -263,6 +263,10 @@ export async function runGit(
   return result;
 }
 
+/** What a capture says in a repository whose HEAD names no commit yet. */
+export const UNBORN_MESSAGE =
+  "The repository has no commits yet (HEAD names no commit): commit once, then run again";
+
 /**
  * Turn a failed git result into a typed error.
  *
@@ -278,12 +282,7 @@ export function failure(args: readonly string[], result: GitResult): GitError {
   if (
     args.includes("HEAD") && /ambiguous argument 'HEAD'|bad revision 'HEAD'/.test(result.stderr)
   ) {
-    return new GitError(
-      "unborn",
-      "The repository has no commits yet (HEAD names no commit): commit once, then run again",
-      stderr,
-      result.code,
-    );
+    return new GitError("unborn", UNBORN_MESSAGE, stderr, result.code);
   }
   const what = args.find((a) => !a.startsWith("-")) ?? "git";
   return new GitError(
