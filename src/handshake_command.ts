@@ -5,9 +5,15 @@
  * @module
  */
 import { buildBlock } from "./block.ts";
-import { captureLive } from "./capture.ts";
+import { captureLive, type LiveTree } from "./capture.ts";
 import { styleCwd } from "./cwd.ts";
-import { type FieldName, type Handshake, type TreeState, validateField } from "./fields.ts";
+import {
+  type FieldName,
+  type Handshake,
+  normaliseField,
+  type TreeState,
+  validateField,
+} from "./fields.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { GitError } from "./git.ts";
 import { issuedAtNow } from "./time.ts";
@@ -41,7 +47,8 @@ Usage:
                                Task/Agent call print updatedInput with the prompt wrapped
 
 Options:
-  --count N                    one capture, N blocks (each its own handshake_issued_at)
+  --count N                    one capture, N blocks (each its own handshake_issued_at);
+                               with wrap, only together with --json
   --json                       one JSON document: { block, blocks, fields, context, snapshot_id, prompt }
   --cwd-style native|posix     spell parent_cwd natively (default) or as Git Bash's pwd (/c/...)
   --context                    add the [working-context] block (stored as a git blob)
@@ -51,7 +58,8 @@ Options:
   --strict                     wrap: fail (exit 3, nothing on stdout) instead of passing the prompt through
   --head SHA --branch NAME --cwd PATH (--fingerprint HEX12 | --porcelain-stdin)
                                explicit fields instead of a live capture (deterministic with --issued-at)
-  --issued-at TIME             handshake_issued_at, UTC ISO-8601 ending in Z
+  --issued-at TIME             handshake_issued_at, any UTC ISO-8601 form (Z, +00:00);
+                               printed as the seed's seven-digit Z form
   -h, --help, help             this text
   -V, --version                the version
 
@@ -84,10 +92,11 @@ const OPTIONS = {
 
 type Values = ParsedCli<typeof OPTIONS>["values"];
 
+/** A flag's value, validated and in the seed's spelling (lowercase hex, seven-digit `Z` time). */
 function checked(name: FieldName, value: string): string {
   const reason = validateField(name, value);
   if (reason) throw new UsageError(reason);
-  return value;
+  return normaliseField(name, value);
 }
 
 function choice<T extends string>(
@@ -134,8 +143,22 @@ function contextPrefix(context: ContextResult | undefined): string {
 /** A parent-side capture whose values a v1 block cannot carry (a newline in a path, …). */
 class UnrepresentableError extends Error {}
 
-/** The four tree fields alone, styled, and checked against the schema before they are printed. */
-function representable(tree: TreeState, cwdStyle: "native" | "posix"): TreeState {
+/**
+ * The four tree fields alone, styled, and checked against the schema before they are
+ * printed. A live HEAD must be detached or on a branch other than one named `HEAD` (which
+ * a block cannot tell from a detached HEAD).
+ */
+function representable(tree: TreeState | LiveTree, cwdStyle: "native" | "posix"): TreeState {
+  if ("headRef" in tree) {
+    const ref = tree.headRef;
+    if (ref === "refs/heads/HEAD" || (ref !== "HEAD" && !ref.startsWith("refs/heads/"))) {
+      throw new UnrepresentableError(
+        `The live tree cannot be carried in a v1 block: HEAD is on ${
+          JSON.stringify(ref)
+        }, which parent_branch cannot name apart from a detached HEAD or a branch`,
+      );
+    }
+  }
   const fields: TreeState = {
     parent_head: tree.parent_head,
     parent_branch: tree.parent_branch,
@@ -211,6 +234,11 @@ export async function handshakeMain(args: string[]): Promise<number> {
     throw new UsageError("--audience goes with --context");
   }
   if (v.strict && !wrap) throw new UsageError("--strict goes with wrap");
+  if (wrap && count > 1 && !v.json) {
+    // N wrapped prompts in one text stream could not be told apart: each holds the task,
+    // which may itself hold anything.
+    throw new UsageError("wrap --count needs --json (one prompt each in prompts[])");
+  }
   const issuedAt = v["issued-at"] === undefined
     ? undefined
     : checked("handshake_issued_at", v["issued-at"]);

@@ -5,7 +5,13 @@
  * @module
  */
 import { normalisePrompt, parseBlock, type ParseResult } from "./block.ts";
-import { FIELD_NAMES, type FieldName, type Handshake, validateField } from "./fields.ts";
+import {
+  FIELD_NAMES,
+  type FieldName,
+  type Handshake,
+  normaliseField,
+  validateField,
+} from "./fields.ts";
 import { divergenceFinding, unverifiedText, verifiedLine } from "./finding.ts";
 import { type Verdict, verifyLive, type VerifyStatus } from "./verification.ts";
 import { type DecodedPrompt, decodePrompt } from "./encoding.ts";
@@ -42,6 +48,8 @@ Usage:
   <the handshake block>
   HANDSHAKE
   verify --head SHA --branch NAME --cwd PATH --fingerprint HEX12 [--workspace-mode shared] [--issued-at TIME]
+
+The first handshake block in the prompt is the handshake; later blocks are task content.
 
 Options:
   --json               one JSON document: { status, tag, expected, observed, diverged, reason }
@@ -88,11 +96,13 @@ function fromFlags(v: Values): ParseResult | undefined {
   if ([v.head, v.branch, v.cwd, v.fingerprint].some((x) => x === undefined)) {
     throw new UsageError("field flags need --head, --branch, --cwd and --fingerprint together");
   }
+  const handshake = {} as Record<FieldName, string>;
   for (const name of FIELD_NAMES) {
     const reason = validateField(name, flags[name]!);
     if (reason) return { kind: "error", reason };
+    handshake[name] = normaliseField(name, flags[name]!);
   }
-  return { kind: "block", handshake: flags as unknown as Handshake };
+  return { kind: "block", handshake: handshake as unknown as Handshake };
 }
 
 /**
@@ -173,6 +183,13 @@ export async function verifyMain(args: string[]): Promise<number> {
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       parsed = { kind: "error", reason: error.message };
+    }
+    if (parsed.kind !== "missing" && parsed.ignored) {
+      err(
+        `verify: ${parsed.ignored} later handshake block${
+          parsed.ignored === 1 ? "" : "s"
+        } ignored: the first block is the handshake, later ones are task content`,
+      );
     }
   }
   let verdict: Verdict;
