@@ -98,11 +98,15 @@ function numstatPaths(text: string): Set<string> {
  * How an entry's worktree file can be read: already known regular, known symlink, known
  * to have no file, or unknown (ask `lstat` through git first).
  */
-function knownKind(entry: StatusEntry, checked: ReadonlySet<string>): PathKind | "unknown" {
+function knownKind(
+  entry: StatusEntry,
+  checked: ReadonlySet<string>,
+): PathKind | "submodule" | "unknown" {
   if (entry.xy === "??" || entry.xy === "!!") return "unknown";
   const mode = worktreeMode(entry);
   if (mode === undefined) return "unknown";
   if (mode === SYMLINK_MODE) return "symlink";
+  if (mode === GITLINK_MODE) return "submodule";
   if (!REGULAR_MODES.has(mode)) return "none";
   // Unchanged against the index: git compared the file's stat data, so it is regular.
   if (entry.xy[1] === " " && (entry.state ?? "").split(" ").length === 6) return "regular";
@@ -111,9 +115,10 @@ function knownKind(entry: StatusEntry, checked: ReadonlySet<string>): PathKind |
 
 /**
  * Fill in `oid` for entries whose worktree file is a regular file or a symbolic link,
- * and record the `lstat` mode of untracked entries in `state`. The content is hashed as
- * it is (`--no-filters`): no clean filter (LFS and the like) runs, and both readings of a
- * run hash the same way, which is all the comparison needs.
+ * a submodule's entry the commit it has checked out, and record the `lstat` mode of
+ * untracked entries in `state`. Regular files are hashed as `git add` would store them
+ * (the repository's clean filters apply, as they do for `git status`), so an id compares
+ * equal to the blob a commit holds for the same content.
  *
  * @param top The worktree's top level.
  * @param entries Entries to update in place.
@@ -129,6 +134,7 @@ export async function hashWorktreeFiles(
   const learned = await pathKinds(top, unknown);
   const regular: StatusEntry[] = [];
   const links: StatusEntry[] = [];
+  const submodules: StatusEntry[] = [];
   entries.forEach((entry, i) => {
     let kind = kinds[i];
     if (kind === "unknown") {
@@ -139,13 +145,55 @@ export async function hashWorktreeFiles(
     }
     if (kind === "regular") regular.push(entry);
     else if (kind === "symlink") links.push(entry);
+    else if (kind === "submodule") submodules.push(entry);
   });
-  const [blobs, linkIds] = await Promise.all([
-    hashRegularFiles(top, regular.map((e) => e.path), ["--no-filters"]),
+  const [blobs, linkIds, commits] = await Promise.all([
+    hashRegularFiles(top, regular.map((e) => e.path), []),
     symlinkBlobIds(top, links.map((e) => e.path)),
+    submoduleCommits(top, submodules),
   ]);
   for (const e of regular) e.oid = blobs.get(e.path) ?? null;
   for (const e of links) e.oid = linkIds.get(e.path) ?? null;
+  for (const e of submodules) e.oid = commits.get(e.path) ?? null;
+}
+
+/** The mode git gives a submodule (a gitlink). */
+const GITLINK_MODE = "160000";
+
+/**
+ * The commit each submodule has checked out: the index's commit when porcelain v2 says
+ * the submodule's commit did not change (`S.` in the submodule field), otherwise its HEAD
+ * read with `git rev-parse` inside it (one call per moved submodule, at most
+ * {@linkcode GIT_CONCURRENCY} at once; only refs are read).
+ *
+ * @param top The worktree's top level.
+ * @param entries Status entries of submodules.
+ * @returns Path → commit id, for the submodules whose HEAD could be read.
+ */
+async function submoduleCommits(
+  top: string,
+  entries: readonly StatusEntry[],
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const moved: StatusEntry[] = [];
+  for (const e of entries) {
+    const fields = (e.state ?? "").split(" ");
+    if (fields.length === 6 && fields[0]?.startsWith("S.")) out.set(e.path, fields[5]!);
+    else moved.push(e);
+  }
+  const heads = await mapBounded(moved, GIT_CONCURRENCY, async (e) => {
+    const r = await runGit(["rev-parse", "--verify", "-q", "HEAD"], {
+      cwd: `${top}/${e.path}`,
+      parse: true,
+      allowFailure: true,
+    });
+    return r.code === 0 ? decoder.decode(r.stdout).trim() : null;
+  });
+  moved.forEach((e, i) => {
+    const head = heads[i];
+    if (head) out.set(e.path, head);
+  });
+  return out;
 }
 
 /**
