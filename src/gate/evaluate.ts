@@ -7,7 +7,9 @@
 import { SubagentResult } from "../contract/schemas.ts";
 import type { WorkingContextSnapshot } from "../context/snapshot.ts";
 import { readStatusEntries } from "../context/status.ts";
-import { isFullOid } from "../git.ts";
+import { GitError, isFullOid } from "../git.ts";
+import { releaseObject } from "../anchor.ts";
+import { SNAPSHOT_ANCHOR } from "../context/capture.ts";
 import { type ChangeReport, classifyChanges, observedChanges } from "./changes.ts";
 import {
   type CheckedEvidence,
@@ -41,6 +43,8 @@ export interface GateOptions {
   since?: string;
   /** Accept `ok: true` whose evidence is all of kinds gate cannot check. */
   acceptUnverified?: boolean;
+  /** The parent is done with the snapshot: remove its anchor once the verdict is reached. */
+  done?: boolean;
 }
 
 /** Most schema issues listed before the rest are summarised. */
@@ -207,6 +211,14 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
     recent_files: recent,
   };
   if (changes) report.changes = changes;
+  if (options.done && repo && options.since !== undefined) {
+    try {
+      await releaseObject(repo.top, SNAPSHOT_ANCHOR, options.since);
+    } catch (error) {
+      if (error instanceof GitError) throw new GateError(`Cannot release: ${error.message}`);
+      throw error;
+    }
+  }
   return report;
 }
 

@@ -263,7 +263,7 @@ export async function notReachableFrom(
   if (base === null || oids.length === 0) return new Set(oids);
   const listed = await gitText(["rev-list", "--stdin"], {
     cwd: top,
-    stdin: [...oids, "--not", base].join("\n") + "\n",
+    stdin: [...oids, `^${base}`].join("\n") + "\n",
   });
   const fresh = new Set(listed.split("\n"));
   return new Set(oids.filter((oid) => fresh.has(oid)));
