@@ -81,7 +81,11 @@ type Probe = [Promise<GitResult>, Promise<Awaited<ReturnType<typeof readHead>>>,
 let early: Probe | undefined;
 
 function probe(): Probe {
-  const probes: Probe = [runGit(["status", "--porcelain"], { keepReplaceObjects: true }), readHead(), assertGitVersion()];
+  const probes: Probe = [
+    runGit(["status", "--porcelain"], { keepReplaceObjects: true }),
+    readHead(),
+    assertGitVersion(),
+  ];
   for (const p of probes) p.catch(() => {}); // awaited later; never an unhandled rejection
   return probes;
 }

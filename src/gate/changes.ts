@@ -6,7 +6,7 @@
  */
 import { type StatusEntry, worktreeMode } from "../context/porcelain.ts";
 import { normalizeRelative } from "../context/snapshot.ts";
-import type { TreePair, TreeLeaf } from "./trees.ts";
+import type { TreeLeaf, TreePair } from "./trees.ts";
 
 /** The change lists of a verdict. */
 export interface ChangeReport {

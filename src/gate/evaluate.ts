@@ -175,9 +175,11 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
   let result: SubagentResult | undefined;
   if ("problem" in parsed) reasons.push(parsed.problem);
   else {
-    reasons.push(...duplicateKeys(text.replace(/^\uFEFF/, "")).slice(0, MAX_ISSUES).map((d) =>
-      `Schema violation at ${fieldPath(d.path)}: duplicate key ${JSON.stringify(d.key)}`
-    ));
+    reasons.push(
+      ...duplicateKeys(text.replace(/^\uFEFF/, "")).slice(0, MAX_ISSUES).map((d) =>
+        `Schema violation at ${fieldPath(d.path)}: duplicate key ${JSON.stringify(d.key)}`
+      ),
+    );
     reasons.push(...schemaReasons(parsed.value));
     if (reasons.length === 0) result = SubagentResult.parse(parsed.value);
   }

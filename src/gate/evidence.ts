@@ -8,12 +8,7 @@
 import { jailRelativePath } from "../contract/jail.ts";
 import type { SubagentEvidence } from "../contract/schemas.ts";
 import { isFullOid, type ObjectFormat } from "../git.ts";
-import {
-  inspectWorktreeFiles,
-  notReachableFrom,
-  readCommits,
-  type WorktreeFile,
-} from "./repo.ts";
+import { inspectWorktreeFiles, notReachableFrom, readCommits, type WorktreeFile } from "./repo.ts";
 
 /** What was true at spawn, to tell new evidence from old (`--since`). */
 export interface SpawnState {

@@ -15,7 +15,13 @@ export interface DuplicateKey {
 }
 
 type Frame =
-  | { type: "object"; path: (string | number)[]; keys: Set<string>; key: string; expectKey: boolean }
+  | {
+    type: "object";
+    path: (string | number)[];
+    keys: Set<string>;
+    key: string;
+    expectKey: boolean;
+  }
   | { type: "array"; path: (string | number)[]; index: number };
 
 /**
