@@ -82,7 +82,7 @@ let early: Probe | undefined;
 
 function probe(): Probe {
   const probes: Probe = [
-    runGit(["status", "--porcelain"], { keepReplaceObjects: true }),
+    runGit(["status", "--porcelain"], { keepReplaceObjects: true }), // guard: bash parity
     readHead(),
     assertGitVersion(),
   ];

@@ -145,7 +145,7 @@ export async function hashWorktreeFiles(
     }
     if (kind === "regular") regular.push(entry);
     else if (kind === "symlink") links.push(entry);
-    else if (kind === "submodule") submodules.push(entry);
+    else if (kind === "submodule") submodules.push(entry); // guard: submodule commit
   });
   const [blobs, linkIds, commits] = await Promise.all([
     hashRegularFiles(top, regular.map((e) => e.path), []),

@@ -42,7 +42,7 @@ export function entryContent(entry: StatusEntry): string {
     return `${mode}:${entry.oid ?? ""}`;
   }
   const mode = worktreeMode(entry);
-  return mode === "000000" ? "absent" : `${mode ?? "?"}:${entry.oid ?? ""}`;
+  return mode === "000000" ? "absent" : `${mode ?? "?"}:${entry.oid ?? ""}`; // guard: content only
 }
 
 /**

@@ -96,7 +96,7 @@ export async function checkEvidence(
   // for an existing commit.)
   const recent = commits.filter((oid) => {
     const c = commitsRead.get(oid);
-    return c?.kind === "commit" && (spawn === undefined || c.time >= spawn.time);
+    return c?.kind === "commit" && (spawn === undefined || c.time >= spawn.time); // guard: date
   });
   const fresh = spawn === undefined
     ? new Set(recent)
@@ -115,7 +115,7 @@ export async function checkEvidence(
       }
       const read = commitsRead.get(ref) ?? { kind: "missing" };
       if (read.kind === "commit") {
-        if (fresh.has(ref)) return { kind, ref, status: "verified" };
+        if (fresh.has(ref)) return { kind, ref, status: "verified" }; // guard: new commit
         return {
           kind,
           ref,
@@ -152,7 +152,7 @@ export async function checkEvidence(
           why: `file ${quoted} has blob ${blob}, not ${item.oid}`,
         };
       }
-      if (spawn && !spawn.changed.has(path)) {
+      if (spawn && !spawn.changed.has(path)) { // guard: changed file
         return { kind, ref, status: "preexisting", why: `file ${quoted} is unchanged since spawn` };
       }
       return { kind, ref, status: "verified" };
