@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ANCHOR_MAX_AGE_DAYS, anchorObject } from "../anchor.ts";
+import { anchorObject } from "../anchor.ts";
 import { GitError, gitText, runGit } from "../git.ts";
 import { countEntries } from "./porcelain.ts";
 import { parseRemoteConfig } from "./remote.ts";
@@ -114,7 +114,7 @@ export const SNAPSHOT_ANCHOR = "snapshots";
 
 /**
  * Store a snapshot as a git blob, anchored under `refs/tether/snapshots/` (anchors older
- * than {@linkcode ANCHOR_MAX_AGE_DAYS} days are removed at the same time).
+ * than 14 days, `ANCHOR_MAX_AGE_DAYS`, are removed at the same time).
  *
  * @param snapshot The snapshot.
  * @param top The worktree it belongs to.

@@ -9,36 +9,8 @@
  */
 import { runGit } from "../git.ts";
 import type { ObjectFormat } from "../git.ts";
-
-const encoder = new TextEncoder();
+import { objectId } from "../seed/commit.ts";
 const decoder = new TextDecoder();
-
-/**
- * The object id git gives content of a type: the hash of `<type> <length>\0<content>`.
- *
- * @example The empty blob
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * const id = await objectId("blob", new Uint8Array(), "sha1");
- * assertEquals(id, "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
- * ```
- * @param type `blob`, `tree`, `commit` or `tag`.
- * @param content The object's content.
- * @param format The repository's object format.
- * @returns The full object id in lowercase hex.
- */
-export async function objectId(
-  type: string,
-  content: Uint8Array,
-  format: ObjectFormat,
-): Promise<string> {
-  const header = encoder.encode(`${type} ${content.length}\0`);
-  const whole = new Uint8Array(header.length + content.length);
-  whole.set(header);
-  whole.set(content, header.length);
-  const digest = await crypto.subtle.digest(format === "sha256" ? "SHA-256" : "SHA-1", whole);
-  return hex(new Uint8Array(digest));
-}
 
 function hex(bytes: Uint8Array): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
