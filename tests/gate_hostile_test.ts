@@ -158,7 +158,11 @@ Deno.test({
   assertEquals(code, 0, stderr + JSON.stringify(report));
   assertEquals(report.changes.confirmed, [...claimed].sort());
   assertEquals(report.changes.observed_unclaimed, []);
-  const restaged = await gateSince(repo, since, result(["mm.ts"], [{ kind: "file", ref: "exec.sh", ok: true }]));
+  const restaged = await gateSince(
+    repo,
+    since,
+    result(["mm.ts"], [{ kind: "file", ref: "exec.sh", ok: true }]),
+  );
   assertEquals(restaged.report.changes.claimed_unobserved, ["mm.ts"]);
 });
 
