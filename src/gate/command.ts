@@ -29,7 +29,8 @@ Reads the child's SubagentResult JSON on stdin and prints a verdict.
 
 Options:
   --since OID            the spawn snapshot id (the "snapshot:" line of the
-                         [working-context] block); adds observed changes
+                         [working-context] block); adds observed changes, and
+                         marks evidence already true at spawn "preexisting"
   --done                 the parent is done with the snapshot: release its anchor
                          (refs/tether/snapshots/…) after the verdict
   --json                 one JSON document: { verdict, reasons, evidence, changes, recent_files }
