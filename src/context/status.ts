@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { runGit } from "../git.ts";
+import { type GitOptions, type GitResult, gitText, runGit } from "../git.ts";
 import { GIT_CONCURRENCY, mapBounded } from "./bounded.ts";
 import {
   parsePorcelainV2Z,
@@ -60,28 +60,112 @@ export const STATUS_TIMEOUT_MS = 300_000;
 export type PathKind = "regular" | "symlink" | "special" | "none";
 
 /**
- * Read every status entry of the worktree at `top`, with worktree blob ids.
+ * Read every status entry of the worktree at `top`, with the id of what each path holds.
+ *
+ * The content ids come from a bounded number of git calls, whatever the number of
+ * entries: the entries' paths are added to a private index beside the worktree's own
+ * (`<git dir>/tether-context-index`; the user's index is never touched) with
+ * `git add -f --ignore-errors --pathspec-from-file`, which `lstat`s each path and stores
+ * a regular file as `git add` would, a symbolic link as its link text (never followed,
+ * also a link to a directory), a nested repository or submodule as the commit its HEAD
+ * names, and skips anything else (a FIFO or device is never opened); `git ls-files -s`
+ * then lists the ids. When that fails (a path vanished meanwhile, an unreadable file),
+ * the slower per-path reading below is used instead.
  *
  * @param top The worktree's top level.
  * @returns The entries in git's order.
  * @throws {GitError} when git fails.
  */
 export async function readStatusEntries(top: string): Promise<StatusEntry[]> {
-  const [status, numstat] = await Promise.all([
+  const [status, gitDir] = await Promise.all([
     runGit(STATUS_ARGS, { cwd: top, parse: true, timeoutMs: STATUS_TIMEOUT_MS }),
-    runGit(NUMSTAT_ARGS, {
-      cwd: top,
-      parse: true,
-      allowFailure: true,
-      timeoutMs: STATUS_TIMEOUT_MS,
-    }),
+    gitText(["rev-parse", "--absolute-git-dir"], { cwd: top }),
   ]);
   const entries = parsePorcelainV2Z(decoder.decode(status.stdout));
-  const checked = numstat.code === 0
-    ? numstatPaths(decoder.decode(numstat.stdout))
-    : new Set<string>();
-  await hashWorktreeFiles(top, entries, checked);
+  const content = await contentThroughIndex(top, `${gitDir}/${CONTEXT_INDEX_NAME}`, entries);
+  if (content === undefined) {
+    await hashWorktreeFiles(top, entries, await numstatChecked(top));
+    return entries;
+  }
+  for (const entry of entries) {
+    const found = content.get(entry.path.replace(/\/$/, ""));
+    if (entry.xy === "??" || entry.xy === "!!") entry.state = found?.mode ?? "none";
+    entry.oid = found?.oid ?? null;
+  }
   return entries;
+}
+
+/** The private index the working context reads content through. */
+export const CONTEXT_INDEX_NAME = "tether-context-index";
+
+/** How often a call on the private index is retried while another process holds its lock. */
+const LOCK_RETRIES = 40;
+
+/** Run git on the private index, waiting while another capture holds its lock. */
+async function onPrivateIndex(
+  args: readonly string[],
+  options: GitOptions,
+): Promise<GitResult> {
+  for (let attempt = 0;; attempt++) {
+    const r = await runGit(args, { ...options, allowFailure: true });
+    if (r.code === 0 || attempt >= LOCK_RETRIES || !/\.lock'?: File exists/.test(r.stderr)) {
+      return r;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 50));
+  }
+}
+
+/**
+ * Mode and id of what each entry's path holds, from a private index (see
+ * {@linkcode readStatusEntries}): three git calls, whatever the number of paths.
+ *
+ * @returns Path (without a trailing `/`) → mode and id, or undefined when git could not
+ *   add every path (the caller then reads path by path).
+ */
+async function contentThroughIndex(
+  top: string,
+  indexFile: string,
+  entries: readonly StatusEntry[],
+): Promise<Map<string, { mode: string; oid: string }> | undefined> {
+  const paths = [
+    ...new Set(
+      entries.filter((e) => e.xy[1] !== "D" && e.xy !== "D ").map((e) => e.path.replace(/\/$/, "")),
+    ),
+  ];
+  const out = new Map<string, { mode: string; oid: string }>();
+  if (paths.length === 0) return out;
+  const env = { GIT_INDEX_FILE: indexFile };
+  const emptied = await onPrivateIndex(["read-tree", "--empty"], { cwd: top, env });
+  if (emptied.code !== 0) return undefined;
+  const added = await onPrivateIndex(
+    [
+      "--literal-pathspecs",
+      "add",
+      "-f",
+      "--ignore-errors",
+      "--pathspec-from-file=-",
+      "--pathspec-file-nul",
+    ],
+    { cwd: top, env, stdin: paths.join("\0") + "\0", timeoutMs: HASH_TIMEOUT_MS },
+  );
+  if (added.code !== 0) return undefined;
+  const listed = await runGit(["ls-files", "-s", "-z"], { cwd: top, env, parse: true });
+  for (const record of decoder.decode(listed.stdout).split("\0")) {
+    const match = /^(\d{6}) ([0-9a-f]+) 0\t(.*)$/s.exec(record);
+    if (match) out.set(match[3]!, { mode: match[1]!, oid: match[2]! });
+  }
+  return out;
+}
+
+/** Paths `git diff-files --numstat` lists without failing: files or links, never special. */
+async function numstatChecked(top: string): Promise<Set<string>> {
+  const numstat = await runGit(NUMSTAT_ARGS, {
+    cwd: top,
+    parse: true,
+    allowFailure: true,
+    timeoutMs: STATUS_TIMEOUT_MS,
+  });
+  return numstat.code === 0 ? numstatPaths(decoder.decode(numstat.stdout)) : new Set<string>();
 }
 
 /** The paths of `diff-files --numstat -z` output (`added\tdeleted\tpath\0`). */

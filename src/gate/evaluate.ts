@@ -45,6 +45,8 @@ export interface GateOptions {
   acceptUnverified?: boolean;
   /** The parent is done with the snapshot: remove its anchor once the verdict is reached. */
   done?: boolean;
+  /** Where to evaluate; defaults to the current directory (the library's callers). */
+  cwd?: string;
 }
 
 /** Most schema issues listed before the rest are summarised. */
@@ -187,7 +189,7 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
   const needsRepo = options.since !== undefined ||
     (result?.evidence.some((e) => isCheckable(e.kind)) ?? false) ||
     result?.working_context?.head !== undefined;
-  const repo = needsRepo ? await openRepo() : undefined;
+  const repo = needsRepo ? await openRepo(options.cwd) : undefined;
   const observation = repo && options.since !== undefined
     ? await observe(repo, options.since)
     : undefined;
