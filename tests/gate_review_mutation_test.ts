@@ -108,17 +108,46 @@ const GUARDS: Omit<GuardCase, "file">[] = [
     filter: "F6",
   },
   {
-    guard: "a moved submodule's commit is read",
+    guard: "a moved submodule's commit is read (private index)",
     mutations: [{
       file: "src/context/status.ts",
-      find: `else if (kind === "submodule") submodules.push(entry);`,
-      replace: "",
+      find: "if (match) out.set(match[3]!, { mode: match[1]!, oid: match[2]! });",
+      replace:
+        `if (match && match[1] !== "160000") out.set(match[3]!, { mode: match[1]!, oid: match[2]! });`,
     }],
+    filter: "F7",
+  },
+  {
+    guard: "a moved submodule's commit is read (per-path fallback)",
+    mutations: [
+      {
+        file: "src/context/status.ts",
+        find: "if (added.code !== 0) return undefined;",
+        replace: "return undefined;",
+      },
+      {
+        file: "src/context/status.ts",
+        find: `else if (kind === "submodule") submodules.push(entry);`,
+        replace: "",
+      },
+    ],
     filter: "F7",
   },
 ];
 
-const CASES: GuardCase[] = GUARDS.map((g) => ({ ...g, file: FILE }));
+/** Issue 10: the private index keeps the number of git processes fixed. */
+const BOUNDED: GuardCase = {
+  guard: "content read through a private index, not path by path",
+  mutations: [{
+    file: "src/context/status.ts",
+    find: "if (added.code !== 0) return undefined;",
+    replace: "return undefined;",
+  }],
+  file: "tests/context_bounded_test.ts",
+  filter: "as many git processes",
+};
+
+const CASES: GuardCase[] = [...GUARDS.map((g) => ({ ...g, file: FILE })), BOUNDED];
 
 Deno.test("mutation: disabling each gate-1 review guard makes its regression test fail", async (t) => {
   await assertEachMutantFails(t, CASES);

@@ -148,11 +148,11 @@ async function contentThroughIndex(
     ],
     { cwd: top, env, stdin: paths.join("\0") + "\0", timeoutMs: HASH_TIMEOUT_MS },
   );
-  if (added.code !== 0) return undefined;
+  if (added.code !== 0) return undefined; // guard: bounded processes
   const listed = await runGit(["ls-files", "-s", "-z"], { cwd: top, env, parse: true });
   for (const record of decoder.decode(listed.stdout).split("\0")) {
     const match = /^(\d{6}) ([0-9a-f]+) 0\t(.*)$/s.exec(record);
-    if (match) out.set(match[3]!, { mode: match[1]!, oid: match[2]! });
+    if (match) out.set(match[3]!, { mode: match[1]!, oid: match[2]! }); // guard: every kind
   }
   return out;
 }
