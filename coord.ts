@@ -11,7 +11,7 @@
 import { exitCodeFor, UsageError } from "./src/coord/errors.ts";
 import { MAX_BODY_BYTES, runCoord } from "./src/coord/cli.ts";
 import { gitSpawnCount } from "./src/git.ts";
-import { InputError, readStdin } from "./src/cli.ts";
+import { hintLine, InputError, readStdin } from "./src/cli.ts";
 
 async function readBody(): Promise<string> {
   if (Deno.stdin.isTerminal()) return "";
@@ -50,7 +50,7 @@ export async function main(args: string[]): Promise<number> {
   } catch (error) {
     const mapped = exitCodeFor(error);
     console.error(mapped.line);
-    if (mapped.hint) console.error("hint: run coord --help");
+    if (mapped.hint) console.error(hintLine("coord"));
     code = mapped.code;
   }
   if (countGit) console.error(`git-processes: ${gitSpawnCount()}`);

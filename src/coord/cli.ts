@@ -7,6 +7,7 @@
 import { parseArgs } from "node:util";
 import config from "../../deno.json" with { type: "json" };
 import { UsageError } from "./errors.ts";
+import { helpOrVersion } from "../cli.ts";
 import {
   clip,
   isArtifactPath,
@@ -45,7 +46,12 @@ Your lane is the worktree you run in, as STATUS on the policy ref (refs/heads/ma
 config coord.policyRef) declares it. Types: ${MESSAGE_TYPES.join(", ")}.
 Provenance: ${PROVENANCES.join(", ")}.
 
-Exit codes: 0 ok, 2 usage error, 3 git, policy or store error, 4 refused or not found.
+Options:
+  -h, --help, help   this text (also after a command)
+  -V, --version      the version
+
+Exit codes: 0 ok, 2 usage error, 3 git, policy or store error (or a missing Deno
+permission), 4 refused or not found.
 `;
 
 /** What a command produced. */
@@ -144,8 +150,9 @@ export async function runCoord(args: string[], context: CliContext): Promise<Out
   if (command === undefined) {
     throw new UsageError("Missing command (send, handoff, inbox, read, ack, status)");
   }
-  if (command === "--help" || command === "-h" || command === "help") return out(HELP);
-  if (command === "--version") return out(`coord ${COORD_VERSION}\n`);
+  const asked = helpOrVersion(args);
+  if (asked === "help") return out(HELP);
+  if (asked === "version") return out(`coord ${COORD_VERSION}\n`);
   const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
   switch (command) {
     case "send": {

@@ -5,6 +5,7 @@
  * @module
  */
 import { GitError } from "../git.ts";
+import { isPermissionError, permissionMessage, UsageError } from "../cli.ts";
 
 /** Exit code: the command did what was asked. */
 export const EXIT_OK = 0;
@@ -23,14 +24,8 @@ export const ARTIFACT_REFUSAL =
 export const MESSAGE_REFUSAL =
   "refused: message not available (it does not exist, or you may not read it)";
 
-/** A mistake in how `coord` was called: exit 2 with a hint to `--help`. */
-export class UsageError extends Error {
-  /** @param message What is wrong, sentence case, offending value quoted. */
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
+/** A mistake in how `coord` was called: exit 2 with a hint to `--help` (the one class all four binaries share). */
+export { UsageError };
 
 /** A refusal: the caller may not do or see this, or it does not exist. Exit 4; the message is printed as is. */
 export class RefusedError extends Error {
@@ -81,8 +76,8 @@ export function exitCodeFor(error: unknown): { code: number; line: string; hint:
   if (error instanceof PolicyError || error instanceof StoreError || error instanceof GitError) {
     return { code: EXIT_ERROR, line: `error: ${error.message}`, hint: false };
   }
-  if (error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable) {
-    return { code: EXIT_ERROR, line: `error: ${firstLine(error)}`, hint: false };
+  if (isPermissionError(error)) {
+    return { code: EXIT_ERROR, line: `error: ${permissionMessage("coord", error)}`, hint: false };
   }
   return { code: EXIT_ERROR, line: `error: Unexpected failure: ${firstLine(error)}`, hint: false };
 }
