@@ -250,7 +250,7 @@ interface Moment {
 async function attempt(reflog: string, cwd: string | undefined): Promise<Moment | undefined> {
   const before = await reflogId(reflog, cwd);
   const during = [
-    runGit(["status", "--porcelain"], at(cwd)),
+    runGit(["status", "--porcelain"], { ...at(cwd), keepReplaceObjects: true }), // parity with the bash recipe
     readHeadOid(cwd),
     readHeadRef(cwd),
   ] as const;

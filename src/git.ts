@@ -64,6 +64,12 @@ export interface GitOptions {
    * directory. POSIX only.
    */
   neutralStart?: boolean;
+  /**
+   * Let git honour replace refs (`refs/replace/`), which every other call ignores. Only the
+   * v1 fingerprint's `git status --porcelain` sets it: it must equal what the user's own
+   * shell prints in the same repository.
+   */
+  keepReplaceObjects?: boolean;
 }
 
 /** What a git call returned. */
@@ -214,6 +220,10 @@ export async function runGit(
     ...args,
   ];
   const env: Record<string, string> = { ...HARDENING_ENV, ...options.env };
+  // A replace ref makes git serve another object under an id: anyone who can write refs
+  // could change what a snapshot, a commit or a tree says. Off unless the caller needs
+  // parity with the user's shell.
+  if (!options.keepReplaceObjects) env.GIT_NO_REPLACE_OBJECTS = "1"; // guard: no replace objects
   if (options.parse) env.LC_ALL = "C";
   const stdin = typeof options.stdin === "string"
     ? new TextEncoder().encode(options.stdin)

@@ -33,13 +33,16 @@ export const HELP =
   `gate: check a subagent's SubagentResult against the tree (runs with --allow-run=git only)
 
 Usage:
-  gate [--since <snapshot id>] [--json] [--accept-unverified] < result.json
+  gate [--since <snapshot id> [--done]] [--json] [--accept-unverified] < result.json
 
 Reads the child's SubagentResult JSON on stdin and prints a verdict.
 
 Options:
   --since OID            the spawn snapshot id (the "snapshot:" line of the
-                         [working-context] block); adds observed changes
+                         [working-context] block); adds observed changes, and
+                         marks evidence already true at spawn "preexisting"
+  --done                 the parent is done with the snapshot: release its anchor
+                         (refs/tether/snapshots/…) after the verdict
   --json                 one JSON document: { verdict, reasons, evidence, changes, recent_files }
   --accept-unverified    accept ok:true whose evidence is all of kinds gate cannot check
   -h, --help, help       this text
@@ -57,6 +60,7 @@ const OPTIONS = {
   since: { type: "string" },
   json: { type: "boolean" },
   "accept-unverified": { type: "boolean" },
+  done: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 } as const;
@@ -111,6 +115,7 @@ export async function gateMain(args: string[]): Promise<number> {
   if (since !== undefined && !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(since)) {
     throw new UsageError(`--since "${since}" is not a full object id (40 or 64 lowercase hex)`);
   }
+  if (values.done && since === undefined) throw new UsageError("--done needs --since");
   if (Deno.stdin.isTerminal()) {
     throw new UsageError("Pipe the child's SubagentResult JSON on stdin");
   }
@@ -122,6 +127,7 @@ export async function gateMain(args: string[]): Promise<number> {
       ? await evaluate(input.text, {
         ...(since === undefined ? {} : { since }),
         acceptUnverified: values["accept-unverified"] ?? false,
+        done: values.done ?? false,
       })
       : { verdict: "reject", reasons: [input.problem], evidence: [], recent_files: [] };
   } catch (error) {
