@@ -22,6 +22,9 @@ import {
   VERSION,
 } from "./cli.ts";
 import { captureWorkingContext, type ContextResult } from "./context/capture.ts";
+import { buildV2Block } from "./v2/block.ts";
+import { captureExact } from "./v2/exact.ts";
+import { pruneSeedsMain } from "./v2/prune.ts";
 
 /** Exit code when the parent side cannot capture its tree. */
 export const EXIT_PARENT_FAILURE = 3;
@@ -32,8 +35,12 @@ export const HANDSHAKE_HELP = `handshake ${VERSION}: capture the live tree into 
 Usage:
   handshake [options]          print the block for the current directory
   handshake wrap [options]     read a task prompt on stdin; print block, blank line, prompt
+  handshake prune-seeds [--older-than DURATION]
+                               delete seed anchors older than DURATION (default 7d)
 
 Options:
+  --exact                      a v2 block carrying a seed: the exact content state (HEAD,
+                               index, working tree) as git objects under refs/tether/seeds/
   --count N                    one capture, N blocks (each its own handshake_issued_at)
   --json                       one JSON document: { block, blocks, fields, context, snapshot_id, prompt }
   --cwd-style native|posix     spell parent_cwd natively (default) or as Git Bash's pwd (/c/...)
@@ -53,6 +60,8 @@ or failing; nothing on stdout). wrap on failure prints the prompt unchanged and 
 `;
 
 const OPTIONS = {
+  exact: { type: "boolean" },
+  "older-than": { type: "string" },
   count: { type: "string" },
   json: { type: "boolean" },
   "cwd-style": { type: "string" },
@@ -176,9 +185,18 @@ export async function handshakeMain(args: string[]): Promise<number> {
   const { values: v, positionals } = await parseCli(args, OPTIONS);
   if (v.help) return await out(HANDSHAKE_HELP), 0;
   if (v.version) return await out(`handshake ${VERSION}\n`), 0;
-  if (positionals.length > 1 || (positionals[0] !== undefined && positionals[0] !== "wrap")) {
+  if (
+    positionals.length > 1 ||
+    (positionals[0] !== undefined && !["wrap", "prune-seeds"].includes(positionals[0]))
+  ) {
     throw new UsageError(`Unknown command: ${JSON.stringify(positionals.join(" "))}`);
   }
+  if (positionals[0] === "prune-seeds") {
+    const other = Object.keys(v).filter((k) => !["older-than", "json"].includes(k));
+    if (other.length) throw new UsageError(`prune-seeds takes no --${other[0]}`);
+    return await pruneSeedsMain(v["older-than"], v.json ?? false);
+  }
+  if (v["older-than"] !== undefined) throw new UsageError("--older-than goes with prune-seeds");
   const wrap = positionals[0] === "wrap";
   const count = v.count === undefined ? 1 : Number(v.count);
   if (!Number.isInteger(count) || count < 1 || count > 1000 || !/^\d+$/.test(v.count ?? "1")) {
@@ -197,6 +215,11 @@ export async function handshakeMain(args: string[]): Promise<number> {
     ? undefined
     : checked("handshake_issued_at", v["issued-at"]);
   const explicit = await explicitTree(v, wrap);
+  if (v.exact && (explicit || audience === "public")) {
+    throw new UsageError(
+      "--exact captures the live tree into the block: no explicit fields, no public audience",
+    );
+  }
   const prompt = wrap ? await readPromptText() : null;
 
   const contextPromise: Promise<ContextResult | undefined> = v.context
@@ -211,8 +234,12 @@ export async function handshakeMain(args: string[]): Promise<number> {
   }
   let tree: TreeState | undefined;
   let context: ContextResult | undefined;
+  let seed: string | undefined;
+  const capture = v.exact
+    ? () => captureExact().then((exact) => (seed = exact.seed, exact.live))
+    : captureLive;
   try {
-    tree = publicAudience ? undefined : representable(explicit ?? await captureLive(), cwdStyle);
+    tree = publicAudience ? undefined : representable(explicit ?? await capture(), cwdStyle);
     context = await contextPromise;
   } catch (error) {
     const reason = describe(error);
@@ -235,8 +262,11 @@ export async function handshakeMain(args: string[]): Promise<number> {
     ...tree,
     workspace_mode: "shared",
     handshake_issued_at: issuedAt ?? issuedAtNow(),
+    ...(seed === undefined ? {} : { seed }),
   }));
-  const blocks = handshakes.map(buildBlock);
+  const blocks = handshakes.map((h) =>
+    seed === undefined ? buildBlock(h) : buildV2Block({ ...h, seed })
+  );
   const contextText = contextPrefix(context);
   const heads = publicAudience
     ? Array.from({ length: count }, () => "")

@@ -4,11 +4,12 @@
  *
  * @module
  */
-import { normalisePrompt, parseBlock, type ParseResult } from "./block.ts";
+import { normalisePrompt, type ParseResult } from "./block.ts";
 import { FIELD_NAMES, type FieldName, type Handshake, validateField } from "./fields.ts";
 import { divergenceFinding, unverifiedText, verifiedLine } from "./finding.ts";
 import { type Verdict, verifyLive, type VerifyStatus } from "./verification.ts";
 import {
+  err,
   InputError,
   out,
   parseCli,
@@ -18,6 +19,9 @@ import {
   VERSION,
 } from "./cli.ts";
 import { parseDuration } from "./time.ts";
+import { type AnyParseResult, parseHandshake } from "./v2/block.ts";
+import { verifyExact } from "./v2/exact.ts";
+import { renderExactVerdict } from "./v2/render.ts";
 
 /** Exit code of each path. */
 export const VERIFY_EXIT: Readonly<Record<VerifyStatus, number>> = {
@@ -121,16 +125,25 @@ export async function verifyMain(args: string[]): Promise<number> {
       `--max-age must be a duration like 90s, 10m, 2h or 1d: ${JSON.stringify(v["max-age"])}`,
     );
   }
-  let parsed = fromFlags(v);
+  let parsed: AnyParseResult | undefined = fromFlags(v);
   if (!parsed) {
     try {
-      parsed = parseBlock(normalisePrompt(new TextDecoder().decode(await readStdin())));
+      parsed = parseHandshake(normalisePrompt(new TextDecoder().decode(await readStdin())));
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       parsed = { kind: "error", reason: error.message };
     }
   }
-  const verdict = await verifyLive(parsed, maxAgeMs === undefined ? {} : { maxAgeMs });
+  const options = maxAgeMs === undefined ? {} : { maxAgeMs };
+  if (parsed.kind === "v2") {
+    if (parsed.ignoredBlocks > 0) {
+      err(`verify: ignored ${parsed.ignoredBlocks} later handshake block(s): task content`);
+    }
+    const exact = await verifyExact(parsed.handshake, options);
+    await out(v.json ? `${JSON.stringify(exact, null, 2)}\n` : renderExactVerdict(exact));
+    return VERIFY_EXIT[exact.status];
+  }
+  const verdict = await verifyLive(parsed, options);
   await out(v.json ? `${JSON.stringify(verdict, null, 2)}\n` : renderVerdict(verdict));
   return VERIFY_EXIT[verdict.status];
 }
