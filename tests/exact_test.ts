@@ -253,7 +253,7 @@ Deno.test("exact: a seed that exists only through git replace takes the error pa
     const fake = "2".repeat(40);
     await git(dir, ["update-ref", `refs/replace/${fake}`, real]);
     assertEquals(await git(dir, ["rev-parse", `${fake}^{tree}`]).then(Boolean), true);
-    await assertRefused(dir, withSeed(await exactPrompt(dir), fake), /cannot be read as a seed/);
+    await assertRefused(dir, withSeed(await exactPrompt(dir), fake), /missing from this repository/);
   }));
 
 Deno.test("exact: a seed of the wrong object type, or a commit that is no seed, is refused", () =>

@@ -106,8 +106,11 @@ export async function readVerifiedCommit(
   format: ObjectFormat,
 ): Promise<{ tree: string; parents: string[] }> {
   if (!isFullOid(oid, format)) throw new GitError("failed", `Not a full object id: "${oid}"`);
-  const { stdout } = await runGit(["cat-file", "commit", oid], { cwd: top, env: NO_REPLACE });
-  if (await objectId("commit", stdout, format) !== oid) {
+  const { stdout } = await runGit(["cat-file", "commit", oid], {
+    cwd: top,
+    env: NO_REPLACE, // GUARD:seed-no-replace
+  });
+  if (await objectId("commit", stdout, format) !== oid) { // GUARD:seed-hash
     throw new GitError("failed", `Object ${oid} does not hash to its name: refusing it`);
   }
   const text = new TextDecoder().decode(stdout);
@@ -170,7 +173,7 @@ export async function readSeed(
         seedCommitBytes(inner.tree, [head], INDEX_MESSAGE),
         format,
       ) === indexCommit;
-  if (inner.parents.length !== 1 || inner.parents[0] !== head || !canonical) {
+  if (inner.parents.length !== 1 || inner.parents[0] !== head || !canonical) { // GUARD:seed-shape
     throw new GitError("failed", `Commit ${seed} is not a tether seed`);
   }
   return { head, index: inner.tree, worktree: outer.tree };

@@ -70,8 +70,10 @@ const PLAIN_CONFIG = [
 ];
 
 function isLockContention(error: unknown): boolean {
-  return error instanceof GitError && /\.lock'?: File exists|Unable to create .*\.lock/i
-    .test(error.stderrTail + error.message);
+  // git's advice after the lock line fills the stderr tail, so match the advice too.
+  return error instanceof GitError &&
+    /\.lock'?: File exists|Unable to create .*\.lock|Another git process seems|remove the file manually/i
+      .test(error.stderrTail + error.message);
 }
 
 function pause(): Promise<void> {
@@ -101,7 +103,7 @@ async function withSeedLock<T>(top: string, body: () => Promise<T>): Promise<T> 
     await proc.send(`start\ncreate ${SEED_LOCK_REF} HEAD\nprepare\n`).catch(() => {});
     const started = await proc.readLine();
     const prepared = started === "start: ok" ? await proc.readLine() : undefined;
-    if (prepared === "prepare: ok") {
+    if (prepared === "prepare: ok") { // GUARD:seed-lock
       try {
         return await body();
       } finally {

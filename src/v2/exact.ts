@@ -130,10 +130,28 @@ async function expectedState(dir: string, block: HandshakeV2): Promise<TreeState
     throw new Error(`seed ${block.seed} cannot be read as a seed: ${detail}`);
   }
   // The block's parent_head must be the HEAD the seed records (the seed speaks for the block).
-  if (state.head !== block.parent_head.toLowerCase()) {
+  if (state.head !== block.parent_head.toLowerCase()) { // GUARD:seed-head
     throw new Error(`seed ${block.seed} records HEAD ${state.head}, not parent_head`);
   }
   return state;
+}
+
+/**
+ * Whether two content states are the same: HEAD, index tree and working-tree tree.
+ *
+ * @example A second edit of one file is another state
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const a = { head: "1".repeat(40), index: "2".repeat(40), worktree: "3".repeat(40) };
+ * assertEquals(sameState(a, { ...a }), true);
+ * assertEquals(sameState(a, { ...a, worktree: "4".repeat(40) }), false);
+ * ```
+ * @param a One state.
+ * @param b The other.
+ * @returns True when all three ids are equal.
+ */
+export function sameState(a: TreeState, b: TreeState): boolean {
+  return a.head === b.head && a.index === b.index && a.worktree === b.worktree;
 }
 
 /** The differing paths of index and working tree, capped together. */
@@ -176,9 +194,7 @@ export async function verifyExact(
   if ("error" in observed) {
     return errorVerdict(block, `live git verification failed: ${observed.error}`, v1);
   }
-  const same = expected.value.head === observed.value.head &&
-    expected.value.index === observed.value.index &&
-    expected.value.worktree === observed.value.worktree; // guard: seed comparison
+  const same = sameState(expected.value, observed.value); // GUARD:seed-comparison
   let paths = { index_paths: [] as string[], worktree_paths: [] as string[], more: 0 };
   if (!same) {
     try {
