@@ -63,7 +63,7 @@ const CASES: GuardCase[] = [
       replace: "if (true) {",
     }],
     file: "tests/seed_state_test.ts",
-    filter: "take turns",
+    filter: "waits for the seed lock",
   },
 ];
 

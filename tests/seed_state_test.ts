@@ -138,3 +138,28 @@ Deno.test("a commit shaped like a seed (a merge of a one-commit branch) is not a
     const merge = await git(dir, ["rev-parse", "HEAD"]);
     await assert.rejects(() => readSeed(dir, merge, "sha1"), /not a tether seed/);
   }));
+
+Deno.test("a capture waits for the seed lock that another capture holds", () =>
+  withRepo(async (dir) => {
+    const holder = new Deno.Command("git", {
+      args: ["update-ref", "--stdin"],
+      cwd: dir,
+      stdin: "piped",
+      stdout: "piped",
+    }).spawn();
+    const writer = holder.stdin.getWriter();
+    await writer.write(
+      new TextEncoder().encode("start\ncreate refs/tether/seed-lock HEAD\nprepare\n"),
+    );
+    const reader = holder.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let said = "";
+    while (!said.includes("prepare: ok")) said += (await reader.read()).value ?? "";
+    await assert.rejects(() => captureState(dir, { lockAttempts: 2 }), /seed lock/);
+    await writer.close();
+    await reader.cancel();
+    await holder.status;
+    assertEquals(
+      (await captureState(dir, { lockAttempts: 2 })).head,
+      await git(dir, ["rev-parse", "HEAD"]),
+    );
+  }));

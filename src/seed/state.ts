@@ -37,6 +37,8 @@ export interface CaptureStateOptions {
   trustStatCache?: boolean;
   /** How often the capture is tried when HEAD or the index moved while it ran. */
   attempts?: number;
+  /** How often the seed lock is tried while another capture holds it (default 200). */
+  lockAttempts?: number;
 }
 
 /** The name of the private index, inside the worktree's own git directory. */
@@ -97,7 +99,11 @@ async function withLockRetry<T>(call: () => Promise<T>): Promise<T> {
  * `update-ref --stdin` transaction on {@linkcode SEED_LOCK_REF}, aborted afterwards (and
  * released by git if this process dies).
  */
-async function withSeedLock<T>(top: string, body: () => Promise<T>): Promise<T> {
+async function withSeedLock<T>(
+  top: string,
+  body: () => Promise<T>,
+  attempts = SEED_LOCK_RETRIES,
+): Promise<T> {
   for (let attempt = 0;; attempt++) {
     const proc = startGit(["update-ref", "--stdin"], { cwd: top, env: NO_REPLACE });
     await proc.send(`start\ncreate ${SEED_LOCK_REF} HEAD\nprepare\n`).catch(() => {});
@@ -112,7 +118,7 @@ async function withSeedLock<T>(top: string, body: () => Promise<T>): Promise<T> 
       }
     }
     const { stderr } = await proc.finish();
-    if (attempt >= SEED_LOCK_RETRIES || !/cannot lock ref|File exists/i.test(stderr)) {
+    if (attempt + 1 >= attempts || !/cannot lock ref|File exists/i.test(stderr)) {
       const last = stderr.trim().split("\n").slice(-1)[0] ?? "";
       throw new GitError("failed", `Cannot take the seed lock ${SEED_LOCK_REF}: ${last}`, last);
     }
@@ -217,7 +223,7 @@ export async function captureState(
         );
       }
     }
-  });
+  }, options.lockAttempts);
 }
 
 /**
