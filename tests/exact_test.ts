@@ -253,7 +253,11 @@ Deno.test("exact: a seed that exists only through git replace takes the error pa
     const fake = "2".repeat(40);
     await git(dir, ["update-ref", `refs/replace/${fake}`, real]);
     assertEquals(await git(dir, ["rev-parse", `${fake}^{tree}`]).then(Boolean), true);
-    await assertRefused(dir, withSeed(await exactPrompt(dir), fake), /missing from this repository/);
+    await assertRefused(
+      dir,
+      withSeed(await exactPrompt(dir), fake),
+      /missing from this repository/,
+    );
   }));
 
 Deno.test("exact: a seed of the wrong object type, or a commit that is no seed, is refused", () =>
@@ -404,4 +408,38 @@ Deno.test("exact: a v2 block wins over a later quoted block, which is noted on s
     const r = await verify(dir, quoted);
     assertEquals(r.code, 0, r.stdout);
     assert.match(r.stderr, /ignored 1 later handshake block/);
+  }));
+
+Deno.test("exact: a parent in a subdirectory, verified from there and from the top level", () =>
+  withRepo(async (dir) => {
+    await writeFiles(dir, { "sub/s.txt": "s\n" });
+    const sub = join(dir, "sub");
+    const prompt = await exactPrompt(sub);
+    assertEquals((await verify(sub, prompt)).code, 0);
+    const top = JSON.parse((await verify(dir, prompt, true)).stdout);
+    assertEquals([top.status, top.diverged], ["mismatch", ["parent_cwd"]]);
+  }));
+
+Deno.test("exact: outside a repository handshake --exact fails and wrap passes the prompt through", async () => {
+  const dir = await tempDir();
+  try {
+    const plain = await bin("handshake", ["--exact"], { cwd: dir });
+    assertEquals([plain.code, plain.stdout], [3, ""]);
+    const wrap = await bin("handshake", ["wrap", "--exact"], { cwd: dir, stdin: "task\n" });
+    assertEquals([wrap.code, wrap.stdout], [0, "task\n"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("exact: a v2 block in worktree mode takes the error path in this verify", () =>
+  withRepo(async (dir) => {
+    const prompt = (await exactPrompt(dir)).replace(
+      "workspace_mode: shared",
+      "workspace_mode: worktree",
+    )
+      .replace(/(seed: .*\n)/, "$1worktree_path: /nowhere\nworktree_cwd: /nowhere\n");
+    const r = await verify(dir, prompt);
+    assertEquals(r.code, 3, r.stdout);
+    assert.match(r.stdout, /workspace_mode worktree/);
   }));
