@@ -30,7 +30,8 @@ import { pruneSeedsMain } from "./v2/prune.ts";
 export const EXIT_PARENT_FAILURE = 3;
 
 /** The `--help` text. */
-export const HANDSHAKE_HELP = `handshake ${VERSION}: capture the live tree into a v1 handshake block
+export const HANDSHAKE_HELP =
+  `handshake ${VERSION}: capture the live tree into a handshake block (v1; v2 with --exact)
 
 Usage:
   handshake [options]          print the block for the current directory
