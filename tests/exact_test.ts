@@ -443,3 +443,27 @@ Deno.test("exact: a v2 block in worktree mode takes the error path in this verif
     assertEquals(r.code, 3, r.stdout);
     assert.match(r.stdout, /workspace_mode worktree/);
   }));
+
+Deno.test("exact: a parallel batch of verifies after a sibling's scratch file all halt", () =>
+  withRepo(async (dir) => {
+    const prompt = await exactPrompt(dir);
+    await writeFiles(dir, { "scratch.txt": "sibling output\n" });
+    const runs = await Promise.all(Array.from({ length: 4 }, () => verify(dir, prompt)));
+    assertEquals(runs.map((r) => r.code), [1, 1, 1, 1]);
+    for (const r of runs) assert.match(r.stdout, /- scratch\.txt \(working tree\)\n/);
+  }));
+
+Deno.test("exact: a parent in a linked worktree: its own private index, match and halt there", () =>
+  withRepo(async (dir) => {
+    const linked = `${dir}-linked`;
+    await git(dir, ["worktree", "add", "-q", "-b", "side", linked]);
+    try {
+      await writeFiles(linked, { "a.txt": "linked edit\n" });
+      const prompt = await exactPrompt(linked);
+      assertEquals((await verify(linked, prompt)).code, 0);
+      await writeFiles(linked, { "a.txt": "linked edit, again\n" });
+      await assertHalts(linked, prompt, ["a.txt"]);
+    } finally {
+      await git(dir, ["worktree", "remove", "--force", linked]);
+    }
+  }));
