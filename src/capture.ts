@@ -62,12 +62,14 @@ export interface HeadRead {
 /**
  * Read HEAD, branch and the current directory's location in one git call.
  *
+ * @param cwd The directory to read (default: the current directory).
  * @returns HEAD, branch, location.
  * @throws {GitError} when git fails (no commit yet, not a repository, …).
  */
-export async function readHead(): Promise<HeadRead> {
+export async function readHead(cwd?: string): Promise<HeadRead> {
   const { stdout } = await runGit(["rev-parse", "HEAD", "--abbrev-ref", "HEAD", ...LOCATION_ARGS], {
     parse: true,
+    ...(cwd === undefined ? {} : { cwd }),
   });
   const lines = new TextDecoder().decode(stdout).replace(/\n$/, "").split("\n");
   const [head = "", branch = ""] = lines;
@@ -80,8 +82,9 @@ export async function readHead(): Promise<HeadRead> {
 type Probe = [Promise<GitResult>, Promise<Awaited<ReturnType<typeof readHead>>>, Promise<void>];
 let early: Probe | undefined;
 
-function probe(): Probe {
-  const probes: Probe = [runGit(["status", "--porcelain"]), readHead(), assertGitVersion()];
+function probe(cwd?: string): Probe {
+  const at = cwd === undefined ? {} : { cwd };
+  const probes: Probe = [runGit(["status", "--porcelain"], at), readHead(cwd), assertGitVersion()];
   for (const p of probes) p.catch(() => {}); // awaited later; never an unhandled rejection
   return probes;
 }
@@ -95,18 +98,26 @@ export function prestartCapture(): void {
   early ??= probe();
 }
 
+/** Where {@linkcode captureLive} captures. */
+export interface CaptureOptions {
+  /** An absolute directory to capture in, through `git -C` (default: the current directory). */
+  cwd?: string;
+}
+
 /**
- * Capture the live tree of the current directory.
+ * Capture the live tree of the current directory (or `options.cwd`).
  *
+ * @param options Where to capture.
  * @returns HEAD, branch, cwd, fingerprint, top level and prefix, taken together.
  * @throws {GitError} when git is missing, too old, not in a repository, or fails.
  */
-export async function captureLive(): Promise<LiveTree> {
+export async function captureLive(options: CaptureOptions = {}): Promise<LiveTree> {
+  const cwd = options.cwd;
   for (let attempt = 1;; attempt++) {
-    const probes = early ?? probe();
-    early = undefined;
+    const probes = cwd === undefined ? early ?? probe() : probe(cwd);
+    if (cwd === undefined) early = undefined;
     const [statusResult, before] = await Promise.all(probes);
-    const after = await gitText(["rev-parse", "HEAD"]);
+    const after = await gitText(["rev-parse", "HEAD"], cwd === undefined ? {} : { cwd });
     if (after === before.head || attempt >= CAPTURE_ATTEMPTS) {
       if (after !== before.head) {
         throw new GitError("failed", `HEAD kept moving during capture (${attempt} attempts)`);
@@ -114,7 +125,7 @@ export async function captureLive(): Promise<LiveTree> {
       return {
         parent_head: before.head,
         parent_branch: before.branch,
-        parent_cwd: Deno.cwd(),
+        parent_cwd: cwd ?? Deno.cwd(),
         parent_dirty_fingerprint: await fingerprint(statusResult.stdout),
         location: before.location,
       };

@@ -9,7 +9,7 @@
  */
 
 /** Why a git call failed. */
-export type GitErrorKind = "missing" | "too-old" | "not-a-repository" | "failed";
+export type GitErrorKind = "missing" | "too-old" | "not-a-repository" | "unborn" | "failed";
 
 /** A git call that could not give an answer: git missing, too old, not a repository, or a non-zero exit. */
 export class GitError extends Error {
@@ -214,6 +214,12 @@ export async function runGit(
         throw new GitError("missing", "git is not installed or not on PATH");
       }
       if (attempt < 2 && learnBlockedVariables(message)) continue;
+      // A missing Deno permission is reported as one by the entry point, never as "no git".
+      if (
+        error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied
+      ) {
+        throw error;
+      }
       throw new GitError("missing", `Cannot start git: ${message.split("\n")[0]}`);
     }
   }
@@ -245,6 +251,16 @@ export function failure(args: readonly string[], result: GitResult): GitError {
   const stderr = tail(result.stderr);
   if (/not a git repository/i.test(result.stderr)) {
     return new GitError("not-a-repository", "Not a git repository", stderr, result.code);
+  }
+  if (
+    args.includes("HEAD") && /ambiguous argument 'HEAD'|bad revision 'HEAD'/.test(result.stderr)
+  ) {
+    return new GitError(
+      "unborn",
+      "The repository has no commits yet (HEAD names no commit): commit once, then run again",
+      stderr,
+      result.code,
+    );
   }
   const what = args.find((a) => !a.startsWith("-")) ?? "git";
   return new GitError(

@@ -13,18 +13,23 @@ import { GitError } from "./git.ts";
 import { issuedAtNow } from "./time.ts";
 import {
   err,
+  helpOrVersion,
   InputError,
+  isPermissionError,
   out,
   parseCli,
   type ParsedCli,
+  permissionMessage,
   readStdin,
   UsageError,
   VERSION,
 } from "./cli.ts";
 import { captureWorkingContext, type ContextResult } from "./context/capture.ts";
+import { runHook } from "./hook.ts";
 import { buildV2Block } from "./v2/block.ts";
 import { captureExact } from "./v2/exact.ts";
 import { pruneSeedsMain } from "./v2/prune.ts";
+import { concatBytes, type DecodedPrompt, decodePrompt, encodeText } from "./encoding.ts";
 
 /** Exit code when the parent side cannot capture its tree. */
 export const EXIT_PARENT_FAILURE = 3;
@@ -36,6 +41,8 @@ export const HANDSHAKE_HELP =
 Usage:
   handshake [options]          print the block for the current directory
   handshake wrap [options]     read a task prompt on stdin; print block, blank line, prompt
+  handshake hook [options]     Claude Code PreToolUse hook: read the payload on stdin; for a
+                               Task/Agent call print updatedInput with the prompt wrapped
   handshake prune-seeds [--older-than DURATION]
                                delete seed anchors older than DURATION (default 7d)
 
@@ -53,11 +60,16 @@ Options:
   --head SHA --branch NAME --cwd PATH (--fingerprint HEX12 | --porcelain-stdin)
                                explicit fields instead of a live capture (deterministic with --issued-at)
   --issued-at TIME             handshake_issued_at, UTC ISO-8601 ending in Z
-  -h, --help                   this text
+  -h, --help, help             this text
   -V, --version                the version
+
+wrap passes the prompt's bytes through unchanged; a UTF-16 prompt (with a BOM) gets its block
+in UTF-16, the BOM first.
 
 Exit codes: 0 printed, 2 usage error, 3 parent-side failure (not a repository, git missing
 or failing; nothing on stdout). wrap on failure prints the prompt unchanged and exits 0.
+hook: 0 (wrapped, another tool, or capture failed: spawned unwrapped, reason on stderr),
+1 payload that is not a PreToolUse payload (Claude Code shows it and goes ahead).
 `;
 
 const OPTIONS = {
@@ -169,6 +181,7 @@ function jsonDocument(
 }
 
 function describe(error: unknown): string {
+  if (isPermissionError(error)) return permissionMessage("handshake", error);
   if (error instanceof GitError) {
     return error.kind === "not-a-repository" ? "not a git repository" : error.message;
   }
@@ -183,12 +196,13 @@ function describe(error: unknown): string {
  * @throws {UsageError} for bad arguments.
  */
 export async function handshakeMain(args: string[]): Promise<number> {
-  const { values: v, positionals } = await parseCli(args, OPTIONS);
-  if (v.help) return await out(HANDSHAKE_HELP), 0;
-  if (v.version) return await out(`handshake ${VERSION}\n`), 0;
+  const asked = helpOrVersion(args);
+  const { values: v, positionals } = await parseCli(asked ? [] : args, OPTIONS);
+  if (v.help || asked === "help") return await out(HANDSHAKE_HELP), 0;
+  if (v.version || asked === "version") return await out(`handshake ${VERSION}\n`), 0;
   if (
     positionals.length > 1 ||
-    (positionals[0] !== undefined && !["wrap", "prune-seeds"].includes(positionals[0]))
+    (positionals[0] !== undefined && !["wrap", "hook", "prune-seeds"].includes(positionals[0]))
   ) {
     throw new UsageError(`Unknown command: ${JSON.stringify(positionals.join(" "))}`);
   }
@@ -198,6 +212,7 @@ export async function handshakeMain(args: string[]): Promise<number> {
     return await pruneSeedsMain(v["older-than"], v.json ?? false);
   }
   if (v["older-than"] !== undefined) throw new UsageError("--older-than goes with prune-seeds");
+  if (positionals[0] === "hook") return await hook(v);
   const wrap = positionals[0] === "wrap";
   const count = v.count === undefined ? 1 : Number(v.count);
   if (!Number.isInteger(count) || count < 1 || count > 1000 || !/^\d+$/.test(v.count ?? "1")) {
@@ -221,7 +236,7 @@ export async function handshakeMain(args: string[]): Promise<number> {
       "--exact captures the live tree into the block: no explicit fields, no public audience",
     );
   }
-  const prompt = wrap ? await readPromptText() : null;
+  const prompt = wrap ? await readPrompt() : null;
 
   const contextPromise: Promise<ContextResult | undefined> = v.context
     ? captureWorkingContext({ recent: v.recent ?? [], audience })
@@ -248,10 +263,12 @@ export async function handshakeMain(args: string[]): Promise<number> {
       // The seed: dispatch without the block. The working context, which needs no
       // commit and no repository, still goes in when it could be captured.
       const partial = await contextPromise.catch(() => undefined);
-      const passed = `${contextPrefix(partial)}${prompt}`;
+      const head = contextPrefix(partial);
       err(`handshake: ${reason}; prompt passed through without a handshake block`);
       await out(
-        v.json ? `${JSON.stringify(jsonDocument([], null, partial, [passed]), null, 2)}\n` : passed,
+        v.json
+          ? `${JSON.stringify(jsonDocument([], null, partial, [head + prompt.text]), null, 2)}\n`
+          : prependTo(prompt, [head]),
       );
       return 0;
     }
@@ -272,23 +289,86 @@ export async function handshakeMain(args: string[]): Promise<number> {
   const heads = publicAudience
     ? Array.from({ length: count }, () => "")
     : blocks.map((b) => `${b}\n`);
-  const wrapped = prompt === null ? null : heads.map((head) => `${head}${contextText}${prompt}`);
   if (v.json) {
+    const wrapped = prompt === null
+      ? null
+      : heads.map((head) => `${head}${contextText}${prompt.text}`);
     const doc = jsonDocument(blocks, handshakes[0] ?? null, context, wrapped);
     await out(`${JSON.stringify(doc, null, 2)}\n`);
-  } else if (wrapped) {
-    await out(wrapped.join("\n"));
+  } else if (prompt) {
+    await out(prependTo(prompt, heads.map((head) => `${head}${contextText}`)));
   } else {
     await out(heads.map((head) => `${head}${contextText}`.replace(/\n\n$/, "\n")).join("\n"));
   }
   return 0;
 }
 
-async function readPromptText(): Promise<string> {
+/** `handshake hook`: the options it shares with wrap, then the payload on stdin. */
+async function hook(v: Values): Promise<number> {
+  const refused = [
+    "count",
+    "json",
+    "strict",
+    "head",
+    "branch",
+    "cwd",
+    "fingerprint",
+    "exact",
+  ] as const;
+  for (const flag of refused) {
+    if (v[flag] !== undefined) throw new UsageError(`--${flag} does not go with hook`);
+  }
+  if (v["porcelain-stdin"] || v["issued-at"] !== undefined) {
+    throw new UsageError("explicit fields do not go with hook");
+  }
+  if (v.recent && !v.context) throw new UsageError("--recent goes with --context");
+  if (v.audience !== undefined && !v.context) {
+    throw new UsageError("--audience goes with --context");
+  }
+  const cwdStyle = choice("cwd-style", v["cwd-style"], ["native", "posix"] as const, "native");
+  const audience = choice("audience", v.audience, ["private", "public"] as const, "private");
+  const payload = await readPrompt();
+  return await runHook(payload.text, {
+    context: v.context ?? false,
+    recent: v.recent ?? [],
+    audience,
+    fields: (tree) => representable(tree, cwdStyle),
+    contextPrefix,
+  }, describe);
+}
+
+async function readPrompt(): Promise<DecodedPrompt> {
   try {
-    return new TextDecoder().decode(await readStdin());
+    return decodePrompt(await readStdin());
   } catch (error) {
     if (error instanceof InputError) throw new UsageError(error.message);
     throw error;
   }
+}
+
+/**
+ * The prompt's bytes behind each head, the wrapped prompts joined by a newline. The
+ * prompt is never re-encoded: its body goes out byte for byte; the heads are written in
+ * its encoding, and its byte order mark, if any, moves to the very front so the output
+ * stays one valid file (UTF-16 stays UTF-16).
+ *
+ * @example A Latin-1 prompt stays byte-identical behind the block
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * import { decodePrompt } from "./encoding.ts";
+ * const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9]);
+ * const out = prependTo(decodePrompt(latin1), ["B\n"]);
+ * assertEquals([...out], [0x42, 0x0a, 0x63, 0x61, 0x66, 0xe9]);
+ * ```
+ * @param prompt The prompt as read.
+ * @param heads The text to put in front of it, one per wrapped prompt.
+ * @returns The bytes to print.
+ */
+export function prependTo(prompt: DecodedPrompt, heads: readonly string[]): Uint8Array {
+  const parts: Uint8Array[] = [prompt.bom];
+  heads.forEach((head, i) => {
+    if (i > 0) parts.push(encodeText("\n", prompt.encoding));
+    parts.push(encodeText(head, prompt.encoding), prompt.body);
+  });
+  return concatBytes(parts);
 }

@@ -8,19 +8,23 @@ import { normalisePrompt, type ParseResult } from "./block.ts";
 import { FIELD_NAMES, type FieldName, type Handshake, validateField } from "./fields.ts";
 import { divergenceFinding, unverifiedText, verifiedLine } from "./finding.ts";
 import { type Verdict, verifyLive, type VerifyStatus } from "./verification.ts";
+import { type DecodedPrompt, decodePrompt } from "./encoding.ts";
 import {
   err,
+  helpOrVersion,
   InputError,
+  isPermissionError,
   out,
   parseCli,
   type ParsedCli,
+  permissionMessage,
   readStdin,
   UsageError,
   VERSION,
 } from "./cli.ts";
 import { parseDuration } from "./time.ts";
 import { type AnyParseResult, parseHandshake } from "./v2/block.ts";
-import { verifyExact } from "./v2/exact.ts";
+import { type ExactVerdict, verifyExact } from "./v2/exact.ts";
 import { renderExactVerdict } from "./v2/render.ts";
 
 /** Exit code of each path. */
@@ -37,13 +41,19 @@ export const VERIFY_HELP =
 
 Usage:
   verify [options] < prompt.md
+  verify [options] <<'HANDSHAKE'     (the block inline: nothing written into the tree)
+  <the handshake block>
+  HANDSHAKE
   verify --head SHA --branch NAME --cwd PATH --fingerprint HEX12 [--workspace-mode shared] [--issued-at TIME]
 
 Options:
   --json               one JSON document: { status, tag, expected, observed, diverged, reason }
   --max-age DURATION   a block older than this (90s, 10m, 2h, 1d) takes the error path
-  -h, --help           this text
+  -h, --help, help     this text
   -V, --version        the version
+
+The prompt may be UTF-8 or UTF-16 (with or without a BOM), with CRLF line ends. One that
+cannot be decoded takes the error path, never the missing path.
 
 Paths and exit codes:
   0 match      environment-verified: <head> on <branch>
@@ -89,6 +99,40 @@ function fromFlags(v: Values): ParseResult | undefined {
 }
 
 /**
+ * Find the block in a decoded prompt. Bytes that do not decode never make the missing
+ * path: with no block found the prompt could not be read (error path), and a block whose
+ * values hold an undecodable sequence is unparseable; a readable block in front of task
+ * text in another encoding (a Latin-1 prompt wrapped as it was) is read as usual.
+ *
+ * @example A Latin-1 prompt without a block is not "no handshake"
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * import { decodePrompt } from "./encoding.ts";
+ * assertEquals(parsePrompt(decodePrompt(new Uint8Array([0x63, 0xe9]))).kind, "error");
+ * assertEquals(parsePrompt(decodePrompt(new TextEncoder().encode("task"))).kind, "missing");
+ * ```
+ * @param decoded The prompt as {@linkcode decodePrompt} read it.
+ * @returns What parsing found.
+ */
+export function parsePrompt(decoded: DecodedPrompt): AnyParseResult {
+  const parsed = parseHandshake(normalisePrompt(decoded.text));
+  if (decoded.valid) return parsed;
+  const what = decoded.encoding === "utf-8"
+    ? "UTF-8 (or UTF-16 with a byte order mark)"
+    : decoded.encoding.toUpperCase();
+  if (parsed.kind === "missing") {
+    return { kind: "error", reason: `the prompt cannot be read: it is not valid ${what}` };
+  }
+  if (
+    (parsed.kind === "block" || parsed.kind === "v2") &&
+    Object.values(parsed.handshake).some((x) => typeof x === "string" && x.includes("\uFFFD"))
+  ) {
+    return { kind: "error", reason: `the handshake block is not valid ${what}` };
+  }
+  return parsed;
+}
+
+/**
  * Render a verdict as the human text of its path.
  *
  * @param verdict What verification decided.
@@ -113,9 +157,10 @@ export function renderVerdict(verdict: Verdict): string {
  * @throws {UsageError} for bad arguments.
  */
 export async function verifyMain(args: string[]): Promise<number> {
-  const { values: v, positionals } = await parseCli(args, OPTIONS);
-  if (v.help) return await out(VERIFY_HELP), 0;
-  if (v.version) return await out(`verify ${VERSION}\n`), 0;
+  const asked = helpOrVersion(args);
+  const { values: v, positionals } = await parseCli(asked ? [] : args, OPTIONS);
+  if (v.help || asked === "help") return await out(VERIFY_HELP), 0;
+  if (v.version || asked === "version") return await out(`verify ${VERSION}\n`), 0;
   if (positionals.length > 0) {
     throw new UsageError(`Unexpected argument: ${JSON.stringify(positionals[0])}`);
   }
@@ -128,22 +173,35 @@ export async function verifyMain(args: string[]): Promise<number> {
   let parsed: AnyParseResult | undefined = fromFlags(v);
   if (!parsed) {
     try {
-      parsed = parseHandshake(normalisePrompt(new TextDecoder().decode(await readStdin())));
+      parsed = parsePrompt(decodePrompt(await readStdin()));
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       parsed = { kind: "error", reason: error.message };
     }
   }
   const options = maxAgeMs === undefined ? {} : { maxAgeMs };
-  if (parsed.kind === "v2") {
-    if (parsed.ignoredBlocks > 0) {
-      err(`verify: ignored ${parsed.ignoredBlocks} later handshake block(s): task content`);
-    }
-    const exact = await verifyExact(parsed.handshake, options);
-    await out(v.json ? `${JSON.stringify(exact, null, 2)}\n` : renderExactVerdict(exact));
-    return VERIFY_EXIT[exact.status];
+  if (parsed.kind === "v2" && parsed.ignoredBlocks > 0) {
+    err(`verify: ignored ${parsed.ignoredBlocks} later handshake block(s): task content`);
   }
-  const verdict = await verifyLive(parsed, options);
-  await out(v.json ? `${JSON.stringify(verdict, null, 2)}\n` : renderVerdict(verdict));
+  let verdict: Verdict | ExactVerdict;
+  try {
+    verdict = parsed.kind === "v2"
+      ? await verifyExact(parsed.handshake, options)
+      : await verifyLive(parsed, options);
+  } catch (error) {
+    if (!isPermissionError(error)) throw error;
+    const reason = permissionMessage("verify", error);
+    err(`error: ${reason}`);
+    verdict = {
+      status: "error",
+      tag: "environment-unverified",
+      expected: null,
+      observed: null,
+      diverged: [],
+      reason,
+    };
+  }
+  const text = "version" in verdict ? renderExactVerdict(verdict) : renderVerdict(verdict);
+  await out(v.json ? `${JSON.stringify(verdict, null, 2)}\n` : text);
   return VERIFY_EXIT[verdict.status];
 }
