@@ -395,3 +395,95 @@ export async function objectFormat(cwd?: string): Promise<ObjectFormat> {
   );
   return text === "sha256" ? "sha256" : "sha1";
 }
+
+/** A git process the caller talks to line by line (a lock held for as long as it runs). */
+export interface GitProcess {
+  /**
+   * Write text to git's standard input.
+   *
+   * @param text What to send.
+   */
+  send(text: string): Promise<void>;
+  /**
+   * The next line of git's standard output.
+   *
+   * @returns The line without its newline, or undefined when git closed its output.
+   */
+  readLine(): Promise<string | undefined>;
+  /**
+   * Close git's standard input and wait for it to exit.
+   *
+   * @returns git's exit code and its standard error.
+   */
+  finish(): Promise<{ code: number; stderr: string }>;
+}
+
+/**
+ * Start git with the hardening options and piped standard streams, for a conversation
+ * such as `update-ref --stdin` (`start`, `prepare`, `abort`).
+ *
+ * @param args The subcommand and its arguments.
+ * @param options Where to run and extra environment.
+ * @returns The running process.
+ * @throws {GitError} `missing` when git cannot be started.
+ */
+export function startGit(args: readonly string[], options: GitOptions = {}): GitProcess {
+  const argv = [
+    ...(options.cwd === undefined ? [] : ["-C", options.cwd]),
+    ...HARDENING_ARGS,
+    ...args,
+  ];
+  const env: Record<string, string> = { ...HARDENING_ENV, LC_ALL: "C", ...options.env };
+  let child: Deno.ChildProcess | undefined;
+  for (let attempt = 0; child === undefined; attempt++) {
+    try {
+      child = new Deno.Command("git", {
+        args: argv,
+        env: { ...env, ...blanked },
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      spawned++;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof Deno.errors.NotFound) {
+        throw new GitError("missing", "git is not installed or not on PATH");
+      }
+      if (attempt < 2 && learnBlockedVariables(message)) continue;
+      throw new GitError("missing", `Cannot start git: ${message.split("\n")[0]}`);
+    }
+  }
+  const proc = child;
+  const writer = proc.stdin.getWriter();
+  const reader = proc.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const stderr = new Response(proc.stderr).text();
+  let buffered = "";
+  let done = false;
+  return {
+    async send(text) {
+      await writer.write(new TextEncoder().encode(text));
+    },
+    async readLine() {
+      while (!buffered.includes("\n") && !done) {
+        const chunk = await reader.read();
+        if (chunk.done) done = true;
+        else buffered += chunk.value;
+      }
+      if (!buffered) return undefined;
+      const end = buffered.includes("\n") ? buffered.indexOf("\n") : buffered.length;
+      const line = buffered.slice(0, end);
+      buffered = buffered.slice(end + 1);
+      return line;
+    },
+    async finish() {
+      await writer.close().catch(() => {});
+      while (!done) {
+        const chunk = await reader.read();
+        if (chunk.done) done = true;
+      }
+      const status = await proc.status;
+      return { code: status.code, stderr: await stderr };
+    },
+  };
+}

@@ -32,21 +32,29 @@ import {
 } from "./cli.ts";
 import { captureWorkingContext, type ContextResult } from "./context/capture.ts";
 import { runHook } from "./hook.ts";
+import { buildV2Block } from "./v2/block.ts";
+import { captureExact } from "./v2/exact.ts";
+import { pruneSeedsMain } from "./v2/prune.ts";
 import { concatBytes, type DecodedPrompt, decodePrompt, encodeText } from "./encoding.ts";
 
 /** Exit code when the parent side cannot capture its tree. */
 export const EXIT_PARENT_FAILURE = 3;
 
 /** The `--help` text. */
-export const HANDSHAKE_HELP = `handshake ${VERSION}: capture the live tree into a v1 handshake block
+export const HANDSHAKE_HELP =
+  `handshake ${VERSION}: capture the live tree into a handshake block (v1; v2 with --exact)
 
 Usage:
   handshake [options]          print the block for the current directory
   handshake wrap [options]     read a task prompt on stdin; print block, blank line, prompt
   handshake hook [options]     Claude Code PreToolUse hook: read the payload on stdin; for a
                                Task/Agent call print updatedInput with the prompt wrapped
+  handshake prune-seeds [--older-than DURATION]
+                               delete seed anchors older than DURATION (default 7d)
 
 Options:
+  --exact                      a v2 block carrying a seed: the exact content state (HEAD,
+                               index, working tree) as git objects under refs/tether/seeds/
   --count N                    one capture, N blocks (each its own handshake_issued_at);
                                with wrap, only together with --json
   --json                       one JSON document: { block, blocks, fields, context, snapshot_id, prompt }
@@ -73,6 +81,8 @@ hook: 0 (wrapped, another tool, or capture failed: spawned unwrapped, reason on 
 `;
 
 const OPTIONS = {
+  exact: { type: "boolean" },
+  "older-than": { type: "string" },
   count: { type: "string" },
   json: { type: "boolean" },
   "cwd-style": { type: "string" },
@@ -215,10 +225,16 @@ export async function handshakeMain(args: string[]): Promise<number> {
   if (v.version || asked === "version") return await out(`handshake ${VERSION}\n`), 0;
   if (
     positionals.length > 1 ||
-    (positionals[0] !== undefined && positionals[0] !== "wrap" && positionals[0] !== "hook")
+    (positionals[0] !== undefined && !["wrap", "hook", "prune-seeds"].includes(positionals[0]))
   ) {
     throw new UsageError(`Unknown command: ${JSON.stringify(positionals.join(" "))}`);
   }
+  if (positionals[0] === "prune-seeds") {
+    const other = Object.keys(v).filter((k) => !["older-than", "json"].includes(k));
+    if (other.length) throw new UsageError(`prune-seeds takes no --${other[0]}`);
+    return await pruneSeedsMain(v["older-than"], v.json ?? false);
+  }
+  if (v["older-than"] !== undefined) throw new UsageError("--older-than goes with prune-seeds");
   if (positionals[0] === "hook") return await hook(v);
   const wrap = positionals[0] === "wrap";
   const count = v.count === undefined ? 1 : Number(v.count);
@@ -243,6 +259,11 @@ export async function handshakeMain(args: string[]): Promise<number> {
     ? undefined
     : checked("handshake_issued_at", v["issued-at"]);
   const explicit = await explicitTree(v, wrap);
+  if (v.exact && (explicit || audience === "public")) {
+    throw new UsageError(
+      "--exact captures the live tree into the block: no explicit fields, no public audience",
+    );
+  }
   const prompt = wrap ? await readPrompt() : null;
 
   const contextPromise: Promise<ContextResult | undefined> = v.context
@@ -257,8 +278,12 @@ export async function handshakeMain(args: string[]): Promise<number> {
   }
   let tree: TreeState | undefined;
   let context: ContextResult | undefined;
+  let seed: string | undefined;
+  const capture = v.exact
+    ? () => captureExact().then((exact) => (seed = exact.seed, exact.live))
+    : captureLive;
   try {
-    tree = publicAudience ? undefined : representable(explicit ?? await captureLive(), cwdStyle);
+    tree = publicAudience ? undefined : representable(explicit ?? await capture(), cwdStyle);
     context = await contextPromise;
   } catch (error) {
     const reason = describe(error);
@@ -283,8 +308,11 @@ export async function handshakeMain(args: string[]): Promise<number> {
     ...tree,
     workspace_mode: "shared",
     handshake_issued_at: issuedAt ?? issuedAtNow(),
+    ...(seed === undefined ? {} : { seed }),
   }));
-  const blocks = handshakes.map(buildBlock);
+  const blocks = handshakes.map((h) =>
+    seed === undefined ? buildBlock(h) : buildV2Block({ ...h, seed })
+  );
   const contextText = contextPrefix(context);
   const heads = publicAudience
     ? Array.from({ length: count }, () => "")
@@ -305,7 +333,17 @@ export async function handshakeMain(args: string[]): Promise<number> {
 
 /** `handshake hook`: the options it shares with wrap, then the payload on stdin. */
 async function hook(v: Values): Promise<number> {
-  for (const flag of ["count", "json", "strict", "head", "branch", "cwd", "fingerprint"] as const) {
+  const refused = [
+    "count",
+    "json",
+    "strict",
+    "head",
+    "branch",
+    "cwd",
+    "fingerprint",
+    "exact",
+  ] as const;
+  for (const flag of refused) {
     if (v[flag] !== undefined) throw new UsageError(`--${flag} does not go with hook`);
   }
   if (v["porcelain-stdin"] || v["issued-at"] !== undefined) {

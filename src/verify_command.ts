@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { normalisePrompt, parseBlock, type ParseResult } from "./block.ts";
+import { normalisePrompt, type ParseResult } from "./block.ts";
 import {
   FIELD_NAMES,
   type FieldName,
@@ -29,6 +29,9 @@ import {
   VERSION,
 } from "./cli.ts";
 import { parseDuration } from "./time.ts";
+import { type AnyParseResult, parseHandshake } from "./v2/block.ts";
+import { type ExactVerdict, verifyExact } from "./v2/exact.ts";
+import { renderExactVerdict } from "./v2/render.ts";
 
 /** Exit code of each path. */
 export const VERIFY_EXIT: Readonly<Record<VerifyStatus, number>> = {
@@ -121,8 +124,8 @@ function fromFlags(v: Values): ParseResult | undefined {
  * @param decoded The prompt as {@linkcode decodePrompt} read it.
  * @returns What parsing found.
  */
-export function parsePrompt(decoded: DecodedPrompt): ParseResult {
-  const parsed = parseBlock(normalisePrompt(decoded.text));
+export function parsePrompt(decoded: DecodedPrompt): AnyParseResult {
+  const parsed = parseHandshake(normalisePrompt(decoded.text));
   if (decoded.valid) return parsed;
   const what = decoded.encoding === "utf-8"
     ? "UTF-8 (or UTF-16 with a byte order mark)"
@@ -131,7 +134,8 @@ export function parsePrompt(decoded: DecodedPrompt): ParseResult {
     return { kind: "error", reason: `the prompt cannot be read: it is not valid ${what}` };
   }
   if (
-    parsed.kind === "block" && Object.values(parsed.handshake).some((x) => x.includes("\uFFFD"))
+    (parsed.kind === "block" || parsed.kind === "v2") &&
+    Object.values(parsed.handshake).some((x) => typeof x === "string" && x.includes("\uFFFD"))
   ) {
     return { kind: "error", reason: `the handshake block is not valid ${what}` };
   }
@@ -176,7 +180,7 @@ export async function verifyMain(args: string[]): Promise<number> {
       `--max-age must be a duration like 90s, 10m, 2h or 1d: ${JSON.stringify(v["max-age"])}`,
     );
   }
-  let parsed = fromFlags(v);
+  let parsed: AnyParseResult | undefined = fromFlags(v);
   if (!parsed) {
     try {
       parsed = parsePrompt(decodePrompt(await readStdin()));
@@ -192,9 +196,19 @@ export async function verifyMain(args: string[]): Promise<number> {
       );
     }
   }
-  let verdict: Verdict;
+  const options = maxAgeMs === undefined ? {} : { maxAgeMs };
+  if (parsed.kind === "v2" && parsed.ignoredBlocks > 0) {
+    err(
+      `verify: ${parsed.ignoredBlocks} later handshake block${
+        parsed.ignoredBlocks === 1 ? "" : "s"
+      } ignored: the first block is the handshake, later ones are task content`,
+    );
+  }
+  let verdict: Verdict | ExactVerdict;
   try {
-    verdict = await verifyLive(parsed, maxAgeMs === undefined ? {} : { maxAgeMs });
+    verdict = parsed.kind === "v2"
+      ? await verifyExact(parsed.handshake, options)
+      : await verifyLive(parsed, options);
   } catch (error) {
     if (!isPermissionError(error)) throw error;
     const reason = permissionMessage("verify", error);
@@ -208,6 +222,7 @@ export async function verifyMain(args: string[]): Promise<number> {
       reason,
     };
   }
-  await out(v.json ? `${JSON.stringify(verdict, null, 2)}\n` : renderVerdict(verdict));
+  const text = "version" in verdict ? renderExactVerdict(verdict) : renderVerdict(verdict);
+  await out(v.json ? `${JSON.stringify(verdict, null, 2)}\n` : text);
   return VERIFY_EXIT[verdict.status];
 }

@@ -38,6 +38,7 @@ Deno.test("README: every marked example is one this suite runs", () => {
   assertEquals([...EXAMPLES.keys()].sort(), [
     "bash-dispatcher",
     "coord-quickstart",
+    "exact-mode",
     "gate-roundtrip",
     "powershell-dispatcher",
   ]);
@@ -54,6 +55,19 @@ Deno.test("README: the bash dispatcher runs three agents whose Step 0 matches, a
     assertEquals(r.stderr, "");
     assertEquals([...Deno.readDirSync(site.tmp)], [], "the example removes its temp dir");
     assertEquals(await git(site.repo, ["status", "--porcelain"]), "");
+  });
+});
+
+Deno.test("README: exact mode matches, then halts on a sibling's second edit, naming the file", async () => {
+  await onSite(async (site) => {
+    const r = await runScript(site, "bash", example("exact-mode"));
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    assertOk(r.stdout.startsWith("environment-verified: "), r.stdout);
+    assertIncludes(r.stdout, "**Diverged fields:** seed\n");
+    assertIncludes(r.stdout, "- src/app.ts (working tree)\n");
+    assertIncludes(r.stdout, "halted: exit 1\n");
+    assertIncludes(r.stdout, "pruned 0 seed(s) older than 7d; kept 1\n");
+    assertEquals([...Deno.readDirSync(site.tmp)], [], "the example removes its temp dir");
   });
 });
 

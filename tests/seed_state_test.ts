@@ -104,3 +104,62 @@ Deno.test("seed state works in a SHA-256 repository", () =>
     const seed = await writeSeed(dir, state);
     assertEquals(await readSeed(dir, seed, "sha256"), state);
   }, true));
+
+Deno.test("seed state neither locks nor rewrites the user's index (staged changes, stale cache tree)", () =>
+  withRepo(async (dir) => {
+    await writeFiles(dir, { "a.txt": "staged\n", "c.txt": "new\n" });
+    await git(dir, ["add", "a.txt", "c.txt"]); // invalidates the cache tree
+    const before = await Deno.readFile(join(dir, ".git", "index"));
+    const state = await captureState(dir);
+    assertEquals(await Deno.readFile(join(dir, ".git", "index")), before);
+    assertEquals(state.index, await git(dir, ["write-tree"]));
+  }));
+
+Deno.test("concurrent seed captures take turns: each records the tree as it is", () =>
+  withRepo(async (dir) => {
+    await writeFiles(dir, { "scratch.txt": "sibling\n" });
+    const expected = await captureState(dir);
+    const states = await Promise.all(Array.from({ length: 6 }, () => captureState(dir)));
+    for (const state of states) assertEquals(state, expected);
+    assertEquals(await git(dir, ["for-each-ref", "refs/tether/seed-lock"]), "");
+  }));
+
+Deno.test("a commit shaped like a seed (a merge of a one-commit branch) is not a seed", () =>
+  withRepo(async (dir) => {
+    const head = await git(dir, ["rev-parse", "HEAD"]);
+    await git(dir, ["checkout", "-q", "-b", "side"]);
+    await writeFiles(dir, { "side.txt": "s\n" });
+    await commitAll(dir, "side");
+    await git(dir, ["checkout", "-q", "main"]);
+    await writeFiles(dir, { "main.txt": "m\n" });
+    await commitAll(dir, "main");
+    await git(dir, ["reset", "-q", "--hard", head]);
+    await git(dir, ["merge", "-q", "--no-ff", "-m", "merge", "side"]);
+    const merge = await git(dir, ["rev-parse", "HEAD"]);
+    await assert.rejects(() => readSeed(dir, merge, "sha1"), /not a tether seed/);
+  }));
+
+Deno.test("a capture waits for the seed lock that another capture holds", () =>
+  withRepo(async (dir) => {
+    const holder = new Deno.Command("git", {
+      args: ["update-ref", "--stdin"],
+      cwd: dir,
+      stdin: "piped",
+      stdout: "piped",
+    }).spawn();
+    const writer = holder.stdin.getWriter();
+    await writer.write(
+      new TextEncoder().encode("start\ncreate refs/tether/seed-lock HEAD\nprepare\n"),
+    );
+    const reader = holder.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let said = "";
+    while (!said.includes("prepare: ok")) said += (await reader.read()).value ?? "";
+    await assert.rejects(() => captureState(dir, { lockAttempts: 2 }), /seed lock/);
+    await writer.close();
+    await reader.cancel();
+    await holder.status;
+    assertEquals(
+      (await captureState(dir, { lockAttempts: 2 })).head,
+      await git(dir, ["rev-parse", "HEAD"]),
+    );
+  }));

@@ -15,6 +15,9 @@ import type { TreeState } from "./state.ts";
 export const SEED_REF_PREFIX = "refs/tether/seeds/";
 
 const NO_REPLACE = { GIT_NO_REPLACE_OBJECTS: "1" };
+const IDENTITY_LINE = "tether <tether@localhost> 0 +0000";
+const INDEX_MESSAGE = "tether seed: index";
+const WORKTREE_MESSAGE = "tether seed: working tree";
 const FIXED_IDENTITY = {
   ...NO_REPLACE,
   GIT_AUTHOR_NAME: "tether",
@@ -36,7 +39,7 @@ const FIXED_IDENTITY = {
 export async function writeSeed(top: string, state: TreeState): Promise<string> {
   const opts = { cwd: top, env: FIXED_IDENTITY };
   const indexCommit = await gitText(
-    ["commit-tree", "-p", state.head, "-m", "tether seed: index", "--end-of-options", state.index],
+    ["commit-tree", "-p", state.head, "-m", INDEX_MESSAGE, "--end-of-options", state.index],
     opts,
   );
   const seed = await gitText(
@@ -47,13 +50,17 @@ export async function writeSeed(top: string, state: TreeState): Promise<string> 
       "-p",
       indexCommit,
       "-m",
-      "tether seed: working tree",
+      WORKTREE_MESSAGE,
       "--end-of-options",
       state.worktree,
     ],
     opts,
   );
-  await runGit(["update-ref", `${SEED_REF_PREFIX}${seed}`, seed], { cwd: top, env: NO_REPLACE });
+  // The reflog dates the anchor (the seed's own date is fixed): `prune-seeds` reads it.
+  await runGit(
+    ["update-ref", "--create-reflog", "-m", "tether seed", `${SEED_REF_PREFIX}${seed}`, seed],
+    { cwd: top, env: NO_REPLACE },
+  );
   return seed;
 }
 
@@ -99,8 +106,11 @@ export async function readVerifiedCommit(
   format: ObjectFormat,
 ): Promise<{ tree: string; parents: string[] }> {
   if (!isFullOid(oid, format)) throw new GitError("failed", `Not a full object id: "${oid}"`);
-  const { stdout } = await runGit(["cat-file", "commit", oid], { cwd: top, env: NO_REPLACE });
-  if (await objectId("commit", stdout, format) !== oid) {
+  const { stdout } = await runGit(["cat-file", "commit", oid], {
+    cwd: top,
+    env: NO_REPLACE, // GUARD:seed-no-replace
+  });
+  if (await objectId("commit", stdout, format) !== oid) { // GUARD:seed-hash
     throw new GitError("failed", `Object ${oid} does not hash to its name: refusing it`);
   }
   const text = new TextDecoder().decode(stdout);
@@ -112,7 +122,30 @@ export async function readVerifiedCommit(
 }
 
 /**
- * Read a seed back as the state it records, checking every object against its id.
+ * The bytes `git commit-tree` writes for a seed's commit: fixed identity and date.
+ *
+ * @param tree The tree id.
+ * @param parents The parent ids.
+ * @param message The one-line message.
+ * @returns The commit object's content.
+ */
+function seedCommitBytes(tree: string, parents: string[], message: string): Uint8Array {
+  const lines = [
+    `tree ${tree}`,
+    ...parents.map((p) => `parent ${p}`),
+    `author ${IDENTITY_LINE}`,
+    `committer ${IDENTITY_LINE}`,
+    "",
+    message,
+    "",
+  ];
+  return new TextEncoder().encode(lines.join("\n"));
+}
+
+/**
+ * Read a seed back as the state it records, checking every object against its id and
+ * both commits against the exact bytes {@linkcode writeSeed} writes (so a commit merely
+ * shaped like a seed, such as a merge, is refused).
  *
  * @param top A directory in the repository.
  * @param seed The seed commit's full id.
@@ -131,7 +164,16 @@ export async function readSeed(
     throw new GitError("failed", `Commit ${seed} is not a tether seed`);
   }
   const inner = await readVerifiedCommit(top, indexCommit, format);
-  if (inner.parents.length !== 1 || inner.parents[0] !== head) {
+  const canonical = await objectId(
+        "commit",
+        seedCommitBytes(outer.tree, [head, indexCommit], WORKTREE_MESSAGE),
+        format,
+      ) === seed && await objectId(
+        "commit",
+        seedCommitBytes(inner.tree, [head], INDEX_MESSAGE),
+        format,
+      ) === indexCommit;
+  if (inner.parents.length !== 1 || inner.parents[0] !== head || !canonical) { // GUARD:seed-shape
     throw new GitError("failed", `Commit ${seed} is not a tether seed`);
   }
   return { head, index: inner.tree, worktree: outer.tree };
