@@ -197,13 +197,6 @@ export async function verifyMain(args: string[]): Promise<number> {
     }
   }
   const options = maxAgeMs === undefined ? {} : { maxAgeMs };
-  if (parsed.kind === "v2" && parsed.ignoredBlocks > 0) {
-    err(
-      `verify: ${parsed.ignoredBlocks} later handshake block${
-        parsed.ignoredBlocks === 1 ? "" : "s"
-      } ignored: the first block is the handshake, later ones are task content`,
-    );
-  }
   let verdict: Verdict | ExactVerdict;
   try {
     verdict = parsed.kind === "v2"

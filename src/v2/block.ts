@@ -52,7 +52,7 @@ export interface HandshakeV2 extends Handshake {
 /** What parsing a prompt found, v1 or v2. */
 export type AnyParseResult =
   | ParseResult
-  | { kind: "v2"; handshake: HandshakeV2; ignoredBlocks: number };
+  | { kind: "v2"; handshake: HandshakeV2; ignored?: number };
 
 /**
  * Check one v2 value: the v1 rules for v1 fields; a full lowercase hex id for `seed`; an
@@ -158,7 +158,7 @@ function parseV2Body(body: string[]): { handshake: HandshakeV2 } | { reason: str
 /**
  * Find the handshake in a prompt: the **first** block is the handshake. A v2 block is
  * parsed here; anything else is left to the v1 parser, unchanged. Later blocks after a v2
- * block are task content, counted in `ignoredBlocks`.
+ * block are task content, counted in `ignored`.
  *
  * @example A v2 block wins over a later quoted block
  * ```ts
@@ -185,6 +185,8 @@ export function parseHandshake(prompt: string): AnyParseResult {
   if (end < 0) return { kind: "error", reason: "opening sentinel without a closing sentinel" };
   const parsed = parseV2Body(lines.slice(start + 1, end).filter((l) => l !== ""));
   if ("reason" in parsed) return { kind: "error", reason: parsed.reason };
-  const ignoredBlocks = lines.slice(end + 1).filter((l) => OPEN_ANY.test(l)).length;
-  return { kind: "v2", handshake: parsed.handshake, ignoredBlocks };
+  const ignored = lines.slice(end + 1).filter((l) => OPEN_ANY.test(l)).length;
+  return ignored > 0
+    ? { kind: "v2", handshake: parsed.handshake, ignored }
+    : { kind: "v2", handshake: parsed.handshake };
 }
