@@ -19,8 +19,8 @@ const CASES: GuardCase[] = [
     guard: "a block whose values do not decode is unparseable",
     mutations: [{
       file: "src/verify_command.ts",
-      find: `parsed.kind === "block" && Object.values(parsed.handshake)`,
-      replace: `false && Object.values(parsed.handshake)`,
+      find: `(parsed.kind === "block" || parsed.kind === "v2") &&`,
+      replace: `false &&`,
     }],
     file: "tests/encoding_test.ts",
     filter: "values are not valid UTF-8",
