@@ -136,3 +136,37 @@ export async function readSeed(
   }
   return { head, index: inner.tree, worktree: outer.tree };
 }
+
+const SIGNATURE = "tether <tether@localhost> 0 +0000";
+
+/**
+ * The id {@linkcode writeSeed} gives a state, computed without writing anything (with
+ * git's default commit encoding): how `verify` names the state it observes.
+ *
+ * @example The same state always has the same id
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const state = { head: "a".repeat(40), index: "b".repeat(40), worktree: "c".repeat(40) };
+ * assertEquals(await seedId(state, "sha1"), await seedId({ ...state }, "sha1"));
+ * ```
+ * @param state The state.
+ * @param format The repository's object format.
+ * @returns The seed commit's id.
+ */
+export async function seedId(state: TreeState, format: ObjectFormat): Promise<string> {
+  const encode = (text: string) => new TextEncoder().encode(text);
+  const indexCommit = await objectId(
+    "commit",
+    encode(
+      `tree ${state.index}\nparent ${state.head}\nauthor ${SIGNATURE}\ncommitter ${SIGNATURE}\n\ntether seed: index\n`,
+    ),
+    format,
+  );
+  return await objectId(
+    "commit",
+    encode(
+      `tree ${state.worktree}\nparent ${state.head}\nparent ${indexCommit}\nauthor ${SIGNATURE}\ncommitter ${SIGNATURE}\n\ntether seed: working tree\n`,
+    ),
+    format,
+  );
+}

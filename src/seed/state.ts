@@ -34,6 +34,12 @@ export interface CaptureStateOptions {
   trustStatCache?: boolean;
   /** How often the capture is tried when HEAD or the index moved while it ran. */
   attempts?: number;
+  /**
+   * The scratch index to build the working-tree tree in (absolute), instead of the
+   * worktree's private one. A spawn passes one no other process uses (inside the new
+   * child's git directory), so concurrent spawns from one parent never share a scratch.
+   */
+  indexFile?: string;
 }
 
 /** The name of the private index, inside the worktree's own git directory. */
@@ -97,7 +103,7 @@ export async function captureState(
   top: string,
   options: CaptureStateOptions = {},
 ): Promise<TreeState> {
-  const indexFile = await seedIndexPath(top);
+  const indexFile = options.indexFile ?? await seedIndexPath(top);
   const env = { ...NO_REPLACE, GIT_INDEX_FILE: indexFile };
   const attempts = options.attempts ?? 3;
   for (let attempt = 1;; attempt++) {
