@@ -18,6 +18,7 @@ import {
   VERSION,
 } from "./cli.ts";
 import { parseDuration } from "./time.ts";
+import { firstBlockVersion } from "./v2/block.ts";
 
 /** Exit code of each path. */
 export const VERIFY_EXIT: Readonly<Record<VerifyStatus, number>> = {
@@ -124,7 +125,17 @@ export async function verifyMain(args: string[]): Promise<number> {
   let parsed = fromFlags(v);
   if (!parsed) {
     try {
-      parsed = parseBlock(normalisePrompt(new TextDecoder().decode(await readStdin())));
+      const prompt = normalisePrompt(new TextDecoder().decode(await readStdin()));
+      if (firstBlockVersion(prompt) === "v2") {
+        const { verifyV2 } = await import("./worktree/verify.ts");
+        const result = await verifyV2(prompt, {
+          json: v.json ?? false,
+          ...(maxAgeMs === undefined ? {} : { maxAgeMs }),
+        });
+        await out(result.text);
+        return result.code;
+      }
+      parsed = parseBlock(prompt);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       parsed = { kind: "error", reason: error.message };

@@ -7,7 +7,8 @@
  * equal, so comparing states never reads a file twice.
  *
  * The working-tree tree is built in a private index beside the worktree's own
- * (`<git dir>/tether-seed-index`), so the user's index is never changed; git does every
+ * (`<git dir>/tether-seed-index`, and the staged tree in `tether-seed-index-staged` from
+ * `git ls-files -s`), so the user's index is never written or locked; git does every
  * read and write, so callers need no file permission.
  *
  * @module
@@ -65,14 +66,32 @@ async function withLockRetry<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** HEAD and the index tree, read together; the index tree is written through git. */
-async function headAndIndex(top: string): Promise<[string, string]> {
+/**
+ * HEAD and the staged entries (`git ls-files -s -z`), read together without writing or
+ * locking the user's index (`git write-tree` there would take `index.lock` and rewrite
+ * the file to store its cache tree).
+ */
+async function headAndStaged(top: string): Promise<[string, Uint8Array]> {
   const env = NO_REPLACE;
-  const [head, index] = await Promise.all([
+  const [head, staged] = await Promise.all([
     gitText(["rev-parse", "--verify", "--end-of-options", "HEAD^{commit}"], { cwd: top, env }),
-    withLockRetry(() => gitText(["write-tree"], { cwd: top, env })),
+    runGit(["ls-files", "-s", "-z"], { cwd: top, env }),
   ]);
-  return [head, index];
+  return [head, staged.stdout];
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
+}
+
+/** The tree of the staged entries, built in a scratch index from `ls-files -s` output. */
+async function stagedTree(top: string, scratch: string, staged: Uint8Array): Promise<string> {
+  const env = { ...NO_REPLACE, GIT_INDEX_FILE: scratch };
+  await withLockRetry(() => runGit(["read-tree", "--empty"], { cwd: top, env }));
+  await withLockRetry(() =>
+    runGit(["update-index", "-z", "--index-info"], { cwd: top, env, stdin: staged })
+  );
+  return await withLockRetry(() => gitText(["write-tree"], { cwd: top, env }));
 }
 
 /**
@@ -107,15 +126,16 @@ export async function captureState(
   const env = { ...NO_REPLACE, GIT_INDEX_FILE: indexFile };
   const attempts = options.attempts ?? 3;
   for (let attempt = 1;; attempt++) {
-    const [head, index] = await headAndIndex(top);
+    const [head, staged] = await headAndStaged(top);
+    const index = await stagedTree(top, `${indexFile}-staged`, staged);
     const readTree = options.trustStatCache === false
       ? ["read-tree", "--end-of-options", index]
       : ["read-tree", "--reset", "--end-of-options", index];
     await withLockRetry(() => runGit(readTree, { cwd: top, env }));
     await withLockRetry(() => runGit(["add", "-A", "--", ":/"], { cwd: top, env }));
     const worktree = await withLockRetry(() => gitText(["write-tree"], { cwd: top, env }));
-    const [headAfter, indexAfter] = await headAndIndex(top);
-    if (head === headAfter && index === indexAfter) return { head, index, worktree };
+    const [headAfter, stagedAfter] = await headAndStaged(top);
+    if (head === headAfter && sameBytes(staged, stagedAfter)) return { head, index, worktree };
     if (attempt >= attempts) {
       throw new GitError(
         "failed",

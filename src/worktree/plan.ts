@@ -109,8 +109,8 @@ export function describeBase(rel: BaseRelation, head: string, parentHead: string
     case "behind":
       return `stale base: this worktree's HEAD ${head} is ${
         commits(rel.behind)
-      } behind the parent's HEAD ${parentHead}; it was made from an older commit and lacks those ${
-        commits(rel.behind)
+      } behind the parent's HEAD ${parentHead}; it was made from an older commit and lacks ${
+        rel.behind === 1 ? "that commit" : `those ${rel.behind} commits`
       }; ${fix}`;
     case "ahead":
       return `moved base: this worktree's HEAD ${head} is ${
