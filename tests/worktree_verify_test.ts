@@ -4,7 +4,6 @@
  * worktree of the parent's repository) holding the seed's state; otherwise the finding
  * says what is wrong.
  */
-import assert from "node:assert/strict";
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { DIVERGENCE_TEMPLATE } from "../src/finding.ts";

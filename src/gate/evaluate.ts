@@ -45,6 +45,8 @@ export interface GateOptions {
   since?: string;
   /** Accept `ok: true` whose evidence is all of kinds gate cannot check. */
   acceptUnverified?: boolean;
+  /** Check evidence in the worktree around this directory (`gate --worktree`). */
+  cwd?: string;
 }
 
 /** Most schema issues listed before the rest are summarised. */
@@ -167,7 +169,7 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
   const needsRepo = options.since !== undefined ||
     (result?.evidence.some((e) => isCheckable(e.kind)) ?? false) ||
     result?.working_context?.head !== undefined;
-  const repo = needsRepo ? await openRepo() : undefined;
+  const repo = needsRepo ? await openRepo(options.cwd) : undefined;
   const observation = repo && options.since !== undefined
     ? await observe(repo, options.since)
     : undefined;

@@ -41,15 +41,18 @@ export interface LiveRepo {
 }
 
 /**
- * Read the repository around the current directory.
+ * Read the repository around the current directory (or `cwd`).
  *
+ * @param cwd Another directory to read it around (a child's worktree).
  * @returns Top level, object format and HEAD.
  * @throws {GateError} when the directory is not inside a git worktree or git fails.
  */
-export async function openRepo(): Promise<LiveRepo> {
+export async function openRepo(cwd?: string): Promise<LiveRepo> {
   try {
-    const [top, format] = (await gitText(["rev-parse", "--show-toplevel", "--show-object-format"]))
-      .split("\n");
+    const [top, format] = (await gitText(
+      ["rev-parse", "--show-toplevel", "--show-object-format"],
+      cwd === undefined ? {} : { cwd },
+    )).split("\n");
     if (!top) throw new GateError("Cannot evaluate: git printed no top level");
     const head = await runGit(["rev-parse", "--verify", "-q", "HEAD"], {
       cwd: top,
