@@ -71,7 +71,7 @@ async function createBranch(seed: string, head: string, zero: string, from: numb
   for (let n = from; n < from + 1000; n++) {
     const name = branchName(seed, n);
     const r = await runGit(
-      ["update-ref", "-m", "tether: spawn", `refs/heads/${name}`, head, zero],
+      ["update-ref", "-m", "tether: spawn", `refs/heads/${name}`, head, zero], // guard: create only
       { allowFailure: true },
     );
     if (r.code === 0) return { name, n };

@@ -1,0 +1,86 @@
+/**
+ * Mutation tests for the worktree-mode guards: each disables one guard (marked
+ * `// guard:` on its line) in a copy of the code and shows that its test then fails.
+ */
+import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
+
+const CASES: GuardCase[] = [
+  {
+    guard: "verify matches only in the named worktree",
+    mutations: [{
+      file: "src/worktree/decide.ts",
+      find: "if (!facts.samePath) { // guard",
+      replace: "if (false) { // guard",
+    }],
+    file: "tests/worktree_verify_test.ts",
+    filter: "sibling's worktree",
+  },
+  {
+    guard: "harness form never matches a main worktree",
+    mutations: [{
+      file: "src/worktree/decide.ts",
+      find: "if (!facts.linked) { // guard",
+      replace: "if (false) { // guard",
+    }],
+    file: "tests/worktree_verify_test.ts",
+    filter: "are told apart",
+  },
+  {
+    guard: "harness form names a worktree of another repository",
+    mutations: [{
+      file: "src/worktree/decide.ts",
+      find: "} else if (facts.sameRepository === false) { // guard",
+      replace: "} else if (false) { // guard",
+    }],
+    file: "tests/worktree_verify_test.ts",
+    filter: "another repository",
+  },
+  {
+    guard: "verify compares the content state with the seed",
+    mutations: [{
+      file: "src/worktree/decide.ts",
+      find: "} else if (facts.stateSeed !== block.seed) { // guard",
+      replace: "} else if (false) { // guard",
+    }],
+    file: "tests/worktree_verify_test.ts",
+    filter: "changed staged state",
+  },
+  {
+    guard: "a change the child did not claim is rejected and never lands",
+    mutations: [{
+      file: "src/worktree/gate.ts",
+      find: "if (changes.observed_unclaimed.length > 0) { // guard",
+      replace: "if (false) { // guard",
+    }],
+    file: "tests/worktree_land_test.ts",
+    filter: "unclaimed",
+  },
+  {
+    guard: "the land merges against the seed, not the parent's HEAD",
+    mutations: [{
+      file: "src/worktree/land.ts",
+      find: "commitTree(child.seedState.worktree, []); // guard",
+      replace: "commitTree(`${child.seedState.head}^{tree}`, []); // guard",
+    }],
+    file: "tests/worktree_land_test.ts",
+    filter: "committed and uncommitted",
+  },
+  {
+    guard: "a spawn creates its branch only when the name is free",
+    mutations: [{
+      file: "src/worktree/spawn.ts",
+      find: "`refs/heads/${name}`, head, zero], // guard",
+      replace: "`refs/heads/${name}`, head], // guard",
+    }],
+    file: "tests/worktree_spawn_test.ts",
+    filter: "at once",
+  },
+];
+
+Deno.test("mutation: disabling each worktree-mode guard makes its test fail", async (t) => {
+  await assertEachMutantFails(t, CASES);
+});
+
+Deno.test("mutation: the unmutated copy passes every worktree test the mutations break", async () => {
+  await assertControlPasses(CASES);
+});
