@@ -42,7 +42,7 @@ Deno.test("README: the worktree-mode example runs as written", async () => {
     assertEquals(r.code, 0, r.stdout + r.stderr);
     assertIncludes(r.stdout, "environment-verified: ");
     assertIncludes(r.stdout, "verdict: accept\n");
-    assertIncludes(r.stdout, "landed: 1 paths: greeting.txt\n");
+    assertIncludes(r.stdout, "landed: 1 path: greeting.txt\n");
     assertEquals(r.stdout.endsWith("hello\n"), true);
     assertEquals(await Deno.readTextFile(join(repo, "greeting.txt")), "hello\n");
     assertEquals(

@@ -36,6 +36,10 @@ export interface WorktreeGateReport extends GateReport {
   land?: LandOutcome;
 }
 
+function count(n: number, what: string): string {
+  return `${n} ${what}${n === 1 ? "" : "s"}`;
+}
+
 function claims(text: string): string[] {
   try {
     const value = JSON.parse(text.replace(/^\uFEFF/, ""));
@@ -95,6 +99,7 @@ export async function worktreeGate(
     };
     if (options.land && verdict === "accept") {
       report.land = await land(child, parentTop, options.keep);
+      if (report.land.status === "conflict") report.recent_files = [];
     }
     return report;
   } catch (error) {
@@ -113,11 +118,13 @@ export function renderWorktree(report: WorktreeGateReport): string {
   const out = [
     `worktree: ${
       JSON.stringify(report.worktree.path)
-    } on ${report.worktree.branch} (seed ${report.worktree.seed}, ${report.worktree.commits.length} commits since)`,
+    } on ${report.worktree.branch} (seed ${report.worktree.seed}, ${
+      count(report.worktree.commits.length, "commit")
+    } since)`,
   ];
   const l = report.land;
   if (l?.status === "landed") {
-    out.push(`landed: ${l.paths.length} paths: ${listPaths(l.paths)}`);
+    out.push(`landed: ${count(l.paths.length, "path")}: ${listPaths(l.paths)}`);
     out.push(l.removed ? "removed: worktree and branch" : "kept: worktree and branch");
   } else if (l?.status === "nothing") {
     out.push("landed: nothing (the child changed no file)");
