@@ -31,6 +31,18 @@ export const CARRIED = [
 ];
 
 /**
+ * The linked worktrees of a repository (the main one left out).
+ *
+ * @param repo The main worktree.
+ * @returns Their paths.
+ */
+export async function linkedWorktrees(repo: string): Promise<string[]> {
+  const list = await git(repo, ["worktree", "list", "--porcelain", "-z"]);
+  return list.split("\0").filter((l) => l.startsWith("worktree ")).map((l) => l.slice(9))
+    .slice(1);
+}
+
+/**
  * Remove every linked worktree of a repository, its `tether/*` branches and
  * `refs/tether/spawned/*` refs, and check that none is left.
  *

@@ -67,11 +67,18 @@ const CASES: GuardCase[] = [
   },
   {
     guard: "a spawn creates its branch only when the name is free",
-    mutations: [{
-      file: "src/worktree/spawn.ts",
-      find: "`refs/heads/${name}`, head, zero], // guard",
-      replace: "`refs/heads/${name}`, head], // guard",
-    }],
+    mutations: [
+      {
+        file: "src/worktree/spawn.ts",
+        find: "`create refs/heads/${name} ${head}\\n` + // guard",
+        replace: "`update refs/heads/${name} ${head}\\n` + // guard",
+      },
+      {
+        file: "src/worktree/spawn.ts",
+        find: "`create ${SPAWN_REF_PREFIX}",
+        replace: "`update ${SPAWN_REF_PREFIX}",
+      },
+    ],
     file: "tests/worktree_spawn_test.ts",
     filter: "at once",
   },

@@ -9,7 +9,7 @@ import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { parseBlock } from "../src/block.ts";
 import { parseV2Block, type V2Handshake } from "../src/v2/block.ts";
 import { bin, git, writeFiles } from "./_helpers.ts";
-import { CARRIED, dirtyFamily, removeWorktrees, treeFacts } from "./_worktree_fixture.ts";
+import { CARRIED, dirtyFamily, linkedWorktrees, treeFacts } from "./_worktree_fixture.ts";
 
 function v2(text: string): V2Handshake {
   const r = parseV2Block(text);
@@ -163,7 +163,8 @@ Deno.test("handshake --worktree into a non-empty directory fails with exit 3, pr
     assertOk(r.stderr.startsWith("error: "), r.stderr);
     assertEquals(r.stderr.trim().split("\n").length, 1);
     assertEquals(await Deno.readTextFile(join(taken, "keep.txt")), "mine\n");
-    await removeWorktrees(f.parent); // asserts that none is left
+    assertEquals(await linkedWorktrees(f.parent), []);
+    assertEquals(await git(f.parent, ["branch", "--list", "tether/*"]), "");
   } finally {
     await f.cleanup();
   }
@@ -201,6 +202,25 @@ Deno.test("handshake worktree-mode usage errors exit 2", async () => {
       assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
       assert.match(r.stderr, /^error: /);
     }
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("a spawn from a directory holding only ignored files fails after making worktrees and branches, and undoes them all", async () => {
+  const f = await dirtyFamily();
+  try {
+    const r = await bin("handshake", ["--worktree", join(f.kids, "b"), "--count", "2"], {
+      cwd: join(f.parent, "build"),
+    });
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertEquals(r.stdout, "");
+    assertIncludes(r.stderr, 'The parent\'s directory "build" holds nothing git carries');
+    assertEquals(
+      await git(f.parent, ["for-each-ref", "refs/heads/tether/", "refs/tether/spawned/"]),
+      "",
+    );
+    assertEquals(await linkedWorktrees(f.parent), []);
   } finally {
     await f.cleanup();
   }

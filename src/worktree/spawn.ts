@@ -6,12 +6,12 @@
  *
  * @module
  */
-import { GitError, gitText, objectFormat, oidLength, runGit } from "../git.ts";
+import { GitError, gitText, runGit } from "../git.ts";
 import { captureLive, type LiveTree } from "../capture.ts";
 import { fingerprint } from "../fingerprint.ts";
 import { captureState, seedIndexPath, type TreeState } from "../seed/state.ts";
 import { writeSeed } from "../seed/commit.ts";
-import { branchName, SPAWN_REF_PREFIX } from "./plan.ts";
+import { BRANCH_PREFIX, branchName, SPAWN_REF_PREFIX } from "./plan.ts";
 
 /** One child worktree. */
 export interface SpawnedChild {
@@ -58,7 +58,11 @@ export async function undo(made: { path: string; branch?: string }[]): Promise<v
     });
     if (child.branch) {
       await runGit(["update-ref", "-d", `refs/heads/${child.branch}`], { allowFailure: true });
-      await runGit(["update-ref", "-d", `${SPAWN_REF_PREFIX}${child.branch.slice(7)}`], {
+      await runGit([
+        "update-ref",
+        "-d",
+        `${SPAWN_REF_PREFIX}${child.branch.slice(BRANCH_PREFIX.length)}`,
+      ], {
         allowFailure: true,
       });
     }
@@ -66,17 +70,76 @@ export async function undo(made: { path: string; branch?: string }[]): Promise<v
   await runGit(["worktree", "prune"], { allowFailure: true });
 }
 
-/** Create the first free branch `tether/<seed>-<n>` at `head`; returns its short name. */
-async function createBranch(seed: string, head: string, zero: string, from: number) {
+/**
+ * Claim the first free name `tether/<seed>-<n>` from `from` on: the branch at `head` and
+ * its spawn ref at the seed, created together in one transaction that fails when either
+ * exists, so concurrent spawns never share a name.
+ */
+async function claimBranch(seed: string, head: string, from: number) {
   for (let n = from; n < from + 1000; n++) {
     const name = branchName(seed, n);
-    const r = await runGit(
-      ["update-ref", "-m", "tether: spawn", `refs/heads/${name}`, head, zero], // guard: create only
-      { allowFailure: true },
-    );
+    const stdin = `create refs/heads/${name} ${head}\n` + // guard: create only
+      `create ${SPAWN_REF_PREFIX}${name.slice(BRANCH_PREFIX.length)} ${seed}\n`;
+    const r = await runGit(["update-ref", "-m", "tether: spawn", "--stdin"], {
+      stdin,
+      allowFailure: true,
+    });
     if (r.code === 0) return { name, n };
   }
   throw new GitError("failed", "No free branch name for the worktree");
+}
+
+/**
+ * Fill one child: check out the seed's working tree, check that the files are exactly it
+ * (with the index at that tree and fresh stat data, no worktree change and nothing
+ * untracked in its status proves it), then set
+ * the index to the seed's index tree keeping stat data, attach HEAD to the branch, and
+ * check that the child's status has the parent's fingerprint and the parent's directory
+ * exists in it.
+ */
+async function fill(
+  dir: string,
+  branch: string,
+  state: TreeState,
+  fp: string,
+  prefix: string,
+): Promise<SpawnedChild> {
+  const opts = { cwd: dir };
+  await runGit(["read-tree", "--reset", "-u", "--end-of-options", state.worktree], opts);
+  // Index and HEAD differ by design; the files must equal the index: no entry may show a
+  // worktree change (Y) and none may be untracked.
+  const clean = await runGit(
+    ["status", "--porcelain", "-z", "--no-renames", "--untracked-files=all"],
+    { ...opts, parse: true },
+  );
+  const entries = new TextDecoder().decode(clean.stdout).split("\0").filter((e) => e !== "");
+  if (entries.some((e) => e[1] !== " ")) {
+    throw new GitError("failed", `The worktree ${dir} does not hold the seed's working tree`);
+  }
+  await runGit(["read-tree", "-m", "--end-of-options", state.index], opts);
+  await runGit(["symbolic-ref", "HEAD", `refs/heads/${branch}`], opts);
+  const [status, where] = await Promise.all([
+    runGit(["status", "--porcelain"], opts),
+    runGit(["rev-parse", "--show-toplevel"], {
+      cwd: prefix === "" ? dir : `${dir}/${prefix}`,
+      parse: true,
+      allowFailure: true,
+    }),
+  ]);
+  if (await fingerprint(status.stdout) !== fp) {
+    throw new GitError(
+      "failed",
+      `git status in ${dir} differs from the parent's (submodules or filters?)`,
+    );
+  }
+  const top = new TextDecoder().decode(where.stdout).replace(/\n$/, "");
+  if (where.code !== 0 || !top) {
+    throw new GitError(
+      "failed",
+      `The parent's directory "${prefix}" holds nothing git carries (only ignored or no files), so the worktree has no such directory`,
+    );
+  }
+  return { path: top, branch, cwd: prefix === "" ? top : `${top}/${prefix}` };
 }
 
 /**
@@ -93,7 +156,6 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
   const made: { path: string; branch?: string }[] = [];
   try {
     const first = await captureLive();
-    const format = await objectFormat();
     for (const dir of dirs) {
       await runGit([
         "worktree",
@@ -105,8 +167,6 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
         first.parent_head,
       ]);
       made.push({ path: dir });
-      const top = await gitText(["rev-parse", "--show-toplevel"], { cwd: dir });
-      made[made.length - 1]!.path = top;
     }
     // The scratch index of the first child: no other process uses it.
     const scratch = await seedIndexPath(made[0]!.path);
@@ -133,44 +193,18 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
       throw new GitError("failed", "The parent's HEAD moved while the worktrees were made");
     }
     const seed = await writeSeed(parent.top, state);
-    const zero = "0".repeat(oidLength(format));
-    const children: SpawnedChild[] = [];
     let n = 1;
     for (const child of made) {
-      const opts = { cwd: child.path };
-      await runGit(["read-tree", "--reset", "-u", "--end-of-options", state.worktree], opts);
-      await runGit(["read-tree", "--end-of-options", state.index], opts);
-      const branch = await createBranch(seed, state.head, zero, n);
-      n = branch.n + 1;
-      child.branch = branch.name;
-      await runGit(["update-ref", `${SPAWN_REF_PREFIX}${branch.name.slice(7)}`, seed]);
-      await runGit(["symbolic-ref", "HEAD", `refs/heads/${branch.name}`], opts);
-      const [childState, status] = await Promise.all([
-        captureState(child.path),
-        runGit(["status", "--porcelain"], opts),
-      ]);
-      if (
-        childState.head !== state.head || childState.index !== state.index ||
-        childState.worktree !== state.worktree
-      ) {
-        throw new GitError("failed", `The worktree ${child.path} does not hold the seed's state`);
-      }
-      if (await fingerprint(status.stdout) !== live.parent_dirty_fingerprint) {
-        throw new GitError(
-          "failed",
-          `git status in ${child.path} differs from the parent's (submodules or filters?)`,
-        );
-      }
-      const cwd = parent.prefix === "" ? child.path : `${child.path}/${parent.prefix}`;
-      const inside = await runGit(["rev-parse", "--show-prefix"], { cwd, allowFailure: true });
-      if (inside.code !== 0) {
-        throw new GitError(
-          "failed",
-          `The parent's directory "${parent.prefix}" holds nothing git carries (only ignored or no files), so the worktree has no such directory`,
-        );
-      }
-      children.push({ path: child.path, branch: branch.name, cwd });
+      const claimed = await claimBranch(seed, state.head, n);
+      child.branch = claimed.name;
+      n = claimed.n + 1;
     }
+    const filled = state;
+    const children = await Promise.all(
+      made.map((child) =>
+        fill(child.path, child.branch!, filled, live.parent_dirty_fingerprint, parent.prefix)
+      ),
+    );
     return { live, state, seed, children };
   } catch (error) {
     await undo(made);
