@@ -42,6 +42,10 @@ Options:
   -h, --help           this text
   -V, --version        the version
 
+Reads v1 and v2 blocks; a v2 block in worktree mode matches only in the worktree it names
+(or, written by handshake --workspace-mode worktree, a linked worktree of the parent's
+repository) holding the seed's exact state (docs/worktree.md).
+
 Paths and exit codes:
   0 match      environment-verified: <head> on <branch>
   1 mismatch   the environment-divergence finding; halt role work

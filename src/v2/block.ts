@@ -89,7 +89,7 @@ export function validateV2Field(name: V2FieldName, value: string): string | unde
  *   worktree_path: "/tmp/child", worktree_branch: "tether/111111111111-1", worktree_cwd: "/tmp/child",
  * });
  * assertEquals(block.split("\n")[0], "<!-- subagent-env-handshake v2 -->");
- * assertEquals(block.split("\n").slice(-4, -2), ["worktree_branch: tether/111111111111-1", "worktree_cwd: /tmp/child"]);
+ * assertEquals(block.split("\n").slice(-5, -3), ["worktree_branch: tether/111111111111-1", "worktree_cwd: /tmp/child"]);
  * ```
  * @param handshake The values.
  * @returns The block text, ending in a newline.

@@ -93,7 +93,7 @@ export interface WorktreeDecision {
  *   base: { kind: "behind", behind: 2 }, differing: ["a.txt"], missing: ["a.txt"],
  * });
  * assertEquals(d.diverged, ["parent_head", "parent_dirty_fingerprint", "seed"]);
- * assertEquals(d.problems.length, 3);
+ * assertEquals(d.problems.length, 2); // the stale base and the missing work
  * ```
  * @param block The v2 worktree-mode handshake.
  * @param facts What git reported.

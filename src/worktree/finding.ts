@@ -26,7 +26,7 @@ export interface FindingSide {
  * import { assertEquals } from "../_assert.ts";
  * const side = { head: "a", branch: "b", cwd: "/c", fingerprint: "f", seed: "s", worktree: "/w" };
  * const text = worktreeFinding(side, side, ["seed"], ["missing work: a.txt"]);
- * assertEquals(text.split("\n").slice(6, 10), ["- dirty fingerprint: f", "- seed: s", "- worktree: /w", ""]);
+ * assertEquals(text.split("\n").slice(7, 11), ["- dirty fingerprint: f", "- seed: s", "- worktree: /w", ""]);
  * assertEquals(text.includes("**Diverged fields:** seed\n"), true);
  * ```
  * @param expected The block's side.
