@@ -200,11 +200,15 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
       n = claimed.n + 1;
     }
     const filled = state;
-    const children = await Promise.all(
+    // Every fill settles before any undo, so nothing is written into a worktree being removed.
+    const settled = await Promise.allSettled(
       made.map((child) =>
         fill(child.path, child.branch!, filled, live.parent_dirty_fingerprint, parent.prefix)
       ),
     );
+    const failed = settled.find((s) => s.status === "rejected");
+    if (failed) throw failed.reason;
+    const children = settled.map((s) => (s as PromiseFulfilledResult<SpawnedChild>).value);
     return { live, state, seed, children };
   } catch (error) {
     await undo(made);
