@@ -225,3 +225,22 @@ Deno.test("a spawn from a directory holding only ignored files fails after makin
     await f.cleanup();
   }
 });
+
+Deno.test("a worktree directory inside the parent's tree is refused unless git ignores it", async () => {
+  const f = await dirtyFamily();
+  try {
+    const before = await treeFacts(f.parent);
+    const r = await bin("handshake", ["--worktree", "wt/child"], { cwd: f.parent });
+    assertEquals(r.code, 3, r.stdout);
+    assertIncludes(r.stderr, "is inside the parent's working tree and not ignored");
+    assertEquals(await linkedWorktrees(f.parent), []);
+    await writeFiles(f.parent, { ".git/info/exclude": "/wt/\n" });
+    const ok = await bin("handshake", ["--worktree", "wt/child"], { cwd: f.parent });
+    assertEquals(ok.code, 0, ok.stderr);
+    assertEquals(await treeFacts(f.parent), before);
+    const kid = await treeFacts(join(f.parent, "wt", "child"));
+    assertEquals([kid.status, kid.staged], [before.status, before.staged]);
+  } finally {
+    await f.cleanup();
+  }
+});

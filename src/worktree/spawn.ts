@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import { GitError, gitText, runGit } from "../git.ts";
 import { captureLive, type LiveTree } from "../capture.ts";
 import { fingerprint } from "../fingerprint.ts";
@@ -143,6 +144,29 @@ async function fill(
 }
 
 /**
+ * Refuse a worktree directory inside the parent's working tree that git does not ignore:
+ * it would show in the parent's status and be recorded (as an embedded repository) in
+ * the seed of every child. Paths are compared as spelled, after making them absolute.
+ */
+async function refuseInsideParent(dirs: readonly string[], top: string): Promise<void> {
+  for (const dir of dirs) {
+    const absolute = resolve(dir);
+    if (!absolute.startsWith(`${top}/`)) continue;
+    const relative = absolute.slice(top.length + 1);
+    const ignored = await runGit(["check-ignore", "-q", "--", `${relative}/`], {
+      cwd: top,
+      allowFailure: true,
+    });
+    if (ignored.code !== 0) {
+      throw new GitError(
+        "failed",
+        `The worktree directory "${dir}" is inside the parent's working tree and not ignored; put it outside, or in an ignored directory`,
+      );
+    }
+  }
+}
+
+/**
  * Make one linked worktree per directory, each holding the parent's exact state.
  *
  * @param dirs The directories (relative to the current directory or absolute); git
@@ -155,6 +179,7 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
   const parent = await parentLocation();
   const made: { path: string; branch?: string }[] = [];
   try {
+    await refuseInsideParent(dirs, parent.top);
     const first = await captureLive();
     for (const dir of dirs) {
       await runGit([
