@@ -239,7 +239,7 @@ Deno.test("harness form: a linked worktree of another repository is foreign (its
   }
 });
 
-Deno.test("verify takes the error path for an unparseable v2 block and for a v1 block in worktree mode", async () => {
+Deno.test("verify takes the error path for an unparseable v2 block, mixed harness fields, and a v1 sentinel over worktree fields", async () => {
   const f = await dirtyFamily();
   try {
     const prompt = await spawn(f, "c");
@@ -252,6 +252,11 @@ Deno.test("verify takes the error path for an unparseable v2 block and for a v1 
     );
     const half = prompt.replace(/worktree_branch: .*\n/, "worktree_branch: harness\n");
     assertEquals((await bin("verify", [], { cwd: join(f.kids, "c"), stdin: half })).code, 3);
+    // A v1 verifier's sentinel with worktree mode stays the v1 error path.
+    const v1 = prompt.replace("subagent-env-handshake v2", "subagent-env-handshake v1");
+    const old = await bin("verify", [], { cwd: join(f.kids, "c"), stdin: v1 });
+    assertEquals(old.code, 3);
+    assertIncludes(old.stdout, "environment-unverified: ");
   } finally {
     await f.cleanup();
   }
