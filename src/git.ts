@@ -9,7 +9,7 @@
  */
 
 /** Why a git call failed. */
-export type GitErrorKind = "missing" | "too-old" | "not-a-repository" | "failed";
+export type GitErrorKind = "missing" | "too-old" | "not-a-repository" | "unborn" | "failed";
 
 /** A git call that could not give an answer: git missing, too old, not a repository, or a non-zero exit. */
 export class GitError extends Error {
@@ -51,6 +51,19 @@ export interface GitOptions {
   env?: Record<string, string>;
   /** Stop git after this many milliseconds and fail (a read that could block forever). */
   timeoutMs?: number;
+  /**
+   * Start git with none of the caller's environment: only the hardening variables and
+   * `env`. What git then finds is what the directory itself says, whatever `GIT_DIR`,
+   * `GIT_WORK_TREE`, `GIT_INDEX_FILE` or the like the caller carries (Deno cannot unset
+   * one variable, and an empty `GIT_DIR` is not an unset one).
+   */
+  cleanEnv?: boolean;
+  /**
+   * Start the git process in `/` (then `-C cwd`), so that a path naming "whoever asks"
+   * (`/proc/self/cwd`, a symlink to it) names git's neutral start, never the caller's
+   * directory. POSIX only.
+   */
+  neutralStart?: boolean;
 }
 
 /** What a git call returned. */
@@ -133,15 +146,20 @@ function tail(text: string, lines = 3): string {
   return text.trimEnd().split("\n").slice(-lines).join(" | ");
 }
 
-async function spawn(
-  argv: string[],
-  env: Record<string, string>,
-  stdin?: Uint8Array,
-  signal?: AbortSignal,
-) {
+interface SpawnOptions {
+  stdin?: Uint8Array | undefined;
+  signal?: AbortSignal | undefined;
+  clearEnv: boolean;
+  neutralStart: boolean;
+}
+
+async function spawn(argv: string[], env: Record<string, string>, options: SpawnOptions) {
+  const { stdin, signal } = options;
   const command = new Deno.Command("git", {
     args: argv,
     ...(signal ? { signal } : {}),
+    ...(options.neutralStart && Deno.build.os !== "windows" ? { cwd: "/" } : {}),
+    clearEnv: options.clearEnv,
     env: { ...env, ...blanked },
     stdin: stdin ? "piped" : "null",
     stdout: "piped",
@@ -206,7 +224,12 @@ export async function runGit(
     : AbortSignal.timeout(options.timeoutMs);
   for (let attempt = 0; output === undefined; attempt++) {
     try {
-      output = await spawn(argv, env, stdin, signal);
+      output = await spawn(argv, env, {
+        stdin,
+        signal,
+        clearEnv: options.cleanEnv ?? false,
+        neutralStart: options.neutralStart ?? false,
+      });
     } catch (error) {
       if (signal?.aborted) break;
       const message = error instanceof Error ? error.message : String(error);
@@ -214,6 +237,12 @@ export async function runGit(
         throw new GitError("missing", "git is not installed or not on PATH");
       }
       if (attempt < 2 && learnBlockedVariables(message)) continue;
+      // A missing Deno permission is reported as one by the entry point, never as "no git".
+      if (
+        error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied
+      ) {
+        throw error;
+      }
       throw new GitError("missing", `Cannot start git: ${message.split("\n")[0]}`);
     }
   }
@@ -234,6 +263,10 @@ export async function runGit(
   return result;
 }
 
+/** What a capture says in a repository whose HEAD names no commit yet. */
+export const UNBORN_MESSAGE =
+  "The repository has no commits yet (HEAD names no commit): commit once, then run again";
+
 /**
  * Turn a failed git result into a typed error.
  *
@@ -245,6 +278,11 @@ export function failure(args: readonly string[], result: GitResult): GitError {
   const stderr = tail(result.stderr);
   if (/not a git repository/i.test(result.stderr)) {
     return new GitError("not-a-repository", "Not a git repository", stderr, result.code);
+  }
+  if (
+    args.includes("HEAD") && /ambiguous argument 'HEAD'|bad revision 'HEAD'/.test(result.stderr)
+  ) {
+    return new GitError("unborn", UNBORN_MESSAGE, stderr, result.code);
   }
   const what = args.find((a) => !a.startsWith("-")) ?? "git";
   return new GitError(

@@ -1,57 +1,31 @@
 /**
- * The README's worktree-mode example, run as written by bash, with `handshake`, `verify`
- * and `gate` as the real entry points under their exact permission flags.
+ * The README's worktree-mode example (`# readme-test: worktree-mode`), run as written by
+ * bash with the four commands on PATH as the real entry points under their exact flags.
  */
 import { join } from "node:path";
-import { assertEquals, assertIncludes } from "../src/_assert.ts";
-import { PERMISSIONS } from "../src/permissions.ts";
-import { git, makeRepo, ROOT, run, writeFiles } from "./_helpers.ts";
-import { removeWorktrees } from "./_worktree_fixture.ts";
+import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
+import { git, writeFiles } from "./_helpers.ts";
+import { makeSite, markedExamples, README, runScript } from "./_readme.ts";
+import { linkedWorktrees } from "./_worktree_fixture.ts";
 
-/** The first ```sh block after the heading. */
-async function example(heading: string): Promise<string> {
-  const text = await Deno.readTextFile(join(ROOT, "README.md"));
-  const after = text.slice(text.indexOf(`\n${heading}\n`));
-  const start = after.indexOf("```sh\n") + 6;
-  return after.slice(start, after.indexOf("\n```", start) + 1);
-}
-
-function prelude(): string {
-  const fn = (name: "handshake" | "verify" | "gate") =>
-    `${name}() { ${JSON.stringify(Deno.execPath())} run --quiet --no-prompt ${
-      PERMISSIONS[name].join(" ")
-    } ${JSON.stringify(join(ROOT, `${name}.ts`))} "$@"; }`;
-  return `set -euo pipefail\n${fn("handshake")}\n${fn("verify")}\n${fn("gate")}\n`;
-}
-
-Deno.test("README: the worktree-mode example runs as written", async () => {
-  const script = await example("## Worktree mode (handshake v2)");
-  const repo = await makeRepo();
+Deno.test("README: the worktree-mode example runs as written: spawn, Step 0, land, worktree removed", async () => {
+  const example = markedExamples(README).get("worktree-mode");
+  assertOk(example, "README example worktree-mode is missing");
+  const site = await makeSite();
   try {
-    await writeFiles(repo, { "README.md": "# fixture, edited by the parent\n" });
-    const r = await run("bash", ["-c", prelude() + script], {
-      cwd: repo,
-      env: {
-        NO_COLOR: "1",
-        GIT_AUTHOR_NAME: "Child",
-        GIT_AUTHOR_EMAIL: "child@example.invalid",
-        GIT_COMMITTER_NAME: "Child",
-        GIT_COMMITTER_EMAIL: "child@example.invalid",
-      },
-    });
+    await writeFiles(site.repo, { "src/app.ts": "export const app = 2; // parent's edit\n" });
+    const r = await runScript(site, "bash", example.code);
     assertEquals(r.code, 0, r.stdout + r.stderr);
-    assertIncludes(r.stdout, "environment-verified: ");
+    assertOk(r.stdout.startsWith("environment-verified: "), r.stdout);
     assertIncludes(r.stdout, "verdict: accept\n");
     assertIncludes(r.stdout, "landed: 1 path: greeting.txt\n");
-    assertEquals(r.stdout.endsWith("hello\n"), true);
-    assertEquals(await Deno.readTextFile(join(repo, "greeting.txt")), "hello\n");
-    assertEquals(
-      await Deno.readTextFile(join(repo, "README.md")),
-      "# fixture, edited by the parent\n",
-    );
-    assertEquals(await git(repo, ["status", "--porcelain"]), " M README.md\n?? greeting.txt");
+    assertOk(r.stdout.endsWith("hello\n"), r.stdout);
+    assertEquals(await Deno.readTextFile(join(site.repo, "greeting.txt")), "hello\n");
+    assertEquals(await git(site.repo, ["status", "--porcelain"]), " M src/app.ts\n?? greeting.txt");
+    assertEquals(await linkedWorktrees(site.repo), []);
+    assertEquals(await git(site.repo, ["branch", "--list", "tether/*"]), "");
+    assertEquals([...Deno.readDirSync(site.tmp)], [], "the example removes its temp dir");
   } finally {
-    await removeWorktrees(repo);
-    await Deno.remove(repo, { recursive: true });
+    await Deno.remove(site.root, { recursive: true });
   }
 });

@@ -6,6 +6,12 @@
  * @module
  */
 import { dirname, join, resolve } from "node:path";
+import { isPermissionError } from "../cli.ts";
+
+/** Let a missing Deno permission through: it is reported as one, never as "no worktree". */
+function rethrowPermission(error: unknown): void {
+  if (isPermissionError(error)) throw error;
+}
 
 /** The worktree that contains a directory, found on the file system. */
 export interface Discovered {
@@ -32,7 +38,8 @@ export function discoverWorktree(cwd: string): Discovered | undefined {
     let info: Deno.FileInfo | undefined;
     try {
       info = Deno.statSync(dotGit);
-    } catch {
+    } catch (error) {
+      rethrowPermission(error);
       info = undefined;
     }
     if (info?.isDirectory) return { top: dir, gitDir: dotGit, commonDir: commonOf(dotGit) };
@@ -44,7 +51,8 @@ export function discoverWorktree(cwd: string): Discovered | undefined {
           const gitDir = realOr(resolve(dir, match[1].trim()));
           return { top: dir, gitDir, commonDir: commonOf(gitDir) };
         }
-      } catch {
+      } catch (error) {
+        rethrowPermission(error);
         // An unreadable .git file is no worktree; keep walking like git would not, and fail below.
       }
       return undefined;
@@ -59,7 +67,8 @@ function commonOf(gitDir: string): string {
   try {
     const rel = Deno.readTextFileSync(join(gitDir, "commondir")).trim();
     return realOr(resolve(gitDir, rel));
-  } catch {
+  } catch (error) {
+    rethrowPermission(error);
     return realOr(gitDir);
   }
 }
@@ -96,7 +105,8 @@ export function readWorktreeAdminNames(commonDir: string): Map<string, string> {
   let entries: Deno.DirEntry[];
   try {
     entries = [...Deno.readDirSync(dir)];
-  } catch {
+  } catch (error) {
+    rethrowPermission(error);
     return out;
   }
   for (const entry of entries) {
@@ -104,7 +114,8 @@ export function readWorktreeAdminNames(commonDir: string): Map<string, string> {
     try {
       const gitdir = Deno.readTextFileSync(join(dir, entry.name, "gitdir")).trim();
       out.set(realOr(dirname(resolve(dir, entry.name, gitdir))), entry.name);
-    } catch {
+    } catch (error) {
+      rethrowPermission(error);
       // A worktree whose admin files are unreadable is no lane's.
     }
   }
@@ -120,7 +131,8 @@ export function readWorktreeAdminNames(commonDir: string): Map<string, string> {
 export function realOr(path: string): string {
   try {
     return Deno.realPathSync(path);
-  } catch {
+  } catch (error) {
+    rethrowPermission(error);
     return resolve(path);
   }
 }

@@ -4,7 +4,17 @@
  *
  * @module
  */
-import { err, InputError, out, parseCli, readStdin, UsageError, VERSION } from "../cli.ts";
+import {
+  err,
+  helpOrVersion,
+  InputError,
+  out,
+  parseCli,
+  readStdin,
+  UsageError,
+  VERSION,
+} from "../cli.ts";
+import { decodePrompt } from "../encoding.ts";
 import { evaluate, type GateReport, parseResultText } from "./evaluate.ts";
 import { GateError } from "./repo.ts";
 import { renderReport } from "./render.ts";
@@ -37,13 +47,13 @@ Options:
   --land                 with --worktree, on accept: apply those changes to this working tree
                          (three-way merge against the seed; on a conflict nothing changes, exit 1)
   --keep                 with --land: keep the worktree and its branch
-  --help                 this text
-  --version              the version
+  -h, --help, help       this text
+  -V, --version          the version
 
 Exit codes:
   0  accept
   1  reject (schema violation, no evidence, refuted evidence, unobserved claims,
-     input that is empty, not JSON, not UTF-8 or larger than 8 MiB)
+     input that is empty, not JSON, not UTF-8 (nor UTF-16) or larger than 8 MiB)
   2  usage error
   3  could not evaluate (not a git repository, unknown snapshot, git failed)
 `;
@@ -55,8 +65,8 @@ const OPTIONS = {
   worktree: { type: "string" },
   land: { type: "boolean" },
   keep: { type: "boolean" },
-  help: { type: "boolean" },
-  version: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "V" },
 } as const;
 
 /** Read the result text; input that is too large, not UTF-8 or not JSON becomes a problem. */
@@ -67,7 +77,7 @@ async function readResult(): Promise<{ text: string } | { problem: string }> {
   return "problem" in parsed ? parsed : read;
 }
 
-/** Read stdin as strict UTF-8 within the size limit. */
+/** Read stdin as strict UTF-8 or UTF-16 within the size limit. */
 async function readBytes(): Promise<{ text: string } | { problem: string }> {
   let bytes: Uint8Array;
   try {
@@ -78,11 +88,12 @@ async function readBytes(): Promise<{ text: string } | { problem: string }> {
     }
     throw error;
   }
-  try {
-    return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
-  } catch {
-    return { problem: "Result is not valid UTF-8" };
+  // UTF-16 with a byte order mark (what Windows PowerShell writes) is read as well.
+  const decoded = decodePrompt(bytes);
+  if (!decoded.valid) {
+    return { problem: `Result is not valid ${decoded.encoding.toUpperCase()}` };
   }
+  return { text: decoded.text };
 }
 
 /**
@@ -93,12 +104,13 @@ async function readBytes(): Promise<{ text: string } | { problem: string }> {
  * @throws {UsageError} on a bad option or value.
  */
 export async function gateMain(args: string[]): Promise<number> {
-  const { values, positionals } = await parseCli(args, OPTIONS);
-  if (values.help) {
+  const asked = helpOrVersion(args);
+  const { values, positionals } = await parseCli(asked ? [] : args, OPTIONS);
+  if (values.help || asked === "help") {
     await out(HELP);
     return 0;
   }
-  if (values.version) {
+  if (values.version || asked === "version") {
     await out(`gate ${VERSION}\n`);
     return 0;
   }

@@ -11,6 +11,8 @@ import { validateField } from "../fields.ts";
 import { GitError } from "../git.ts";
 import { issuedAtNow } from "../time.ts";
 import { err, out, UsageError } from "../cli.ts";
+import type { DecodedPrompt } from "../encoding.ts";
+import { prependTo } from "../handshake_command.ts";
 import { captureWorkingContext, type ContextResult } from "../context/capture.ts";
 import { buildV2Block, HARNESS, type V2Handshake, validateV2Field } from "../v2/block.ts";
 import { childDirs } from "./plan.ts";
@@ -31,8 +33,8 @@ export interface WorktreeRequest {
   cwdStyle: "native" | "posix";
   /** `--issued-at`, validated. */
   issuedAt: string | undefined;
-  /** The prompt for `wrap`, or null. */
-  prompt: string | null;
+  /** The prompt for `wrap` as read (its encoding kept), or null. */
+  prompt: DecodedPrompt | null;
 }
 
 /** Exit code when the parent side cannot spawn. */
@@ -112,10 +114,9 @@ export async function worktreeHandshake(req: WorktreeRequest): Promise<number> {
   const context = await contextPromise.catch(() => undefined);
   const contextText = context ? `${context.block.replace(/\n*$/, "\n")}\n` : "";
   const blocks = handshakes.map(buildV2Block);
-  const wrapped = req.prompt === null
-    ? null
-    : blocks.map((block) => `${block}\n${contextText}${req.prompt}`);
+  const heads = blocks.map((block) => `${block}\n${contextText}`);
   if (req.json) {
+    const wrapped = req.prompt === null ? null : heads.map((head) => `${head}${req.prompt!.text}`);
     const doc = {
       block: blocks[0] ?? null,
       blocks,
@@ -129,10 +130,10 @@ export async function worktreeHandshake(req: WorktreeRequest): Promise<number> {
       worktrees: children.filter((c) => c !== undefined),
     };
     await out(`${JSON.stringify(doc, null, 2)}\n`);
-  } else if (wrapped) {
-    await out(wrapped.join("\n"));
+  } else if (req.prompt) {
+    await out(prependTo(req.prompt, heads));
   } else {
-    await out(blocks.map((b) => `${b}\n${contextText}`.replace(/\n\n$/, "\n")).join("\n"));
+    await out(heads.map((head) => head.replace(/\n\n$/, "\n")).join("\n"));
   }
   return 0;
 }
