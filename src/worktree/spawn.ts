@@ -36,9 +36,18 @@ export interface Spawn {
   children: SpawnedChild[];
 }
 
-/** Where the parent stands: its top level and the prefix of its working directory. */
-export async function parentLocation(): Promise<{ top: string; prefix: string }> {
-  const text = await gitText(["rev-parse", "--show-toplevel", "--show-prefix"]);
+/**
+ * Where the parent stands: its top level and the prefix of its working directory.
+ *
+ * @param cwd The parent's directory (default: the current directory).
+ * @returns Top level and prefix (no trailing slash, empty at the top).
+ * @throws {GitError} when git fails or a path holds a newline.
+ */
+export async function parentLocation(cwd?: string): Promise<{ top: string; prefix: string }> {
+  const text = await gitText(
+    ["rev-parse", "--show-toplevel", "--show-prefix"],
+    cwd === undefined ? {} : { cwd },
+  );
   const lines = text.split("\n");
   if (lines.length !== 2 || !lines[0]) {
     throw new GitError("failed", "Cannot read the parent's top level (a newline in a path?)");
@@ -244,15 +253,17 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
 /**
  * Record the parent's exact state as a seed, for a worktree a harness makes itself.
  *
+ * @param cwd The parent's directory (default: the current directory).
  * @returns The parent's capture, its state and the seed.
  * @throws {GitError} when git fails or the tree kept changing.
  */
-export async function seedParent(): Promise<Omit<Spawn, "children">> {
-  const parent = await parentLocation();
+export async function seedParent(cwd?: string): Promise<Omit<Spawn, "children">> {
+  const parent = await parentLocation(cwd);
+  const where = cwd === undefined ? {} : { cwd };
   for (let attempt = 1;; attempt++) {
-    const live = await captureLive();
+    const live = await captureLive(where);
     const state = await captureState(parent.top);
-    const after = await captureLive();
+    const after = await captureLive(where);
     if (
       state.head === live.parent_head && after.parent_head === live.parent_head &&
       after.parent_dirty_fingerprint === live.parent_dirty_fingerprint
