@@ -14,6 +14,8 @@ export interface WorktreeFacts {
   head: string;
   /** `git rev-parse --abbrev-ref HEAD`. */
   branch: string;
+  /** The ref HEAD names (`refs/heads/<branch>`, or `HEAD` when detached). */
+  headRef: string;
   /** The child's working directory. */
   cwd: string;
   /** The fingerprint of the child's `git status --porcelain`. */
@@ -87,7 +89,7 @@ export interface WorktreeDecision {
  *   worktree_path: "harness", worktree_branch: "harness", worktree_cwd: "harness",
  * };
  * const d = decideWorktree(block, {
- *   head: "b".repeat(40), branch: "agent-1", cwd: "/w", fingerprint: "e3b0c44298fc", top: "/w",
+ *   head: "b".repeat(40), branch: "agent-1", headRef: "refs/heads/agent-1", cwd: "/w", fingerprint: "e3b0c44298fc", top: "/w",
  *   linked: true, parentsOwn: false, sameRepository: true, samePath: false, sameCwd: false,
  *   state, stateSeed: "d".repeat(40), seedState: { ...state, head: "a".repeat(40) },
  *   base: { kind: "behind", behind: 2 }, differing: ["a.txt"], missing: ["a.txt"],
@@ -128,7 +130,7 @@ export function decideWorktree(block: V2Handshake, facts: WorktreeFacts): Worktr
         `wrong worktree: this is ${facts.top}, the parent made ${block.worktree_path} for this subagent; run there`,
       );
     }
-    if (facts.branch !== block.worktree_branch) diverged.add("worktree_branch");
+    if (facts.headRef !== `refs/heads/${block.worktree_branch}`) diverged.add("worktree_branch");
     if (!facts.sameCwd) {
       diverged.add("worktree_cwd");
       if (facts.samePath) {

@@ -6,7 +6,7 @@
  * @module
  */
 import { captureLive, type LiveTree, LOCATION_ARGS, parseLocation } from "../capture.ts";
-import { canonicalCwd, HOST_OS, nativeCwd } from "../cwd.ts";
+import { HOST_OS, nativeCwd } from "../cwd.ts";
 import { parseIssuedAt } from "../fields.ts";
 import { unverifiedText, verifiedLine } from "../finding.ts";
 import { GitError, gitText, objectFormat, runGit } from "../git.ts";
@@ -36,6 +36,7 @@ async function locate(dir: string): Promise<string | undefined> {
     cwd: nativeCwd(dir, HOST_OS),
     parse: true,
     allowFailure: true,
+    neutralStart: true, // git starts in "/": a path naming "whoever asks" names "/", not here
   }).catch(() => undefined);
   if (r === undefined || r.code !== 0) return undefined;
   return parseLocation(new TextDecoder().decode(r.stdout).replace(/\n$/, "").split("\n"));
@@ -101,21 +102,20 @@ async function gather(block: V2Handshake, live: LiveTree): Promise<WorktreeFacts
     differing = changed;
     missing = changed.filter((p) => parentWork.includes(p));
   }
+  // Directories are the same only when git names them so (equal text is no proof).
   const here = live.location;
-  const sameText = (a: string, b: string) => canonicalCwd(a, HOST_OS) === canonicalCwd(b, HOST_OS);
   return {
     head: live.parent_head,
     branch: live.parent_branch,
+    headRef: live.headRef,
     cwd: live.parent_cwd,
     fingerprint: live.parent_dirty_fingerprint,
     top,
     linked: gitDir !== commonDir,
     parentsOwn: parentDirs === undefined ? undefined : parentDirs[0] === top,
     sameRepository: parentDirs === undefined ? undefined : parentDirs[2] === commonDir,
-    samePath: !harness &&
-      (sameText(block.worktree_path!, top) || (pathLoc !== undefined && pathLoc === `${top}/`)),
-    sameCwd: !harness &&
-      (sameText(block.worktree_cwd!, live.parent_cwd) || (cwdLoc !== undefined && cwdLoc === here)),
+    samePath: !harness && pathLoc !== undefined && pathLoc === `${top}/`,
+    sameCwd: !harness && cwdLoc !== undefined && here !== undefined && cwdLoc === here,
     state,
     stateSeed,
     seedState,
