@@ -1,6 +1,6 @@
 /**
  * Mutation tests for the worktree-mode guards: each disables one guard (marked
- * `// guard:` on its line) in a copy of the code and shows that its test then fails.
+ * `// tether:guard wt-…` on its line) in a copy of the code and shows that its test then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
@@ -9,8 +9,8 @@ const CASES: GuardCase[] = [
     guard: "verify matches only in the named worktree",
     mutations: [{
       file: "src/worktree/decide.ts",
-      find: "if (!facts.samePath) { // guard",
-      replace: "if (false) { // guard",
+      find: "if (!facts.samePath) { // tether:guard",
+      replace: "if (false) { // tether:guard",
     }],
     file: "tests/worktree_verify_test.ts",
     filter: "sibling's worktree",
@@ -19,8 +19,8 @@ const CASES: GuardCase[] = [
     guard: "harness form never matches a main worktree",
     mutations: [{
       file: "src/worktree/decide.ts",
-      find: "if (!facts.linked) { // guard",
-      replace: "if (false) { // guard",
+      find: "if (!facts.linked) { // tether:guard",
+      replace: "if (false) { // tether:guard",
     }],
     file: "tests/worktree_verify_test.ts",
     filter: "are told apart",
@@ -29,8 +29,8 @@ const CASES: GuardCase[] = [
     guard: "harness form names a worktree of another repository",
     mutations: [{
       file: "src/worktree/decide.ts",
-      find: "} else if (facts.sameRepository === false) { // guard",
-      replace: "} else if (false) { // guard",
+      find: "} else if (facts.sameRepository === false) { // tether:guard",
+      replace: "} else if (false) { // tether:guard",
     }],
     file: "tests/worktree_verify_test.ts",
     filter: "another repository",
@@ -39,8 +39,8 @@ const CASES: GuardCase[] = [
     guard: "verify compares the content state with the seed",
     mutations: [{
       file: "src/worktree/decide.ts",
-      find: "} else if (facts.stateSeed !== block.seed) { // guard",
-      replace: "} else if (false) { // guard",
+      find: "} else if (facts.stateSeed !== block.seed) { // tether:guard",
+      replace: "} else if (false) { // tether:guard",
     }],
     file: "tests/worktree_verify_test.ts",
     filter: "changed staged state",
@@ -49,8 +49,8 @@ const CASES: GuardCase[] = [
     guard: "a change the child did not claim is rejected and never lands",
     mutations: [{
       file: "src/worktree/gate.ts",
-      find: "if (changes.observed_unclaimed.length > 0) { // guard",
-      replace: "if (false) { // guard",
+      find: "if (changes.observed_unclaimed.length > 0) { // tether:guard",
+      replace: "if (false) { // tether:guard",
     }],
     file: "tests/worktree_land_test.ts",
     filter: "unclaimed",
@@ -59,8 +59,8 @@ const CASES: GuardCase[] = [
     guard: "the land merges against the seed, not the parent's HEAD",
     mutations: [{
       file: "src/worktree/land.ts",
-      find: "commitTree(child.seedState.worktree, []); // guard",
-      replace: "commitTree(`${child.seedState.head}^{tree}`, []); // guard",
+      find: "commitTree(child.seedState.worktree, []); // tether:guard",
+      replace: "commitTree(`${child.seedState.head}^{tree}`, []); // tether:guard",
     }],
     file: "tests/worktree_land_test.ts",
     filter: "committed and uncommitted",
@@ -70,8 +70,8 @@ const CASES: GuardCase[] = [
     mutations: [
       {
         file: "src/worktree/spawn.ts",
-        find: "`create refs/heads/${name} ${head}\\n` + // guard",
-        replace: "`update refs/heads/${name} ${head}\\n` + // guard",
+        find: "`create refs/heads/${name} ${head}\\n` + // tether:guard",
+        replace: "`update refs/heads/${name} ${head}\\n` + // tether:guard",
       },
       {
         file: "src/worktree/spawn.ts",

@@ -106,12 +106,12 @@ export function decideWorktree(block: V2Handshake, facts: WorktreeFacts): Worktr
   const diverged = new Set<WorktreeDiverged>();
   const problems: string[] = [];
   if (harness) {
-    if (!facts.linked) { // guard: harness form never matches a main worktree
+    if (!facts.linked) { // tether:guard wt-main-worktree
       diverged.add("worktree_path");
       problems.push(
         `not isolated: ${facts.top} is a main worktree, not a linked worktree; run in the linked worktree the harness made for this subagent`,
       );
-    } else if (facts.sameRepository === false) { // guard: same repository
+    } else if (facts.sameRepository === false) { // tether:guard wt-same-repository
       diverged.add("worktree_path");
       problems.push(
         `foreign worktree: ${facts.top} is a linked worktree of another repository than the parent's (${block.parent_cwd})`,
@@ -124,7 +124,7 @@ export function decideWorktree(block: V2Handshake, facts: WorktreeFacts): Worktr
       );
     }
   } else {
-    if (!facts.samePath) { // guard: only the named worktree
+    if (!facts.samePath) { // tether:guard wt-named-worktree
       diverged.add("worktree_path");
       problems.push(
         `wrong worktree: this is ${facts.top}, the parent made ${block.worktree_path} for this subagent; run there`,
@@ -150,7 +150,7 @@ export function decideWorktree(block: V2Handshake, facts: WorktreeFacts): Worktr
     problems.push(
       `unknown seed: the seed ${block.seed} is not in this repository, so this worktree was not made from the parent's repository`,
     );
-  } else if (facts.stateSeed !== block.seed) { // guard: content equals the seed
+  } else if (facts.stateSeed !== block.seed) { // tether:guard wt-seed-content
     diverged.add("seed");
     if (facts.missing.length > 0) {
       problems.push(

@@ -76,7 +76,7 @@ export async function worktreeGate(
     if (changes.claimed_unobserved.length > 0) {
       reasons.push(`Claimed changes were not observed: ${listPaths(changes.claimed_unobserved)}`);
     }
-    if (changes.observed_unclaimed.length > 0) { // guard: nothing undisclosed lands
+    if (changes.observed_unclaimed.length > 0) { // tether:guard wt-unclaimed
       reasons.push(
         `Changes in the child's worktree that it did not claim: ${
           listPaths(changes.observed_unclaimed)

@@ -151,7 +151,7 @@ export async function land(
   });
   const scratch = `${gitDir}/tether-land-index`;
   const parent = await captureState(parentTop, { indexFile: scratch, trustStatCache: false });
-  const base = await commitTree(child.seedState.worktree, []); // guard: merge base is the seed
+  const base = await commitTree(child.seedState.worktree, []); // tether:guard wt-merge-base
   const [ours, theirs] = await Promise.all([
     commitTree(parent.worktree, [base]),
     commitTree(child.state.worktree, [base]),

@@ -88,7 +88,7 @@ export async function undo(made: { path: string; branch?: string }[]): Promise<v
 async function claimBranch(seed: string, head: string, from: number) {
   for (let n = from; n < from + 1000; n++) {
     const name = branchName(seed, n);
-    const stdin = `create refs/heads/${name} ${head}\n` + // guard: create only
+    const stdin = `create refs/heads/${name} ${head}\n` + // tether:guard wt-create-only
       `create ${SPAWN_REF_PREFIX}${name.slice(BRANCH_PREFIX.length)} ${seed}\n`;
     const r = await runGit(["update-ref", "-m", "tether: spawn", "--stdin"], {
       stdin,
