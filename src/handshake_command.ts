@@ -68,6 +68,9 @@ Options:
                                explicit fields instead of a live capture (deterministic with --issued-at)
   --issued-at TIME             handshake_issued_at, any UTC ISO-8601 form (Z, +00:00);
                                printed as the seed's seven-digit Z form
+  --worktree DIR               worktree mode: make a linked worktree at DIR (with --count N:
+                               DIR/1 … DIR/N) holding the parent's exact state; print a v2 block
+  --workspace-mode worktree    worktree mode for a worktree the harness makes (no DIR)
   -h, --help, help             this text
   -V, --version                the version
 
@@ -96,6 +99,8 @@ const OPTIONS = {
   fingerprint: { type: "string" },
   "porcelain-stdin": { type: "boolean" },
   "issued-at": { type: "string" },
+  worktree: { type: "string" },
+  "workspace-mode": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 } as const;
@@ -258,6 +263,34 @@ export async function handshakeMain(args: string[]): Promise<number> {
   const issuedAt = v["issued-at"] === undefined
     ? undefined
     : checked("handshake_issued_at", v["issued-at"]);
+  const mode = choice(
+    "workspace-mode",
+    v["workspace-mode"],
+    ["shared", "worktree"] as const,
+    "shared",
+  );
+  if (v.worktree !== undefined || mode === "worktree") {
+    if (mode === "shared" && v["workspace-mode"] !== undefined) {
+      throw new UsageError("--worktree needs --workspace-mode worktree or none");
+    }
+    if (
+      [v.head, v.branch, v.cwd, v.fingerprint].some((x) => x !== undefined) || v["porcelain-stdin"]
+    ) {
+      throw new UsageError("worktree mode captures live; drop the explicit fields");
+    }
+    if (v.audience !== undefined) throw new UsageError("--audience goes without worktree mode");
+    const { worktreeHandshake } = await import("./worktree/handshake.ts");
+    return await worktreeHandshake({
+      dir: v.worktree,
+      count,
+      json: v.json ?? false,
+      context: v.context ?? false,
+      recent: v.recent ?? [],
+      cwdStyle,
+      issuedAt,
+      prompt: wrap ? await readPrompt() : null,
+    });
+  }
   const explicit = await explicitTree(v, wrap);
   if (v.exact && (explicit || audience === "public")) {
     throw new UsageError(

@@ -2,7 +2,8 @@
  * `handshake hook`: a Claude Code `PreToolUse` hook that wraps every subagent prompt with
  * the handshake block, so nobody copies a block by hand. Claude Code passes the tool call
  * on stdin; for the subagent tool (`Task`, `Agent` in later versions) the hook prints
- * `updatedInput`: the tool's input with `prompt` wrapped. It never sets a
+ * `updatedInput`: the tool's input with `prompt` wrapped (a call with `isolation:
+ * "worktree"` gets the harness form of the v2 block). It never sets a
  * `permissionDecision` (Claude Code would then ignore `updatedInput` for this tool).
  *
  * @module
@@ -149,7 +150,11 @@ export async function runHook(
   let head: string;
   try {
     let block = "";
-    if (options.audience === "private") {
+    if (options.audience === "private" && call.toolInput.isolation === "worktree") {
+      // The harness makes the worktree: the harness form of the v2 block (docs/worktree.md).
+      const { harnessBlock } = await import("./worktree/harness.ts");
+      block = `${await harnessBlock(call.cwd, options.fields)}\n`;
+    } else if (options.audience === "private") {
       const handshake: Handshake = {
         ...options.fields(await captureLive({ cwd: call.cwd })),
         workspace_mode: "shared",

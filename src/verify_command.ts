@@ -62,6 +62,9 @@ Options:
 
 The prompt may be UTF-8 or UTF-16 (with or without a BOM), with CRLF line ends. One that
 cannot be decoded takes the error path, never the missing path.
+Reads v1 and v2 blocks; a v2 block in worktree mode matches only in the worktree it names
+(or, written by handshake --workspace-mode worktree, a linked worktree of the parent's
+repository) holding the seed's exact state (docs/worktree.md).
 
 Paths and exit codes:
   0 match      environment-verified: <head> on <branch>
@@ -182,8 +185,10 @@ export async function verifyMain(args: string[]): Promise<number> {
   }
   let parsed: AnyParseResult | undefined = fromFlags(v);
   if (!parsed) {
+    let decoded: DecodedPrompt | undefined;
     try {
-      parsed = parsePrompt(decodePrompt(await readStdin()));
+      decoded = decodePrompt(await readStdin());
+      parsed = parsePrompt(decoded);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       parsed = { kind: "error", reason: error.message };
@@ -194,6 +199,15 @@ export async function verifyMain(args: string[]): Promise<number> {
           parsed.ignored === 1 ? "" : "s"
         } ignored: the first block is the handshake, later ones are task content`,
       );
+    }
+    if (decoded && parsed.kind === "v2" && parsed.handshake.workspace_mode === "worktree") {
+      const { verifyV2 } = await import("./worktree/verify.ts");
+      const result = await verifyV2(normalisePrompt(decoded.text), {
+        json: v.json ?? false,
+        ...(maxAgeMs === undefined ? {} : { maxAgeMs }),
+      });
+      await out(result.text);
+      return result.code;
     }
   }
   const options = maxAgeMs === undefined ? {} : { maxAgeMs };

@@ -41,6 +41,7 @@ Deno.test("README: every marked example is one this suite runs", () => {
     "exact-mode",
     "gate-roundtrip",
     "powershell-dispatcher",
+    "worktree-mode",
   ]);
   assertEquals([...stepZeroCommands(README).keys()].sort(), ["bash", "powershell"]);
 });

@@ -45,6 +45,11 @@ Options:
                          (refs/tether/snapshots/…) after the verdict
   --json                 one JSON document: { verdict, reasons, evidence, changes, recent_files }
   --accept-unverified    accept ok:true whose evidence is all of kinds gate cannot check
+  --worktree DIR         judge against what the child changed in DIR (a handshake --worktree
+                         child) since its seed: commits and uncommitted changes alike
+  --land                 with --worktree, on accept: apply those changes to this working tree
+                         (three-way merge against the seed; on a conflict nothing changes, exit 1)
+  --keep                 with --land: keep the worktree and its branch
   -h, --help, help       this text
   -V, --version          the version
 
@@ -61,6 +66,9 @@ const OPTIONS = {
   json: { type: "boolean" },
   "accept-unverified": { type: "boolean" },
   done: { type: "boolean" },
+  worktree: { type: "string" },
+  land: { type: "boolean" },
+  keep: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 } as const;
@@ -116,11 +124,41 @@ export async function gateMain(args: string[]): Promise<number> {
     throw new UsageError(`--since "${since}" is not a full object id (40 or 64 lowercase hex)`);
   }
   if (values.done && since === undefined) throw new UsageError("--done needs --since");
+  if ((values.land || values.keep) && values.worktree === undefined) {
+    throw new UsageError("--land and --keep go with --worktree");
+  }
+  if (values.keep && !values.land) throw new UsageError("--keep goes with --land");
+  if (values.worktree !== undefined && since !== undefined) {
+    throw new UsageError("--since and --worktree cannot be used together");
+  }
   if (Deno.stdin.isTerminal()) {
     throw new UsageError("Pipe the child's SubagentResult JSON on stdin");
   }
 
   const input = await readResult();
+  if (values.worktree !== undefined && "text" in input) {
+    const { worktreeGate, renderWorktree } = await import("../worktree/gate.ts");
+    try {
+      const report = await worktreeGate(input.text, {
+        dir: values.worktree,
+        land: values.land ?? false,
+        keep: values.keep ?? false,
+        acceptUnverified: values["accept-unverified"] ?? false,
+      });
+      await out(
+        values.json
+          ? JSON.stringify(report, null, 2) + "\n"
+          : renderReport(report) + renderWorktree(report),
+      );
+      return report.verdict === "accept" && report.land?.status !== "conflict"
+        ? EXIT_ACCEPT
+        : EXIT_REJECT;
+    } catch (error) {
+      if (!(error instanceof GateError)) throw error;
+      err(`error: ${error.message}`);
+      return EXIT_CANNOT_EVALUATE;
+    }
+  }
   let report: GateReport;
   try {
     report = "text" in input

@@ -178,3 +178,30 @@ export async function readSeed(
   }
   return { head, index: inner.tree, worktree: outer.tree };
 }
+
+/**
+ * The id {@linkcode writeSeed} gives a state, computed without writing anything (with
+ * git's default commit encoding): how `verify` names the state it observes.
+ *
+ * @example The same state always has the same id
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const state = { head: "a".repeat(40), index: "b".repeat(40), worktree: "c".repeat(40) };
+ * assertEquals(await seedId(state, "sha1"), await seedId({ ...state }, "sha1"));
+ * ```
+ * @param state The state.
+ * @param format The repository's object format.
+ * @returns The seed commit's id.
+ */
+export async function seedId(state: TreeState, format: ObjectFormat): Promise<string> {
+  const indexCommit = await objectId(
+    "commit",
+    seedCommitBytes(state.index, [state.head], INDEX_MESSAGE),
+    format,
+  );
+  return await objectId(
+    "commit",
+    seedCommitBytes(state.worktree, [state.head, indexCommit], WORKTREE_MESSAGE),
+    format,
+  );
+}

@@ -39,6 +39,13 @@ export interface CaptureStateOptions {
   attempts?: number;
   /** How often the seed lock is tried while another capture holds it (default 200). */
   lockAttempts?: number;
+  /**
+   * The scratch index to build the working-tree tree in (absolute; the staged tree goes to
+   * `<indexFile>-staged`), instead of the worktree's private ones. A spawn passes one no
+   * other process uses (inside the new child's git directory); such a capture needs no
+   * seed lock, since nothing else touches its scratch.
+   */
+  indexFile?: string;
 }
 
 /** The name of the private index, inside the worktree's own git directory. */
@@ -190,11 +197,18 @@ export async function captureState(
   options: CaptureStateOptions = {},
 ): Promise<TreeState> {
   const { top, gitDir } = await places(dir);
-  const staged = { ...NO_REPLACE, GIT_INDEX_FILE: `${gitDir}/${SEED_STAGED_INDEX_NAME}` };
-  const env = { ...NO_REPLACE, GIT_INDEX_FILE: `${gitDir}/${SEED_INDEX_NAME}` };
+  const scratch = options.indexFile;
+  const staged = {
+    ...NO_REPLACE,
+    GIT_INDEX_FILE: scratch ? `${scratch}-staged` : `${gitDir}/${SEED_STAGED_INDEX_NAME}`,
+  };
+  const env = { ...NO_REPLACE, GIT_INDEX_FILE: scratch ?? `${gitDir}/${SEED_INDEX_NAME}` };
   const opts = { cwd: top, env };
   const attempts = options.attempts ?? 3;
-  return await withSeedLock(top, async () => {
+  const locked = scratch === undefined
+    ? <T>(body: () => Promise<T>) => withSeedLock(top, body, options.lockAttempts)
+    : <T>(body: () => Promise<T>) => body();
+  return await locked(async () => {
     for (let attempt = 1;; attempt++) {
       const [head, entries] = await headAndEntries(top);
       await withLockRetry(() => runGit(["read-tree", "--empty"], { cwd: top, env: staged }));
@@ -223,7 +237,7 @@ export async function captureState(
         );
       }
     }
-  }, options.lockAttempts);
+  });
 }
 
 /**

@@ -2,7 +2,8 @@
  * The v2 handshake block: the v1 fields, then `seed` (the parent's exact state as a seed
  * commit), then the fields of the workspace mode. One ordered field list per mode, so a
  * mode's fields are one table entry. The opening sentinel says v2, so a v1 verifier finds
- * no v1 block (its missing path, never a match).
+ * no v1 block (its missing path, never a match). Exact mode (shared) and worktree mode
+ * share this one table and parser.
  *
  * @module
  */
@@ -20,10 +21,16 @@ export type WorkspaceMode = "shared" | "worktree";
 /** The v2 fields of every mode, in order: the v1 fields, then `seed`. */
 export const V2_COMMON_FIELDS = [...FIELD_NAMES, "seed"] as const;
 
+/** The value the worktree fields take when a harness makes the worktree itself. */
+export const HARNESS = "harness";
+
+/** The worktree-mode fields, after `seed`, in this order. */
+export const WORKTREE_FIELDS = ["worktree_path", "worktree_branch", "worktree_cwd"] as const;
+
 /** The fields each mode adds after `seed`, in order. */
 export const V2_MODE_FIELDS: Readonly<Record<WorkspaceMode, readonly string[]>> = {
   shared: [],
-  worktree: ["worktree_path", "worktree_cwd"],
+  worktree: WORKTREE_FIELDS,
 };
 
 /**
@@ -49,6 +56,15 @@ export interface HandshakeV2 extends Handshake {
   extra?: Record<string, string>;
 }
 
+/** One v2 field name. */
+export type V2FieldName = FieldName | "seed" | typeof WORKTREE_FIELDS[number];
+
+/** A v2 handshake with every field of its mode flat, by name (worktree mode's view). */
+export type V2Handshake =
+  & Record<FieldName | "seed", string>
+  & { workspace_mode: "shared" | "worktree" }
+  & Partial<Record<typeof WORKTREE_FIELDS[number], string>>;
+
 /** What parsing a prompt found, v1 or v2. */
 export type AnyParseResult =
   | ParseResult
@@ -56,8 +72,17 @@ export type AnyParseResult =
 
 /**
  * Check one v2 value: the v1 rules for v1 fields; a full lowercase hex id for `seed`; an
- * absolute path for the worktree fields.
+ * absolute path (or `harness`) for `worktree_path` and `worktree_cwd`; a branch name (or
+ * `harness`) for `worktree_branch`.
  *
+ * @example The worktree fields take a path, a branch name or `harness`
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(validateV2Field("worktree_path", "/tmp/child"), undefined);
+ * assertEquals(validateV2Field("worktree_path", "harness"), undefined);
+ * assertEquals(validateV2Field("worktree_path", "child"), 'field "worktree_path" is not an absolute path or "harness": "child"');
+ * assertEquals(validateV2Field("seed", "abc"), 'field "seed" is not 40 or 64 lowercase hex: "abc"');
+ * ```
  * @param name The field.
  * @param value Its text.
  * @returns A reason when invalid, undefined when valid.
@@ -67,13 +92,23 @@ export function validateV2Field(name: string, value: string): string | undefined
     return validateField(name as FieldName, value);
   }
   const quoted = JSON.stringify(value);
-  if (name === "seed") {
-    return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(value)
-      ? undefined
-      : `field "seed" is not 40 or 64 lowercase hex: ${quoted}`;
+  switch (name) {
+    case "seed":
+      return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(value)
+        ? undefined
+        : `field "seed" is not 40 or 64 lowercase hex: ${quoted}`;
+    case "worktree_path":
+    case "worktree_cwd":
+      return value === HARNESS || validateField("parent_cwd", value) === undefined
+        ? undefined
+        : `field "${name}" is not an absolute path or "${HARNESS}": ${quoted}`;
+    case "worktree_branch":
+      return value === HARNESS
+        ? undefined
+        : validateField("parent_branch", value)?.replace('"parent_branch"', '"worktree_branch"');
+    default:
+      return `unknown field "${name}"`;
   }
-  const probe = validateField("parent_cwd", value);
-  return probe === undefined ? undefined : probe.replace('"parent_cwd"', `"${name}"`);
 }
 
 /**
@@ -94,9 +129,11 @@ export function validateV2Field(name: string, value: string): string | undefined
  * @param handshake The values.
  * @returns The block text, ending in a newline.
  */
-export function buildV2Block(handshake: HandshakeV2): string {
-  const { extra, ...fields } = handshake;
-  const values: Record<string, string> = { ...extra, ...fields };
+export function buildV2Block(handshake: HandshakeV2 | V2Handshake): string {
+  const { extra, ...fields } = handshake as HandshakeV2;
+  const values: Record<string, string | undefined> = { ...extra, ...fields };
+  const missing = v2Fields(handshake.workspace_mode).find((name) => values[name] === undefined);
+  if (missing !== undefined) throw new Error(`Field "${missing}" is missing`);
   const lines = v2Fields(handshake.workspace_mode).map((name) => `${name}: ${values[name]}`);
   return `${OPEN_V2}\n\n${lines.join("\n")}\n\n${CLOSE_V2}\n`;
 }
@@ -142,6 +179,10 @@ function parseV2Body(body: string[]): { handshake: HandshakeV2 } | { reason: str
   }
   if (values.seed!.length !== values.parent_head!.length) {
     return { reason: `field "seed" is not of the object format of "parent_head"` };
+  }
+  const harness = WORKTREE_FIELDS.filter((f) => values[f] === HARNESS).length;
+  if (harness !== 0 && harness !== WORKTREE_FIELDS.length) {
+    return { reason: `the worktree fields are "${HARNESS}" all together or none of them` };
   }
   const extra = Object.fromEntries(
     V2_MODE_FIELDS[values.workspace_mode as WorkspaceMode].map((n) => [n, values[n]!]),
@@ -189,4 +230,45 @@ export function parseHandshake(prompt: string): AnyParseResult {
   return ignored > 0
     ? { kind: "v2", handshake: parsed.handshake, ignored }
     : { kind: "v2", handshake: parsed.handshake };
+}
+
+/** What {@linkcode parseV2Block} found. */
+export type V2ParseResult =
+  | { kind: "block"; handshake: V2Handshake }
+  | { kind: "error"; reason: string };
+
+/**
+ * The version named by the first opening sentinel of a prompt, if any.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(firstBlockVersion("task\n<!-- subagent-env-handshake v2 -->\n"), "v2");
+ * assertEquals(firstBlockVersion("no block"), undefined);
+ * ```
+ * @param prompt The prompt.
+ * @returns `v1`, `v2`, another label, or undefined when no block opens.
+ */
+export function firstBlockVersion(prompt: string): string | undefined {
+  const line = normalise(prompt).find((l) => OPEN_ANY.test(l));
+  return line === undefined ? undefined : trimAscii(OPEN_ANY.exec(line)![1]!);
+}
+
+/**
+ * Parse the first block of a prompt as a v2 block, its fields flat by name.
+ *
+ * @example A v1 block is no v2 block
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(parseV2Block("<!-- subagent-env-handshake v1 -->\n<!-- /subagent-env-handshake -->").kind, "error");
+ * ```
+ * @param prompt The prompt.
+ * @returns The handshake or the reason it cannot be read.
+ */
+export function parseV2Block(prompt: string): V2ParseResult {
+  const parsed = parseHandshake(prompt);
+  if (parsed.kind === "error") return parsed;
+  if (parsed.kind !== "v2") return { kind: "error", reason: "no v2 block" };
+  const { extra, ...fields } = parsed.handshake;
+  return { kind: "block", handshake: { ...fields, ...extra } as V2Handshake };
 }
