@@ -56,12 +56,13 @@ Deno.test("v2 block: worktree mode is one more table entry with its own fields",
   const worktree = buildV2Block({
     ...BASE,
     workspace_mode: "worktree",
-    extra: { worktree_path: "/wt", worktree_cwd: "/wt/sub" },
+    extra: { worktree_path: "/wt", worktree_branch: "tether/1-1", worktree_cwd: "/wt/sub" },
   });
   const parsed = parseHandshake(worktree);
   assert.equal(parsed.kind, "v2");
   assertEquals((parsed as { handshake: HandshakeV2 }).handshake.extra, {
     worktree_path: "/wt",
+    worktree_branch: "tether/1-1",
     worktree_cwd: "/wt/sub",
   });
   assert.match(reason(worktree.replace(/worktree_cwd: .*\n/, "")), /"worktree_cwd" is missing/);
