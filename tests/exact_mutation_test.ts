@@ -26,11 +26,17 @@ const CASES: GuardCase[] = [
     filter: "forged seed object",
   },
   {
+    // Two layers keep replace refs off for a seed read: the seed's own environment and the
+    // git runner's default; the guard is gone only when both are.
     guard: "replace refs are off when a seed is read",
     mutations: [{
       file: "src/seed/commit.ts",
       find: "env: NO_REPLACE, // GUARD:seed-no-replace",
       replace: "env: {},",
+    }, {
+      file: "src/git.ts",
+      find: 'if (!options.keepReplaceObjects) env.GIT_NO_REPLACE_OBJECTS = "1";',
+      replace: "",
     }],
     file: "tests/exact_test.ts",
     filter: "only through git replace",
