@@ -123,7 +123,7 @@ Deno.test("coord refuses hostile or malformed work item ids, message ids, lanes,
         "--subject",
         "x",
       ]],
-      ["unknown command", ["wait", "E001"]],
+      ["unknown command", ["await", "E001"]],
       ["no command", []],
       ["extra argument", ["inbox", "E001", "E002"]],
     ];
