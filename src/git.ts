@@ -117,18 +117,6 @@ export const HARDENING_ENV: Readonly<Record<string, string>> = {
 const decoder = new TextDecoder();
 /** Names of `LD_*`/`DYLD_*` variables blanked after Deno refused a spawn because of them. */
 const blanked: Record<string, string> = {};
-/** How many git processes this process has started (the bench reports it). */
-let spawned = 0;
-
-/**
- * How many git processes this process has started so far.
- *
- * @returns The count.
- */
-export function gitSpawnCount(): number {
-  return spawned;
-}
-
 function tail(text: string, lines = 3): string {
   return text.trimEnd().split("\n").slice(-lines).join(" | ");
 }
@@ -147,7 +135,6 @@ async function spawn(
     stdout: "piped",
     stderr: "piped",
   });
-  spawned++;
   const child = command.spawn();
   // Read while writing: a large input and a large output would otherwise deadlock on
   // full pipe buffers.

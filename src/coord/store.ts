@@ -11,6 +11,7 @@
  * @module
  */
 import { join } from "node:path";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { StoreError } from "./errors.ts";
 import { formatMessageId, isLaneName, MAX_SEQ, WORK_ITEM_PATTERN } from "./ids.ts";
 import { type Ack, AckSchema, type Message, MessageSchema, parseMessage } from "./message.ts";
@@ -24,6 +25,78 @@ export type StoredMessage =
   | { seq: number; id: string; ok: false; reason: string };
 
 const encoder = new TextEncoder();
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * The largest record file a reader opens: a 1 MiB body with every character escaped in
+ * JSON, with room to spare. A bigger file is a corrupt record, never read into memory.
+ */
+export const MAX_RECORD_BYTES = 8 * 1024 * 1024;
+
+/** What reading one record file found. */
+export type RecordFile = { ok: true; text: string } | { ok: false; reason: string } | undefined;
+
+function kindOf(info: Deno.FileInfo): string {
+  if (info.isSymlink) return "a symbolic link";
+  if (info.isDirectory) return "a directory";
+  if (info.isFifo) return "a FIFO";
+  if (info.isSocket) return "a socket";
+  if (info.isCharDevice || info.isBlockDevice) return "a device";
+  return "not a regular file";
+}
+
+/**
+ * Read one record file without ever blocking: the slot is examined with `lstat` first
+ * (a FIFO, a device, a socket, a directory or a symbolic link to anything is a corrupt
+ * record and is never opened), then opened without following a link and without waiting
+ * for a writer (`O_NOFOLLOW | O_NONBLOCK`, so a file swapped for a FIFO in between cannot
+ * hang the reader either), checked again on the open descriptor, and read up to
+ * {@linkcode MAX_RECORD_BYTES}.
+ *
+ * @param path The record's path.
+ * @returns The text, the reason it is corrupt, or undefined when no such file exists.
+ */
+export function readRecordFile(path: string): RecordFile {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.lstatSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return undefined;
+    }
+    return { ok: false, reason: "the record cannot be read" };
+  }
+  if (!info.isFile) return { ok: false, reason: `the record is ${kindOf(info)}` }; // GUARD:special-file
+  if (info.size > MAX_RECORD_BYTES) return { ok: false, reason: "the record is too large" };
+  let fd: number;
+  try {
+    fd = openSync(
+      path,
+      constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0),
+    );
+  } catch {
+    return { ok: false, reason: "the record cannot be read" };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_RECORD_BYTES) {
+      return { ok: false, reason: "the record is not a regular file" };
+    }
+    const buffer = new Uint8Array(stat.size + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    if (length > stat.size) return { ok: false, reason: "the record changed while read" };
+    return { ok: true, text: utf8.decode(buffer.subarray(0, length)) };
+  } catch {
+    return { ok: false, reason: "the record cannot be read" };
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /**
  * The file name of message number `seq`.
@@ -121,21 +194,19 @@ export class Store {
     const out: StoredMessage[] = [];
     for (let seq = 1;; seq++) {
       const id = formatMessageId(workItem, seq);
-      let text: string;
-      try {
-        text = Deno.readTextFileSync(join(msgs, seqFileName(seq)));
-      } catch (error) {
-        if (error instanceof Deno.errors.NotFound) {
-          if (seq <= listed) {
-            out.push({ seq, id, ok: false, reason: "the record is missing" });
-            continue;
-          }
-          break;
+      const file = readRecordFile(join(msgs, seqFileName(seq)));
+      if (file === undefined) {
+        if (seq <= listed) {
+          out.push({ seq, id, ok: false, reason: "the record is missing" });
+          continue;
         }
-        out.push({ seq, id, ok: false, reason: "the record cannot be read" });
+        break;
+      }
+      if (!file.ok) {
+        out.push({ seq, id, ok: false, reason: file.reason });
         continue;
       }
-      const parsed = parseMessage(text, id);
+      const parsed = parseMessage(file.text, id);
       out.push(
         parsed.ok
           ? { seq, id, ok: true, message: parsed.message }
@@ -154,16 +225,10 @@ export class Store {
    */
   readOne(workItem: string, seq: number): StoredMessage | undefined {
     const id = formatMessageId(workItem, seq);
-    let text: string;
-    try {
-      text = Deno.readTextFileSync(join(this.dir(workItem), "msgs", seqFileName(seq)));
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-        return undefined;
-      }
-      return { seq, id, ok: false, reason: "the record cannot be read" };
-    }
-    const parsed = parseMessage(text, id);
+    const file = readRecordFile(join(this.dir(workItem), "msgs", seqFileName(seq)));
+    if (file === undefined) return undefined;
+    if (!file.ok) return { seq, id, ok: false, reason: file.reason };
+    const parsed = parseMessage(file.text, id);
     return parsed.ok
       ? { seq, id, ok: true, message: parsed.message }
       : { seq, id, ok: false, reason: parsed.reason };
@@ -224,7 +289,9 @@ export class Store {
       const [, messageId, lane] = match;
       if (validate(messageId, lane)) {
         try {
-          const record = AckSchema.parse(JSON.parse(Deno.readTextFileSync(join(dir, entry.name))));
+          const file = readRecordFile(join(dir, entry.name));
+          if (!file?.ok) throw new Error("unreadable");
+          const record = AckSchema.parse(JSON.parse(file.text));
           if (record.message_id !== messageId || record.lane !== lane) throw new Error("mismatch");
         } catch {
           corrupt.push(`${messageId}.${lane}`);

@@ -1,0 +1,185 @@
+/**
+ * Regressions from the second hostile review of coord (shared/reviews/coord-2): each test
+ * names the attack it closes.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { assertEquals, assertExcludes, assertIncludes, assertOk } from "../src/_assert.ts";
+import { PERMISSIONS } from "../src/permissions.ts";
+import { ROOT, type Run } from "./_helpers.ts";
+import { type CoordRepo, type Lane, makeCoordRepo } from "./_coord_fixture.ts";
+
+const REFUSED =
+  "refused: artifact not available (it does not resolve, or you may not inspect it)\n";
+const decoder = new TextDecoder();
+
+/** Run `coord handoff` in a lane's worktree (work item E001, a fixed subject and body). */
+function handoff(
+  repo: CoordRepo,
+  lane: Lane,
+  to: string,
+  sha: string,
+  path: string,
+  extra: string[] = [],
+) {
+  const args = ["handoff", "E001", "--to", to, "--sha", sha, "--path", path, "--subject", "s"];
+  return repo.coord(lane, [...args, ...extra], "b\n");
+}
+
+/**
+ * Run coord through `sh`, so that an argument can hold bytes that are not UTF-8, and stop
+ * it after a minute so that a reader that blocks fails the test instead of hanging it.
+ */
+async function coordSh(cwd: string, script: string, args: string[] = []): Promise<Run> {
+  const deno = [Deno.execPath(), "run", "--quiet", "--no-prompt", ...PERMISSIONS.coord];
+  const out = await new Deno.Command("sh", {
+    args: ["-c", script, "sh", ...args],
+    cwd,
+    env: { NO_COLOR: "1", COORD: [...deno, join(ROOT, "coord.ts")].join("\u0001") },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(60_000),
+  }).output();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
+
+/** Run coord with a deadline of one minute: a reader that blocks fails instead of hanging. */
+async function coordBounded(repo: CoordRepo, lane: Lane, args: string[]): Promise<Run> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", "--no-prompt", ...PERMISSIONS.coord, join(ROOT, "coord.ts"), ...args],
+    cwd: repo.wt[lane],
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(60_000),
+  }).output();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
+
+Deno.test("coord review 2, finding 1: no debug flag tells an existing forbidden commit from a missing one", async () => {
+  const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
+  try {
+    const secret = await repo.commit("W1", { "proof/w1.md": "W1 secret\n" }, "W1 secret");
+    for (const extra of [[], ["--debug-git-count"], ["--debug"], ["--verbose"]]) {
+      const forbidden = await handoff(repo, "W2", "Primary", secret, "proof/w1.md", extra);
+      const missing = await handoff(repo, "W2", "Primary", "0123".repeat(10), "proof/w1.md", extra);
+      assertEquals(forbidden, missing, extra.join(" "));
+      assertExcludes(forbidden.stderr, "git-processes");
+      if (extra.length === 0) assertEquals(forbidden.stderr, REFUSED);
+      else assertEquals([forbidden.code, forbidden.stdout], [2, ""]);
+    }
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+Deno.test("coord review 2, finding 6: a FIFO, a device, a directory or a symlink at a message or ack slot is a corrupt record, never opened", async (t) => {
+  const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
+  try {
+    const sent = await repo.coord(
+      "W2",
+      ["send", "E001", "--to", "Primary", "--subject", "s"],
+      "a\n",
+    );
+    assertEquals(sent.code, 0, sent.stderr);
+    const commonDir = await repo.git("Primary", [
+      "rev-parse",
+      "--path-format=absolute",
+      "--git-common-dir",
+    ]);
+    const store = join(commonDir, "coord-lite", "E001");
+    const slot = join(store, "msgs", "000002.json");
+    const fifo = join(repo.root, "fifo");
+    const mkfifo = await new Deno.Command("mkfifo", { args: [fifo] }).output();
+    assertEquals(mkfifo.code, 0);
+    const plant: Array<[string, () => Promise<void>]> = [
+      ["a FIFO", async () => {
+        const r = await new Deno.Command("mkfifo", { args: [slot] }).output();
+        assertEquals(r.code, 0);
+      }],
+      ["a symlink to a FIFO", () => Deno.symlink(fifo, slot)],
+      ["a symlink to a device", () => Deno.symlink("/dev/zero", slot)],
+      ["a directory", () => Deno.mkdir(slot)],
+    ];
+    for (const [what, make] of plant) {
+      await t.step(what, async () => {
+        await make();
+        try {
+          for (const lane of ["Primary", "W2"] as const) {
+            const inbox = await coordBounded(repo, lane, ["inbox", "E001"]);
+            assertEquals(inbox.code, 0, inbox.stderr);
+            assertIncludes(inbox.stdout, "E001-M0001");
+            assertIncludes(inbox.stderr, "warning: E001-M0002 is corrupt: the record is ");
+            const status = await coordBounded(repo, lane, ["status", "E001"]);
+            assertEquals(status.code, 0, status.stderr);
+            assertIncludes(status.stdout, "repair corrupt record E001-M0002");
+          }
+          const read = await coordBounded(repo, "Primary", ["read", "E001-M0002"]);
+          assertEquals(read.code, 3, read.stderr);
+          assertIncludes(read.stderr, "error: Message E001-M0002 is corrupt: the record is ");
+          const ack = await coordBounded(repo, "Primary", ["ack", "E001-M0002"]);
+          assertEquals(ack.code, 3, ack.stderr);
+        } finally {
+          await Deno.remove(slot, { recursive: true });
+        }
+      });
+    }
+    await t.step("a FIFO at an acknowledgement slot", async () => {
+      await Deno.mkdir(join(store, "acks"), { recursive: true });
+      const ackSlot = join(store, "acks", "E001-M0001.Primary.json");
+      const r = await new Deno.Command("mkfifo", { args: [ackSlot] }).output();
+      assertEquals(r.code, 0);
+      try {
+        for (const args of [["inbox", "E001"], ["read", "E001-M0001"], ["status"]]) {
+          const run = await coordBounded(repo, "Primary", args);
+          assertEquals(run.code, 0, run.stderr);
+        }
+        const inbox = await coordBounded(repo, "Primary", ["inbox", "E001"]);
+        assertIncludes(inbox.stdout, "SENT");
+      } finally {
+        await Deno.remove(ackSlot);
+      }
+    });
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+Deno.test("coord review 2, finding 7: a --subject or --path that is not UTF-8 is refused like the body, not stored replaced", async () => {
+  const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
+  try {
+    const script = 'IFS=$(printf "\\001"); set -f; $COORD "$@" "$(printf "$BAD")" </dev/null';
+    for (
+      const [args, option] of [
+        [["send", "E001", "--to", "Primary", "--subject"], "--subject"],
+        [
+          ["handoff", "E001", "--to", "Primary", "--sha", "HEAD", "--subject", "s", "--path"],
+          "--path",
+        ],
+      ] as const
+    ) {
+      for (const bad of ["bad \\377\\376 subject", "\\303(", "plain \\357\\277\\275"]) {
+        const r = await coordSh(repo.wt.W3, `BAD='${bad}'\n${script}`, [...args]);
+        assertEquals(r.code, 2, r.stderr);
+        assertEquals(r.stdout, "");
+        assertEquals(
+          r.stderr.split("\n")[0],
+          `error: Invalid ${option}: not UTF-8 (invalid bytes arrive as U+FFFD; either is refused)`,
+        );
+      }
+    }
+    const inbox = await repo.coord("Primary", ["inbox", "E001", "--json"]);
+    assertEquals(JSON.parse(inbox.stdout).messages, []);
+    const good = await repo.coord(
+      "W3",
+      ["send", "E001", "--to", "Primary", "--subject", "é ü ∀"],
+      "",
+    );
+    assertEquals(good.code, 0, good.stderr);
+  } finally {
+    await repo.cleanup();
+  }
+});
