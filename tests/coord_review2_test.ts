@@ -183,3 +183,74 @@ Deno.test("coord review 2, finding 7: a --subject or --path that is not UTF-8 is
     await repo.cleanup();
   }
 });
+
+/** The `artifact-check:` lines of a read, and the JSON check, with the given ids blanked. */
+async function artifactCheck(repo: CoordRepo, lane: Lane, id: string, blank: string[]) {
+  const text = await repo.coord(lane, ["read", id]);
+  const json = await repo.coord(lane, ["read", id, "--json"]);
+  assertEquals([text.code, json.code], [0, 0], text.stderr + json.stderr);
+  const lines = text.stdout.split("\n").filter((l) => l.startsWith("artifact-check:")).join("\n");
+  const check = JSON.stringify(JSON.parse(json.stdout).artifact_check);
+  return blank.reduce((s, b) => s.replaceAll(b, "<id>"), `${lines}\n${check}`);
+}
+
+Deno.test("coord review 2, finding 3: read says GONE when the path's object is gone, never ok", async () => {
+  const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
+  try {
+    await repo.commit("W2", { "proof/w2.md": "W2 work\n" }, "W2 work");
+    const sent = await handoff(repo, "W2", "Primary", "HEAD", "proof/w2.md");
+    assertEquals(sent.code, 0, sent.stderr);
+    const id = sent.stdout.trim();
+    const object = await repo.git("W2", ["rev-parse", "HEAD:proof/w2.md"]);
+    const commonDir = await repo.git("Primary", [
+      "rev-parse",
+      "--path-format=absolute",
+      "--git-common-dir",
+    ]);
+    await Deno.remove(join(commonDir, "objects", object.slice(0, 2), object.slice(2)));
+    for (const lane of ["Primary", "W2"] as const) {
+      const r = await repo.coord(lane, ["read", id]);
+      assertEquals(r.code, 0, r.stderr);
+      assertIncludes(r.stdout, `artifact-check: GONE: object ${object} of "proof/w2.md" is not`);
+      assertExcludes(r.stdout, "artifact-check: ok");
+      const json = JSON.parse((await repo.coord(lane, ["read", id, "--json"])).stdout);
+      assertEquals(json.artifact_check.status, "gone");
+    }
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+Deno.test("coord review 2, finding 3: a submodule entry's id is never looked up, so W2 cannot probe W1's objects with a gitlink", async () => {
+  const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
+  try {
+    const secret = await repo.commit("W1", { "proof/w1.md": "W1 secret 42\n" }, "W1 secret");
+    const blob = await repo.git("W1", ["rev-parse", "HEAD:proof/w1.md"]);
+    const invented = "0123456789abcdef".repeat(3).slice(0, 40);
+    // W2 guesses W1's content (or knows an id) and commits gitlinks naming those ids.
+    const guesses = [secret, blob, invented];
+    for (const [i, id] of guesses.entries()) {
+      await repo.git("W2", ["update-index", "--add", "--cacheinfo", `160000,${id},sub${i}`]);
+    }
+    await repo.git("W2", ["commit", "-q", "-m", "W2 gitlinks"]);
+    const ids: string[] = [];
+    for (const i of guesses.keys()) {
+      const r = await handoff(repo, "W2", "Primary", "HEAD", `sub${i}`);
+      assertEquals(r.code, 0, r.stderr);
+      ids.push(r.stdout.trim());
+    }
+    for (const lane of ["W2", "Primary"] as const) {
+      const checks = [];
+      for (const [i, id] of ids.entries()) {
+        checks.push(
+          (await artifactCheck(repo, lane, id, guesses)).replaceAll(`sub${i}`, "sub"),
+        );
+      }
+      assertEquals(checks[0], checks[2], `${lane}: existing commit id vs invented id`);
+      assertEquals(checks[1], checks[2], `${lane}: existing blob id vs invented id`);
+      assertIncludes(checks[2]!, "submodule entry");
+    }
+  } finally {
+    await repo.cleanup();
+  }
+});
