@@ -17,6 +17,7 @@ import {
 } from "./ids.ts";
 import { MESSAGE_TYPES, type MessageType, type Provenance, PROVENANCES } from "./message.ts";
 import { Session } from "./session.ts";
+import { escapeLine } from "./terminal.ts";
 import { send } from "./commands/send.ts";
 import { handoff } from "./commands/handoff.ts";
 import { inbox, renderInbox } from "./commands/inbox.ts";
@@ -263,7 +264,9 @@ export async function runCoord(args: string[], context: CliContext): Promise<Out
       const workItem = parseWorkItem(single(positionals, "work item id"));
       const session = await Session.open(context.cwd);
       const result = await inbox(session, workItem, values.unacked === true);
-      const warnings = result.corrupt.map((c) => `warning: ${c.id} is corrupt: ${c.reason}`);
+      const warnings = result.corrupt.map((c) =>
+        `warning: ${c.id} is corrupt: ${escapeLine(c.reason)}`
+      );
       if (values.json) return out(json(result), warnings);
       if (result.messages.length === 0) {
         warnings.push(`no visible messages in ${workItem} for ${result.lane}`);
