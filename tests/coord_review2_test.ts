@@ -320,3 +320,89 @@ Deno.test("coord review 2, finding 4: a body cannot pass for a forwarded message
     await repo.cleanup();
   }
 });
+
+Deno.test("coord review 2, finding 2: an up-to-date rebase (`rebase: checkout <branch>`) neither denies W1 its commit nor gives W2 one no reflog records", async () => {
+  const repo = await makeCoordRepo();
+  try {
+    const a = await repo.commit("W1", { "proof/w1.md": "W1 secret: 42\n" }, "W1 secret draft");
+    await repo.setStatus(`blind: W1 W2\nreleased: W1 ${a}\n`);
+    const before = await handoff(repo, "W1", "Primary", a, "proof/w1.md");
+    assertEquals(before.code, 0, before.stderr);
+    await repo.git("W3", ["branch", "review", a]);
+    await repo.git("W3", ["rebase", "-q", `${a}~1`, "review"]);
+    assertEquals(await repo.git("W3", ["reflog", "-1", "--format=%gs"]), "rebase: checkout review");
+    const after = await handoff(repo, "W1", "Primary", a, "proof/w1.md");
+    assertEquals([after.code, after.stderr], [0, ""], "W1 keeps its released commit");
+    const w3 = await handoff(repo, "W3", "Primary", a, "proof/w1.md");
+    assertEquals([w3.code, w3.stderr], [0, ""], "W3 sees the release, as before");
+
+    // W1 keeps work in a commit no reflog records (like a stash); W2 no-op-rebases onto it.
+    await Deno.writeTextFile(join(repo.wt.W1, "wip.md"), "W1 work in progress\n");
+    const blob = await repo.git("W1", ["hash-object", "-w", "wip.md"]);
+    await Deno.remove(join(repo.wt.W1, "wip.md"));
+    const listing = (await repo.git("W1", ["ls-tree", repo.base])) +
+      `\n100644 blob ${blob}\twip.md\n`;
+    const wipTree = await gitIn(repo, "W1", ["mktree"], listing);
+    const x = await repo.git("W1", ["commit-tree", wipTree, "-p", repo.base, "-m", "wip"]);
+    await repo.git("W1", ["update-ref", "refs/heads/w1-wip", x]);
+    const refusedBefore = await handoff(repo, "W2", "Primary", x, "wip.md");
+    assertEquals(refusedBefore.stdout + refusedBefore.stderr, REFUSED);
+    await repo.git("W2", ["rebase", "-q", repo.base, x]);
+    assertEquals(await repo.git("W2", ["reflog", "-1", "--format=%gs"]), `rebase: checkout ${x}`);
+    await repo.git("W2", ["checkout", "-q", "w2"]);
+    const refusedAfter = await handoff(repo, "W2", "Primary", x, "wip.md");
+    assertEquals(refusedAfter.stdout + refusedAfter.stderr, REFUSED);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+/** Run git with standard input in a lane's worktree. */
+async function gitIn(repo: CoordRepo, lane: Lane, args: string[], stdin: string) {
+  const out = await new Deno.Command("git", {
+    args,
+    cwd: repo.wt[lane],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = out.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(stdin));
+  await writer.close();
+  const result = await out.output();
+  assertEquals(result.code, 0, decoder.decode(result.stderr));
+  return decoder.decode(result.stdout).trim();
+}
+
+Deno.test("coord review 2, finding 2: what a lane makes with porcelain stays its own (commit, amend, merge, cherry-pick, revert, rebase picks)", async () => {
+  const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
+  try {
+    const made: Array<[string, string]> = [];
+    const head = async (what: string) =>
+      made.push([what, await repo.git("W1", ["rev-parse", "HEAD"])]);
+    await repo.commit("W1", { "f.md": "1\n" }, "first");
+    await head("commit");
+    await repo.git("W1", ["commit", "-q", "--amend", "-m", "first, amended"]);
+    await head("commit --amend");
+    await repo.git("W1", ["checkout", "-q", "-b", "w1-side", "HEAD~1"]);
+    await repo.commit("W1", { "side.md": "side\n" }, "side");
+    await repo.git("W1", ["checkout", "-q", "w1"]);
+    await repo.git("W1", ["merge", "-q", "--no-ff", "-m", "merge side", "w1-side"]);
+    await head("merge");
+    await repo.git("W1", ["checkout", "-q", "-b", "w1-pick", "w1-side"]);
+    await repo.git("W1", ["cherry-pick", "w1~1"]);
+    await head("cherry-pick");
+    await repo.git("W1", ["revert", "--no-edit", "HEAD"]);
+    await head("revert");
+    await repo.git("W1", ["rebase", "-q", "w1"]);
+    await head("rebase picks");
+    for (const [what, sha] of made) {
+      const r = await handoff(repo, "W1", "Primary", sha, "README.md");
+      assertEquals([r.code, r.stderr], [0, ""], what);
+      const w2 = await handoff(repo, "W2", "Primary", sha, "README.md");
+      assertEquals(w2.stdout + w2.stderr, REFUSED, `W2, ${what}`);
+    }
+  } finally {
+    await repo.cleanup();
+  }
+});
