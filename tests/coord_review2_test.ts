@@ -406,3 +406,64 @@ Deno.test("coord review 2, finding 2: what a lane makes with porcelain stays its
     await repo.cleanup();
   }
 });
+
+const UNBOUND =
+  "refused: this worktree and its administrative directory do not belong together as git made them (each must name the other, and no other lane's worktree may name it)\n";
+
+Deno.test("coord review 2, finding 5: git worktree repair after W2 edits its .git does not hand W2 W1's administrative directory and reflog", async () => {
+  const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
+  try {
+    const a = await repo.commit("W1", { "proof/w1.md": "W1 secret\n" }, "W1 secret");
+    await repo.commit("W2", { "proof/w2.md": "W2 work\n" }, "W2 work");
+    const common = await repo.git("Primary", [
+      "rev-parse",
+      "--path-format=absolute",
+      "--git-common-dir",
+    ]);
+    const before = await handoff(repo, "W2", "Primary", a, "proof/w1.md");
+    assertEquals(before.stdout + before.stderr, REFUSED);
+    const scratch = join(repo.root, "scratch");
+    await Deno.mkdir(scratch);
+    await Deno.writeTextFile(join(scratch, ".git"), `gitdir: ${common}/worktrees/W2\n`);
+    await repo.git("Primary", ["worktree", "repair", scratch]);
+    await Deno.writeTextFile(join(repo.wt.W2, ".git"), `gitdir: ${common}/worktrees/W1\n`);
+    await repo.git("Primary", ["worktree", "repair", repo.wt.W2]);
+    const after = await handoff(repo, "W2", "Primary", a, "proof/w1.md");
+    assertEquals([after.code, after.stdout, after.stderr], [4, "", UNBOUND]);
+    const status = await repo.coord("W2", ["status"]);
+    assertEquals([status.code, status.stderr], [4, UNBOUND]);
+    // W1's worktree lost its directory to W2's edit: it fails closed too.
+    const w1 = await repo.coord("W1", ["status"]);
+    assertEquals([w1.code, w1.stderr], [4, UNBOUND]);
+    // The commits recorded in W1's directory are no lane's now: Primary only.
+    const primary = await handoff(repo, "Primary", "W3", a, "proof/w1.md");
+    assertEquals(primary.code, 4);
+    assertEquals((await handoff(repo, "Primary", "W3", repo.base, "README.md")).code, 0);
+    assertEquals((await handoff(repo, "W3", "Primary", a, "proof/w1.md")).stderr, REFUSED);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+Deno.test("coord review 2, finding 5: a lane whose .git names another lane's administrative directory is no lane", async () => {
+  const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
+  try {
+    const common = await repo.git("Primary", [
+      "rev-parse",
+      "--path-format=absolute",
+      "--git-common-dir",
+    ]);
+    assertEquals((await repo.coord("W2", ["status"])).code, 0);
+    await Deno.writeTextFile(join(repo.wt.W2, ".git"), `gitdir: ${common}/worktrees/W1\n`);
+    const edited = await repo.coord("W2", ["status"]);
+    assertEquals([edited.code, edited.stdout, edited.stderr], [4, "", UNBOUND]);
+    await Deno.writeTextFile(join(repo.wt.W2, ".git"), `gitdir: ${common}\n`);
+    const common2 = await repo.coord("W2", ["status"]);
+    assertEquals([common2.code, common2.stdout, common2.stderr], [4, "", UNBOUND]);
+    await Deno.writeTextFile(join(repo.wt.W2, ".git"), `gitdir: ${common}/worktrees/W2\n`);
+    assertEquals((await repo.coord("W2", ["status"])).code, 0, "restored, it is W2 again");
+    assertEquals((await repo.coord("W1", ["status"])).code, 0);
+  } finally {
+    await repo.cleanup();
+  }
+});

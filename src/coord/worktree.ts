@@ -37,21 +37,37 @@ export function discoverWorktree(cwd: string): Discovered | undefined {
     }
     if (info?.isDirectory) return { top: dir, gitDir: dotGit, commonDir: commonOf(dotGit) };
     if (info?.isFile) {
-      try {
-        const text = Deno.readTextFileSync(dotGit);
-        const match = /^gitdir: (.+)$/m.exec(text);
-        if (match?.[1]) {
-          const gitDir = realOr(resolve(dir, match[1].trim()));
-          return { top: dir, gitDir, commonDir: commonOf(gitDir) };
-        }
-      } catch {
-        // An unreadable .git file is no worktree; keep walking like git would not, and fail below.
-      }
-      return undefined;
+      const gitDir = gitDirOf(dir);
+      return gitDir === undefined ? undefined : { top: dir, gitDir, commonDir: commonOf(gitDir) };
     }
     const parent = dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
+  }
+}
+
+/**
+ * The git dir a worktree's `.git` names: the directory itself, or the real path of the
+ * `gitdir:` line of a `.git` file (a linked worktree's administrative directory).
+ *
+ * @param worktree A worktree's top level.
+ * @returns The real path, or undefined when there is no readable `.git`.
+ */
+export function gitDirOf(worktree: string): string | undefined {
+  const dotGit = join(worktree, ".git");
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(dotGit);
+  } catch {
+    return undefined;
+  }
+  if (info.isDirectory) return realOr(dotGit);
+  if (!info.isFile || info.size > 64 * 1024) return undefined;
+  try {
+    const match = /^gitdir: (.+)$/m.exec(Deno.readTextFileSync(dotGit));
+    return match?.[1] ? realOr(resolve(worktree, match[1].trim())) : undefined;
+  } catch {
+    return undefined; // An unreadable .git file is no worktree.
   }
 }
 
