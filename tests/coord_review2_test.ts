@@ -467,3 +467,33 @@ Deno.test("coord review 2, finding 5: a lane whose .git names another lane's adm
     await repo.cleanup();
   }
 });
+
+Deno.test("coord review 2, finding 2: a creation message that does not agree with its commit owns nothing", async () => {
+  const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
+  try {
+    const secret = await repo.commit("W1", { "a.txt": "secret\n" }, "W1 secret");
+    await repo.git("Primary", ["worktree", "remove", "--force", repo.wt.W1]);
+    await repo.commit("W2", { "w2.md": "w2\n" }, "W2 work");
+    const refused = async () => {
+      const r = await handoff(repo, "W2", "Primary", secret, "a.txt");
+      assertEquals(r.stdout + r.stderr, REFUSED);
+    };
+    await refused();
+    // A checkout whose reflog message says `commit: …`: its old value is W2's own commit,
+    // not the secret's parent, so it records no creation.
+    const forged = await new Deno.Command("git", {
+      args: ["checkout", "-q", "--detach", secret],
+      cwd: repo.wt.W2,
+      env: { GIT_REFLOG_ACTION: "commit: mine" },
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    assertEquals(forged.code, 0, decoder.decode(forged.stderr));
+    assertEquals(await repo.git("W2", ["reflog", "-1", "--format=%gs"]), "commit: mine");
+    await refused();
+    await repo.git("W2", ["checkout", "-q", "w2"]);
+    await refused();
+  } finally {
+    await repo.cleanup();
+  }
+});

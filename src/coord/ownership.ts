@@ -72,7 +72,7 @@ const FAST_FORWARD =
 export function creationRule(subject: string): CreationRule | undefined {
   if (FAST_FORWARD.test(subject)) return undefined;
   for (const [pattern, rule] of CREATIONS) if (pattern.test(subject)) return rule;
-  return undefined;
+  return undefined; // GUARD:only-creation-messages
 }
 
 /**
@@ -125,7 +125,7 @@ export interface ReflogEntry {
  * @returns True when the entry plainly records the creation of its commit.
  */
 export function ownsCommit(entry: ReflogEntry, before: ReflogEntry | undefined): boolean {
-  const rule = creationRule(entry.subject); // GUARD:creation-message
+  const rule = creationRule(entry.subject);
   if (rule === undefined) return false;
   if (rule === "initial") return entry.parents.length === 0;
   if (before === undefined) return false;
