@@ -95,16 +95,16 @@ Deno.test("coord review 2, finding 6: a FIFO, a device, a directory or a symlink
     const fifo = join(repo.root, "fifo");
     const mkfifo = await new Deno.Command("mkfifo", { args: [fifo] }).output();
     assertEquals(mkfifo.code, 0);
-    const plant: Array<[string, () => Promise<void>]> = [
-      ["a FIFO", async () => {
+    const plant: Array<[string, string, () => Promise<void>]> = [
+      ["a FIFO", "a FIFO", async () => {
         const r = await new Deno.Command("mkfifo", { args: [slot] }).output();
         assertEquals(r.code, 0);
       }],
-      ["a symlink to a FIFO", () => Deno.symlink(fifo, slot)],
-      ["a symlink to a device", () => Deno.symlink("/dev/zero", slot)],
-      ["a directory", () => Deno.mkdir(slot)],
+      ["a symlink to a FIFO", "a symbolic link", () => Deno.symlink(fifo, slot)],
+      ["a symlink to a device", "a symbolic link", () => Deno.symlink("/dev/zero", slot)],
+      ["a directory", "a directory", () => Deno.mkdir(slot)],
     ];
-    for (const [what, make] of plant) {
+    for (const [what, kind, make] of plant) {
       await t.step(what, async () => {
         await make();
         try {
@@ -112,14 +112,17 @@ Deno.test("coord review 2, finding 6: a FIFO, a device, a directory or a symlink
             const inbox = await coordBounded(repo, lane, ["inbox", "E001"]);
             assertEquals(inbox.code, 0, inbox.stderr);
             assertIncludes(inbox.stdout, "E001-M0001");
-            assertIncludes(inbox.stderr, "warning: E001-M0002 is corrupt: the record is ");
+            assertEquals(inbox.stderr, `warning: E001-M0002 is corrupt: the record is ${kind}\n`);
             const status = await coordBounded(repo, lane, ["status", "E001"]);
             assertEquals(status.code, 0, status.stderr);
             assertIncludes(status.stdout, "repair corrupt record E001-M0002");
           }
           const read = await coordBounded(repo, "Primary", ["read", "E001-M0002"]);
           assertEquals(read.code, 3, read.stderr);
-          assertIncludes(read.stderr, "error: Message E001-M0002 is corrupt: the record is ");
+          assertEquals(
+            read.stderr,
+            `error: Message E001-M0002 is corrupt: the record is ${kind}\n`,
+          );
           const ack = await coordBounded(repo, "Primary", ["ack", "E001-M0002"]);
           assertEquals(ack.code, 3, ack.stderr);
         } finally {

@@ -156,7 +156,7 @@ export async function checkArtifact(at: At, artifact: Artifact): Promise<Artifac
     );
   } else {
     const present = await objectTypes(at, [entry.id]);
-    if (present.get(entry.id) !== entry.type) {
+    if (!present.has(entry.id)) {
       notes.push(
         `object ${entry.id} of "${artifact.path}" is not in the local object store (gone, or not fetched in this partial clone)`,
       );

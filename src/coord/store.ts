@@ -11,8 +11,8 @@
  * @module
  */
 import { join } from "node:path";
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { StoreError } from "./errors.ts";
+import { readRegularFile } from "./regular_file.ts";
 import { formatMessageId, isLaneName, MAX_SEQ, WORK_ITEM_PATTERN } from "./ids.ts";
 import { type Ack, AckSchema, type Message, MessageSchema, parseMessage } from "./message.ts";
 
@@ -25,8 +25,6 @@ export type StoredMessage =
   | { seq: number; id: string; ok: false; reason: string };
 
 const encoder = new TextEncoder();
-const utf8 = new TextDecoder("utf-8", { fatal: true });
-
 /**
  * The largest record file a reader opens: a 1 MiB body with every character escaped in
  * JSON, with room to spare. A bigger file is a corrupt record, never read into memory.
@@ -36,66 +34,17 @@ export const MAX_RECORD_BYTES = 8 * 1024 * 1024;
 /** What reading one record file found. */
 export type RecordFile = { ok: true; text: string } | { ok: false; reason: string } | undefined;
 
-function kindOf(info: Deno.FileInfo): string {
-  if (info.isSymlink) return "a symbolic link";
-  if (info.isDirectory) return "a directory";
-  if (info.isFifo) return "a FIFO";
-  if (info.isSocket) return "a socket";
-  if (info.isCharDevice || info.isBlockDevice) return "a device";
-  return "not a regular file";
-}
-
 /**
- * Read one record file without ever blocking: the slot is examined with `lstat` first
- * (a FIFO, a device, a socket, a directory or a symbolic link to anything is a corrupt
- * record and is never opened), then opened without following a link and without waiting
- * for a writer (`O_NOFOLLOW | O_NONBLOCK`, so a file swapped for a FIFO in between cannot
- * hang the reader either), checked again on the open descriptor, and read up to
- * {@linkcode MAX_RECORD_BYTES}.
+ * Read one record file without ever blocking ({@linkcode readRegularFile}: `lstat` first,
+ * anything but a regular file is never opened, then `O_NOFOLLOW | O_NONBLOCK`).
  *
  * @param path The record's path.
  * @returns The text, the reason it is corrupt, or undefined when no such file exists.
  */
 export function readRecordFile(path: string): RecordFile {
-  let info: Deno.FileInfo;
-  try {
-    info = Deno.lstatSync(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      return undefined;
-    }
-    return { ok: false, reason: "the record cannot be read" };
-  }
-  if (!info.isFile) return { ok: false, reason: `the record is ${kindOf(info)}` }; // GUARD:special-file
-  if (info.size > MAX_RECORD_BYTES) return { ok: false, reason: "the record is too large" };
-  let fd: number;
-  try {
-    fd = openSync(
-      path,
-      constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0),
-    );
-  } catch {
-    return { ok: false, reason: "the record cannot be read" };
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_RECORD_BYTES) {
-      return { ok: false, reason: "the record is not a regular file" };
-    }
-    const buffer = new Uint8Array(stat.size + 1);
-    let length = 0;
-    while (length < buffer.length) {
-      const n = readSync(fd, buffer, length, buffer.length - length, null);
-      if (n === 0) break;
-      length += n;
-    }
-    if (length > stat.size) return { ok: false, reason: "the record changed while read" };
-    return { ok: true, text: utf8.decode(buffer.subarray(0, length)) };
-  } catch {
-    return { ok: false, reason: "the record cannot be read" };
-  } finally {
-    closeSync(fd);
-  }
+  const file = readRegularFile(path, MAX_RECORD_BYTES);
+  if (file === undefined || file.ok) return file;
+  return { ok: false, reason: `the record ${file.reason}` };
 }
 
 /**

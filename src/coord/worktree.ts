@@ -6,6 +6,7 @@
  * @module
  */
 import { dirname, join, resolve } from "node:path";
+import { readRegularFile } from "./regular_file.ts";
 
 /** The worktree that contains a directory, found on the file system. */
 export interface Discovered {
@@ -62,22 +63,18 @@ export function gitDirOf(worktree: string): string | undefined {
     return undefined;
   }
   if (info.isDirectory) return realOr(dotGit);
-  if (!info.isFile || info.size > 64 * 1024) return undefined;
-  try {
-    const match = /^gitdir: (.+)$/m.exec(Deno.readTextFileSync(dotGit));
-    return match?.[1] ? realOr(resolve(worktree, match[1].trim())) : undefined;
-  } catch {
-    return undefined; // An unreadable .git file is no worktree.
-  }
+  // An unreadable or special .git file is no worktree (and is never opened for reading).
+  const file = readRegularFile(dotGit, ADMIN_FILE_BYTES, true);
+  const match = file?.ok ? /^gitdir: (.+)$/m.exec(file.text) : null;
+  return match?.[1] ? realOr(resolve(worktree, match[1].trim())) : undefined;
 }
 
+/** The largest `.git`, `gitdir` or `commondir` file read. */
+const ADMIN_FILE_BYTES = 64 * 1024;
+
 function commonOf(gitDir: string): string {
-  try {
-    const rel = Deno.readTextFileSync(join(gitDir, "commondir")).trim();
-    return realOr(resolve(gitDir, rel));
-  } catch {
-    return realOr(gitDir);
-  }
+  const file = readRegularFile(join(gitDir, "commondir"), ADMIN_FILE_BYTES, true);
+  return file?.ok ? realOr(resolve(gitDir, file.text.trim())) : realOr(gitDir);
 }
 
 /**
@@ -117,12 +114,9 @@ export function readWorktreeAdminNames(commonDir: string): Map<string, string> {
   }
   for (const entry of entries) {
     if (!entry.isDirectory || !/^[A-Za-z0-9._-]+$/.test(entry.name)) continue;
-    try {
-      const gitdir = Deno.readTextFileSync(join(dir, entry.name, "gitdir")).trim();
-      out.set(realOr(dirname(resolve(dir, entry.name, gitdir))), entry.name);
-    } catch {
-      // A worktree whose admin files are unreadable is no lane's.
-    }
+    // A worktree whose admin files are unreadable (or special files) is no lane's.
+    const file = readRegularFile(join(dir, entry.name, "gitdir"), ADMIN_FILE_BYTES, true);
+    if (file?.ok) out.set(realOr(dirname(resolve(dir, entry.name, file.text.trim()))), entry.name);
   }
   return out;
 }

@@ -1,0 +1,80 @@
+/**
+ * Reading a small file that must be a regular file, without ever blocking: a FIFO, a
+ * device, a socket or a directory where a record or a git administrative file belongs is
+ * reported, never opened for reading.
+ *
+ * @module
+ */
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** What reading a file found: its text, why it was not read, or undefined when it is absent. */
+export type RegularFile = { ok: true; text: string } | { ok: false; reason: string } | undefined;
+
+function kindOf(info: Deno.FileInfo): string {
+  if (info.isSymlink) return "a symbolic link";
+  if (info.isDirectory) return "a directory";
+  if (info.isFifo) return "a FIFO";
+  if (info.isSocket) return "a socket";
+  if (info.isCharDevice || info.isBlockDevice) return "a device";
+  return "not a regular file";
+}
+
+/**
+ * Read a UTF-8 file that must be regular. The path is examined first (`lstat`, or `stat`
+ * with `follow`); anything but a regular file is never opened. A regular file is then
+ * opened without waiting for a writer (`O_NONBLOCK`, and `O_NOFOLLOW` unless `follow`), so
+ * one swapped for a FIFO in between cannot hang the reader either; the open descriptor is
+ * checked again, and at most `maxBytes` are read.
+ *
+ * @example A FIFO is reported, never opened
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(readRegularFile("/dev/null", 100), { ok: false, reason: "is a device" });
+ * ```
+ * @param path The file.
+ * @param maxBytes The largest size read.
+ * @param follow Follow a symbolic link at the path (otherwise it is not a regular file).
+ * @returns The text, the reason it was not read (`is a FIFO`, `is too large`, …), or
+ * undefined when nothing is there.
+ */
+export function readRegularFile(path: string, maxBytes: number, follow = false): RegularFile {
+  let info: Deno.FileInfo;
+  try {
+    info = follow ? Deno.statSync(path) : Deno.lstatSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return undefined;
+    }
+    return { ok: false, reason: "cannot be read" };
+  }
+  if (!info.isFile) return { ok: false, reason: `is ${kindOf(info)}` }; // GUARD:special-file
+  if (info.size > maxBytes) return { ok: false, reason: "is too large" };
+  let fd: number;
+  try {
+    const nofollow = follow ? 0 : constants.O_NOFOLLOW ?? 0;
+    fd = openSync(path, constants.O_RDONLY | nofollow | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return { ok: false, reason: "cannot be read" };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > maxBytes) {
+      return { ok: false, reason: "is not a regular file" };
+    }
+    const buffer = new Uint8Array(stat.size + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    if (length > stat.size) return { ok: false, reason: "changed while read" };
+    return { ok: true, text: utf8.decode(buffer.subarray(0, length)) };
+  } catch {
+    return { ok: false, reason: "cannot be read" };
+  } finally {
+    closeSync(fd);
+  }
+}
