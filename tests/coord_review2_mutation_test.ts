@@ -87,9 +87,9 @@ const GUARDS: Omit<GuardCase, "file">[] = [
   {
     guard: "a special file at a store slot is never opened",
     mutations: [{
-      file: "src/coord/store.ts",
+      file: "src/coord/regular_file.ts",
       find:
-        "if (!info.isFile) return { ok: false, reason: `the record is ${kindOf(info)}` }; // GUARD:special-file",
+        "if (!info.isFile) return { ok: false, reason: `is ${kindOf(info)}` }; // GUARD:special-file",
       replace: "",
     }],
     filter: "finding 6",
