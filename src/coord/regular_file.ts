@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, openSync, readSync } from "node:fs";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -25,8 +25,9 @@ function kindOf(info: Deno.FileInfo): string {
  * Read a UTF-8 file that must be regular. The path is examined first (`lstat`, or `stat`
  * with `follow`); anything but a regular file is never opened. A regular file is then
  * opened without waiting for a writer (`O_NONBLOCK`, and `O_NOFOLLOW` unless `follow`), so
- * one swapped for a FIFO in between cannot hang the reader either; the open descriptor is
- * checked again, and at most `maxBytes` are read.
+ * one swapped for a FIFO in between cannot hang the reader either, and exactly the size the
+ * first look gave is read (at most `maxBytes`): a file that reads shorter or longer is
+ * reported as changed.
  *
  * @example A FIFO is reported, never opened
  * ```ts
@@ -59,18 +60,18 @@ export function readRegularFile(path: string, maxBytes: number, follow = false):
     return { ok: false, reason: "cannot be read" };
   }
   try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > maxBytes) {
-      return { ok: false, reason: "is not a regular file" };
-    }
-    const buffer = new Uint8Array(stat.size + 1);
+    // No second stat (it costs more than the read): a file swapped in after the lstat reads
+    // as nothing (a FIFO opened without waiting), fails (a directory), or reads past the
+    // size the lstat gave (anything else), and none of those is taken for a record.
+    const buffer = new Uint8Array(info.size + 1);
     let length = 0;
-    while (length < buffer.length) {
+    while (length <= info.size) {
       const n = readSync(fd, buffer, length, buffer.length - length, null);
       if (n === 0) break;
       length += n;
+      if (length === info.size) break; // a regular file's last read is a full one
     }
-    if (length > stat.size) return { ok: false, reason: "changed while read" };
+    if (length !== info.size) return { ok: false, reason: "changed while read" };
     return { ok: true, text: utf8.decode(buffer.subarray(0, length)) };
   } catch {
     return { ok: false, reason: "cannot be read" };
