@@ -1,7 +1,7 @@
 /**
  * `coord`: durable, blind-aware, SHA-pinned messages between the worktrees of one git
  * repository. Parses the command line, runs the core, maps typed errors to exit codes:
- * 0 ok, 2 usage, 3 git/policy/store error, 4 refused or not found.
+ * 0 ok, 2 usage, 3 git/policy/store error, 4 refused or not found, 5 `wait` timed out.
  *
  * Runs with `--allow-run=git --allow-read --allow-write` (the store lives in the git
  * common dir; everything else is learned through git).
@@ -10,7 +10,7 @@
  */
 import { exitCodeFor, UsageError } from "./src/coord/errors.ts";
 import { MAX_BODY_BYTES, runCoord } from "./src/coord/cli.ts";
-import { InputError, readStdin } from "./src/cli.ts";
+import { hintLine, InputError, readStdin } from "./src/cli.ts";
 
 async function readBody(): Promise<string> {
   if (Deno.stdin.isTerminal()) return "";
@@ -46,7 +46,7 @@ export async function main(args: string[]): Promise<number> {
   } catch (error) {
     const mapped = exitCodeFor(error);
     console.error(mapped.line);
-    if (mapped.hint) console.error("hint: run coord --help");
+    if (mapped.hint) console.error(hintLine("coord"));
     code = mapped.code;
   }
   return code;

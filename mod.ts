@@ -49,8 +49,15 @@ export {
   verifiedLine,
 } from "./src/finding.ts";
 export { canonicalCwd, nativeCwd, type PathOs, styleCwd } from "./src/cwd.ts";
-export { captureLive, type LiveTree } from "./src/capture.ts";
-export { diverge, type Verdict, verifyLive, type VerifyStatus } from "./src/verification.ts";
+export { captureLive, type CaptureOptions, type LiveTree } from "./src/capture.ts";
+export { captureHandshake, handshakeBlock, type HandshakeOptions } from "./src/handshake_block.ts";
+export {
+  diverge,
+  type Verdict,
+  verifyLive,
+  type VerifyOptions,
+  type VerifyStatus,
+} from "./src/verification.ts";
 export { formatIssuedAt, issuedAtNow, parseDuration } from "./src/time.ts";
 
 // The one git runner.

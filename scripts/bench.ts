@@ -4,6 +4,7 @@
  *
  * - `verify` on a 100,000-file repository vs the bash recipe (target ≤ 1.10×)
  * - `verify` on a small repository (target < 50 ms wall)
+ * - exact mode (`handshake --exact`, `verify` on a v2 block) beside v1 on the large tree
  * - `gate` and `coord` benches, where those capabilities provide them
  *
  * @module
@@ -105,8 +106,42 @@ async function benchVerify(): Promise<string[]> {
       ((startup + status) / b.bash).toFixed(2)
     }× the recipe`,
   );
+  lines.push(...await benchExact(big, status, b.verify));
   await Deno.remove(big, { recursive: true });
   return lines;
+}
+
+/**
+ * Exact mode beside v1 on the same tree, as ratios against `git status --porcelain`
+ * measured in this run: the first exact capture hashes every file into the private
+ * index (cold); later ones reuse its stat data (warm).
+ */
+async function benchExact(big: string, status: number, verifyV1: number): Promise<string[]> {
+  const ratio = (ms: number) => `${ms.toFixed(0)} ms = ${(ms / status).toFixed(2)}×`;
+  const cold = await wall(() => bin("handshake", ["--exact"], { cwd: big }));
+  const prompt = (await bin("handshake", ["wrap", "--exact"], { cwd: big, stdin: "task" })).stdout;
+  const hsV1 = median(await sequential(5, () => wall(() => bin("handshake", [], { cwd: big }))));
+  const hsExact = median(
+    await sequential(5, () => wall(() => bin("handshake", ["--exact"], { cwd: big }))),
+  );
+  const verifyExact = median(
+    await sequential(5, () =>
+      wall(async () => {
+        const r = await bin("verify", [], { cwd: big, stdin: prompt });
+        if (r.code !== 0) throw new Error(`verify on a v2 block did not match: ${r.stdout}`);
+      })),
+  );
+  return [
+    `exact mode, 100,000 files (ratios against git status --porcelain, ${
+      status.toFixed(0)
+    } ms in this run):`,
+    `  handshake (v1 block): ${ratio(hsV1)}`,
+    `  handshake --exact (v2 block): ${ratio(hsExact)}; first capture (cold private index) ${
+      ratio(cold)
+    }`,
+    `  verify on a v1 block: ${ratio(verifyV1)}`,
+    `  verify on a v2 block: ${ratio(verifyExact)}`,
+  ];
 }
 
 async function optional(file: string, name: string): Promise<string[]> {

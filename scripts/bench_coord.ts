@@ -4,6 +4,10 @@
  * with the number of git processes each starts (counted by a `git` shim first on PATH that
  * logs each call and runs the real git; coord itself prints no such count).
  *
+ * Also `coord wait`'s wake-up: how soon a waiting lane's `coord wait` returns after
+ * another lane's `coord send` to it returned (target: within 1 s), in an empty work item
+ * and in the one of 10,000 messages.
+ *
  * Run alone: `deno run --allow-run --allow-read --allow-write --allow-env scripts/bench_coord.ts`.
  *
  * @module
@@ -11,7 +15,7 @@
 import { join } from "node:path";
 import { PERMISSIONS } from "../src/permissions.ts";
 import { seqFileName, STORE_DIR } from "../src/coord/store.ts";
-import { type Message, MessageSchema } from "../src/coord/message.ts";
+import { AckSchema, type Message, MessageSchema } from "../src/coord/message.ts";
 import { formatMessageId } from "../src/coord/ids.ts";
 
 const MESSAGES = 10_000;
@@ -208,10 +212,94 @@ export async function benchCoord(): Promise<string[]> {
           } lines ${verdict}`.trimEnd(),
       );
     }
+    lines.push(...await benchWait(main, dirs[lanes.indexOf(WAITER)]!));
     return lines;
   } finally {
     await Deno.remove(root, { recursive: true }).catch(() => {});
   }
+}
+
+/** The lane that waits in the wake-up bench (not blind; Primary and blind W1 may write to it). */
+const WAITER = "W10";
+
+/** Acknowledge, straight in the store, every message of a work item addressed to a lane. */
+async function ackAll(main: string, workItem: string, lane: string): Promise<void> {
+  const dir = join(main, ".git", STORE_DIR, workItem);
+  await Deno.mkdir(join(dir, "acks"), { recursive: true });
+  for (const entry of Deno.readDirSync(join(dir, "msgs"))) {
+    const message = MessageSchema.parse(
+      JSON.parse(Deno.readTextFileSync(join(dir, "msgs", entry.name))),
+    );
+    if (!message.to.includes(lane) && !message.cc.includes(lane)) continue;
+    const ack = { format: "coord-lite/ack@1", message_id: message.id, lane, time: message.time };
+    await Deno.writeTextFile(
+      join(dir, "acks", `${message.id}.${lane}.json`),
+      JSON.stringify(AckSchema.parse(ack)) + "\n",
+    );
+  }
+}
+
+function coordProcess(cwd: string, args: string[], stdin: "null" | "piped" = "null") {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", "--no-prompt", ...PERMISSIONS.coord, join(ROOT, "coord.ts"), ...args],
+    cwd,
+    stdin,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+}
+
+/**
+ * `coord wait` wake-up: the waiter blocks (given twice as long as a whole `coord inbox`
+ * there takes, at least 3 s, to start and make its first check), Primary sends it a message, and the time from the send's return to the wait's return is
+ * the wake-up. Five rounds per work item; each message is acknowledged before the next.
+ *
+ * @param main Primary's worktree.
+ * @param waiter The waiting lane's worktree.
+ * @returns One result line per work item.
+ */
+async function benchWait(main: string, waiter: string): Promise<string[]> {
+  await ackAll(main, "E001", WAITER);
+  const lines: string[] = [];
+  for (const [workItem, what] of [["E002", "an empty work item"], ["E001", "10,000 messages"]]) {
+    const t = performance.now();
+    await coordProcess(waiter, ["inbox", workItem!]).output();
+    const settle = Math.max(3000, 2 * (performance.now() - t));
+    const wakes: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      const wait = coordProcess(waiter, ["wait", workItem!, "--timeout", "60s"]);
+      const woke = wait.output().then((out) => ({ out, at: performance.now() }));
+      await new Promise((r) => setTimeout(r, settle));
+      const sender = coordProcess(
+        main,
+        ["send", workItem!, "--to", WAITER, "--subject", "wake"],
+        "piped",
+      );
+      await sender.stdin.close();
+      const sent = await sender.output();
+      const sentAt = performance.now();
+      const id = decoder.decode(sent.stdout).trim();
+      const { out, at } = await woke;
+      if (sent.code !== 0 || out.code !== 0 || decoder.decode(out.stdout).trim() !== id) {
+        throw new Error(
+          `coord wait round ${round}: send exit ${sent.code}, wait exit ${out.code}: ` +
+            decoder.decode(out.stderr) + decoder.decode(sent.stderr),
+        );
+      }
+      wakes.push(Math.max(0, at - sentAt));
+      const ack = await coordProcess(waiter, ["ack", id]).output();
+      if (ack.code !== 0) throw new Error(`coord ack ${id}: ${decoder.decode(ack.stderr)}`);
+    }
+    const ms = median(wakes);
+    const worst = Math.max(...wakes);
+    lines.push(
+      `coord wait as ${WAITER}, ${what}: woke ${ms.toFixed(0)} ms (median of 5, worst ${
+        worst.toFixed(0)
+      } ms) after the send returned ${worst < 1000 ? "ok (< 1 s)" : "TOO SLOW (target: < 1 s)"}`,
+    );
+  }
+  return lines;
 }
 
 if (import.meta.main) { for (const line of await benchCoord()) console.log(line); }

@@ -1,6 +1,8 @@
 /**
  * `deno task compile [--target TARGET|all]`: build each binary with `deno compile` and the
- * exact permission flags of src/permissions.ts.
+ * exact permission flags of src/permissions.ts, from its one-file bundle (`dist/<name>.js`,
+ * written first by scripts/bundle.ts), so the binary embeds exactly what `deno run
+ * dist/<name>.js` runs, with no deno.json and no npm resolution.
  *
  * `deno compile` needs a `denort` runtime for each target, which it normally downloads
  * from dl.deno.land; these machines cannot reach it. So the task takes the runtime from
@@ -14,7 +16,7 @@
 import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { type BinaryName, PERMISSIONS } from "../src/permissions.ts";
-import { ROOT } from "../tests/_helpers.ts";
+import { bundleAll, ROOT } from "./bundle.ts";
 
 /** The targets every binary is built for. */
 export const TARGETS = [
@@ -86,6 +88,7 @@ async function main(): Promise<number> {
     }
   }
   let failed = 0;
+  let bundles: Record<BinaryName, string> | undefined;
   for (const target of wanted) {
     const specific = Deno.env.get(denortVariable(target));
     const generic = target === HOST_TARGET ? Deno.env.get("DENORT_BIN") : undefined;
@@ -106,6 +109,14 @@ async function main(): Promise<number> {
       failed++;
       continue;
     }
+    if (bundles === undefined) {
+      try {
+        bundles = await bundleAll(join(ROOT, "dist"));
+      } catch (error) {
+        console.error(`cannot build for ${target}: ${(error as Error).message}`);
+        return 1;
+      }
+    }
     for (const name of Object.keys(PERMISSIONS) as BinaryName[]) {
       const output = join(ROOT, "dist", target, target.includes("windows") ? `${name}.exe` : name);
       const args = [
@@ -113,10 +124,11 @@ async function main(): Promise<number> {
         "--quiet",
         "--target",
         target,
+        "--no-config",
         "--output",
         output,
         ...PERMISSIONS[name],
-        join(ROOT, `${name}.ts`),
+        bundles[name],
       ];
       const r = await new Deno.Command(Deno.execPath(), {
         args,

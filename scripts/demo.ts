@@ -54,6 +54,8 @@ async function handshakeDemo(): Promise<void> {
 
 if (import.meta.main) {
   await handshakeDemo();
+  console.log("");
+  await (await import("./demo_worktree.ts")).demoWorktree();
   const coord = join(ROOT, "scripts", "demo_coord.ts");
   const present = await Deno.stat(coord).then(() => true, () => false);
   if (present) {

@@ -49,8 +49,8 @@ export async function demoCoord(): Promise<void> {
   };
   let step = 0;
   const say = (text: string) => console.log(`\n${++step}. ${text}`);
-  const coord = async (lane: Lane, args: string[], body = "", expect: "ok" | "refused" = "ok") => {
-    const out = await new Deno.Command(Deno.execPath(), {
+  const spawn = (lane: Lane, args: string[], body: string) => {
+    const child = new Deno.Command(Deno.execPath(), {
       args: [
         "run",
         "--quiet",
@@ -65,19 +65,41 @@ export async function demoCoord(): Promise<void> {
       stderr: "piped",
       env: { NO_COLOR: "1" },
     }).spawn();
-    const writer = out.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(body));
-    await writer.close();
-    const result = await out.output();
+    const writer = child.stdin.getWriter();
+    return writer.write(new TextEncoder().encode(body)).then(() => writer.close()).then(() =>
+      child.output()
+    );
+  };
+  const shown = (lane: Lane, args: string[], body = "") =>
+    `   ${lane}$ coord ${args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(" ")}${
+      body ? `   <<< ${JSON.stringify(body.trim())}` : ""
+    }`;
+  const report = (result: Deno.CommandOutput, expect: "ok" | "refused") => {
     const stdout = decoder.decode(result.stdout).trimEnd();
     const stderr = decoder.decode(result.stderr).trimEnd();
-    const shown = args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(" ");
-    console.log(`   ${lane}$ coord ${shown}${body ? `   <<< ${JSON.stringify(body.trim())}` : ""}`);
     for (const line of (stdout || stderr).split("\n")) if (line) console.log(`     ${line}`);
     if ((expect === "ok") !== (result.code === 0)) {
       throw new Error(`step ${step}: expected ${expect}, got exit ${result.code}: ${stderr}`);
     }
     return stdout;
+  };
+  const coord = async (lane: Lane, args: string[], body = "", expect: "ok" | "refused" = "ok") => {
+    const result = await spawn(lane, args, body);
+    console.log(shown(lane, args, body));
+    return report(result, expect);
+  };
+  /** Start `coord wait` in a lane, as an idle agent would; `returned()` shows what it printed. */
+  const startWait = (lane: Lane) => {
+    const args = ["wait", "E001", "--timeout", "2m"];
+    const running = spawn(lane, args, "");
+    console.log(`${shown(lane, args)}   (blocks: no polling, no daemon)`);
+    return {
+      returned: async () => {
+        const result = await running;
+        console.log(`   ${lane}'s coord wait returned:`);
+        return report(result, "ok");
+      },
+    };
   };
   const commit = async (lane: Lane, file: string, text: string, message: string) => {
     await Deno.mkdir(join(dir[lane], file, ".."), { recursive: true });
@@ -120,7 +142,10 @@ export async function demoCoord(): Promise<void> {
     await setStatus("blind: W1 W2\n");
     await coord("Primary", ["status"]);
 
-    say("W1 and W2 work independently and talk only to Primary.");
+    say(
+      "W1 and W2 work independently and talk only to Primary, who waits for news with coord wait.",
+    );
+    const primaryWaits = startWait("Primary");
     const a = await commit("W1", "proof/w1.md", "2a+1 + 2b+1 = 2(a+b+1).\n", "W1: direct proof");
     await coord("W1", [
       "send",
@@ -134,6 +159,7 @@ export async function demoCoord(): Promise<void> {
       "--provenance",
       "DERIVED_INDEPENDENTLY",
     ], "I tried parity tables first; the algebra is cleaner.\n");
+    await primaryWaits.returned();
     const b = await commit(
       "W2",
       "proof/w2.md",
@@ -252,6 +278,9 @@ export async function demoCoord(): Promise<void> {
     say(
       "W3 compares the two artifacts at their exact SHAs, freezes a comparison, and challenges both lanes.",
     );
+    console.log("   (W1 and W2 are idle, waiting for questions)");
+    const w1Waits = startWait("W1");
+    const w2Waits = startWait("W2");
     const w1Text = await git(dir.W3, ["show", `${a}:proof/w1.md`]);
     const w2Text = await git(dir.W3, ["show", `${b}:proof/w2.md`]);
     console.log(`   W3 reads ${a.slice(0, 12)}: ${w1Text}`);
@@ -289,7 +318,12 @@ export async function demoCoord(): Promise<void> {
       "COUNTEREXAMPLE_FOUND",
     ], "Your step 2 is asserted, not shown.\n");
 
-    say("W1 and W2 reply directly to W3 (released lanes may talk with non-blind lanes).");
+    say(
+      "W1 and W2 wake up and reply directly to W3 (released lanes may talk with non-blind lanes).",
+    );
+    await w1Waits.returned();
+    await w2Waits.returned();
+    const w3Waits = startWait("W3");
     await coord("W1", ["inbox", "E001", "--unacked"]);
     await coord("W1", ["ack", q1]);
     await coord("W1", [
@@ -304,6 +338,7 @@ export async function demoCoord(): Promise<void> {
       "--reply-to",
       q1,
     ], "Domain: all integers.\n");
+    await w3Waits.returned();
     await coord("W2", ["ack", q2]);
     await coord("W2", [
       "send",

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../src/_zod.ts";
 import { CONTRACTS } from "../src/contract/schemas.ts";
 
 /**

@@ -4,7 +4,13 @@
  *
  * @module
  */
-import { FIELD_NAMES, type FieldName, type Handshake, validateField } from "./fields.ts";
+import {
+  FIELD_NAMES,
+  type FieldName,
+  type Handshake,
+  normaliseField,
+  validateField,
+} from "./fields.ts";
 
 /** The opening sentinel of a v1 block. */
 export const OPEN = "<!-- subagent-env-handshake v1 -->";
@@ -35,12 +41,18 @@ export function buildBlock(handshake: Handshake): string {
 
 /** What parsing a prompt found. */
 export type ParseResult =
-  | { kind: "block"; handshake: Handshake }
+  | { kind: "block"; handshake: Handshake; ignored?: number }
   | { kind: "missing" }
-  | { kind: "error"; reason: string };
+  | { kind: "error"; reason: string; ignored?: number };
 
-const OPEN_ANY = /^<!--\s*subagent-env-handshake\b(.*?)-->$/;
-const CLOSE_ANY = /^<!--\s*\/subagent-env-handshake\s*-->$/;
+// The block format's white space is ASCII: a space or a tab. Nothing else is layout.
+const OPEN_ANY = /^<!--[ \t]*subagent-env-handshake(?![A-Za-z0-9_-])(.*?)-->$/;
+const CLOSE_ANY = /^<!--[ \t]*\/subagent-env-handshake[ \t]*-->$/;
+
+/** Strip ASCII blanks (space, tab) from both ends: the only white space a block's layout uses. */
+function trimBlanks(line: string): string {
+  return line.replace(/^[ \t]+|[ \t]+$/g, "");
+}
 
 /**
  * Normalise prompt text: strip a BOM, turn CRLF and lone CR into LF.
@@ -53,50 +65,68 @@ export function normalisePrompt(text: string): string {
 }
 
 /**
- * Find and parse the one v1 block in a prompt.
+ * Find and parse the handshake: the **first** block in a prompt (a dispatcher prepends
+ * it). A block that appears later is task content (a quoted template, an older block
+ * behind a re-wrap): never read, only counted in `ignored`.
  *
- * Tolerant: a BOM, CRLF line ends, blank lines inside the sentinels or none, whitespace
- * around lines, the block anywhere in the prompt. Strict: exactly the six fields, by name,
- * in schema order, each valid; one block only.
+ * Tolerant: a BOM, CRLF line ends, blank lines inside the sentinels or none, indentation,
+ * blanks around sentinel lines. Strict: exactly the six fields, by name, in schema order,
+ * each valid. A field line is `name: value`; the value runs to the end of the line, so a
+ * value with leading or trailing white space (which a v1 block cannot carry) is an error,
+ * never silently trimmed into another value.
  *
- * @example Missing, error and block
+ * @example Missing, error, block, and a later block ignored
  * ```ts
  * import { assertEquals } from "./_assert.ts";
  * assertEquals(parseBlock("just a task").kind, "missing");
  * assertEquals(parseBlock("<!-- subagent-env-handshake v1 -->\nparent_head: abc\n<!-- /subagent-env-handshake -->").kind, "error");
  * ```
  * @param prompt The whole dispatch prompt.
- * @returns The handshake, `missing` when no block is present, or `error` with a reason.
+ * @returns The handshake, `missing` when no block is present, or `error` with a reason;
+ * `ignored` counts the blocks after the first.
  */
 export function parseBlock(prompt: string): ParseResult {
-  const lines = normalisePrompt(prompt).split("\n").map((l) => l.trim());
+  const lines = normalisePrompt(prompt).split("\n");
+  const bare = lines.map(trimBlanks);
   const opens: number[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (OPEN_ANY.test(lines[i]!)) opens.push(i);
+  for (let i = 0; i < bare.length; i++) {
+    if (OPEN_ANY.test(bare[i]!)) opens.push(i);
   }
   if (opens.length === 0) {
-    return lines.some((l) => CLOSE_ANY.test(l))
+    return bare.some((l) => CLOSE_ANY.test(l))
       ? { kind: "error", reason: "closing sentinel without an opening sentinel" }
       : { kind: "missing" };
   }
-  if (opens.length > 1) {
-    return { kind: "error", reason: `${opens.length} handshake blocks found; expected one` };
-  }
-  const start = opens[0]!;
-  const version = OPEN_ANY.exec(lines[start]!)![1]!.trim();
+  const start = opens[0]!; // tether:guard f6-first-block
+  const end = bare.findIndex((l, i) => i > start && CLOSE_ANY.test(l));
+  const ignored = opens.filter((i) => end >= 0 && i > end).length;
+  const result = parseFirst(lines, bare, start, end);
+  return ignored > 0 ? { ...result, ignored } : result;
+}
+
+function parseFirst(
+  lines: readonly string[],
+  bare: readonly string[],
+  start: number,
+  end: number,
+): Exclude<ParseResult, { kind: "missing" }> {
+  const version = trimBlanks(OPEN_ANY.exec(bare[start]!)![1]!);
   if (version !== "v1") {
     return { kind: "error", reason: `unsupported handshake version ${JSON.stringify(version)}` };
   }
-  const end = lines.findIndex((l, i) => i > start && CLOSE_ANY.test(l));
   if (end < 0) return { kind: "error", reason: "opening sentinel without a closing sentinel" };
-  const body = lines.slice(start + 1, end).filter((l) => l !== "");
+  const body: string[] = [];
+  for (let i = start + 1; i < end; i++) {
+    // Indentation is layout; the rest of the line is the field.
+    if (bare[i] !== "") body.push(lines[i]!.replace(/^[ \t]+/, ""));
+  }
   const values = {} as Record<FieldName, string>;
   for (let i = 0; i < Math.max(body.length, FIELD_NAMES.length); i++) {
     const line = body[i];
     const expected = FIELD_NAMES[i];
     if (line === undefined) return { kind: "error", reason: `field "${expected}" is missing` };
     const colon = line.indexOf(":");
-    const name = colon < 0 ? line : line.slice(0, colon).trim();
+    const name = colon < 0 ? line : trimBlanks(line.slice(0, colon));
     if (expected === undefined) {
       return { kind: "error", reason: `unexpected extra line ${JSON.stringify(line)}` };
     }
@@ -112,10 +142,12 @@ export function parseBlock(prompt: string): ParseResult {
           : `unknown field "${name}"; expected "${expected}"`,
       };
     }
-    const value = line.slice(colon + 1).trim();
+    // The blanks after the colon separate; everything after them is the value, to the end
+    // of the line (no value of the schema begins with white space).
+    const value = line.slice(colon + 1).replace(/^[ \t]+/, ""); // tether:guard f2-no-trim
     const reason = validateField(expected, value);
     if (reason) return { kind: "error", reason };
-    values[expected] = value;
+    values[expected] = normaliseField(expected, value);
   }
   return { kind: "block", handshake: values as Handshake };
 }

@@ -1,10 +1,25 @@
 /**
- * Live capture of the four tree facts: the git calls run concurrently (`git status` first,
- * it is the slow one) and the capture is retried when HEAD moved while status ran.
+ * Live capture of the four tree facts, taken at one consistent moment:
+ *
+ * 1. **Where.** git is asked where the current directory is twice, with the caller's
+ *    environment and with none of it; when the answers differ, a `GIT_DIR`,
+ *    `GIT_WORK_TREE`, `GIT_INDEX_FILE` or the like points git at another tree than the
+ *    one the caller stands in, and the capture is refused.
+ * 2. **When.** `git status` runs between two reads of HEAD's reflog (every HEAD update
+ *    appends to it). HEAD and the branch are read while status runs, and read again after.
+ *    When the reflog is unchanged and the reads agree, HEAD held still from before status
+ *    began until after it ended, so status compared against that HEAD. Otherwise the
+ *    capture is taken again, and after {@linkcode CAPTURE_ATTEMPTS} it is refused: a HEAD
+ *    that moved away and came back is never paired with a status from the other moment.
+ * 3. **What.** HEAD, the branch and the location each come from their own git answer,
+ *    read strictly: an empty, ambiguous or unexpected answer is an error, never a shifted
+ *    line. The branch is read as a ref (`git symbolic-ref`), so a tag or a remote named
+ *    like it changes nothing.
  *
  * @module
  */
-import { assertGitVersion, GitError, type GitResult, gitText, runGit } from "./git.ts";
+import { assertGitVersion, GitError, type GitResult, runGit, UNBORN_MESSAGE } from "./git.ts";
+import { absoluteDir, HOST_OS } from "./cwd.ts";
 import { fingerprint } from "./fingerprint.ts";
 import type { TreeState } from "./fields.ts";
 
@@ -12,9 +27,11 @@ import type { TreeState } from "./fields.ts";
 export interface LiveTree extends TreeState {
   /** `top/prefix` of the current directory as git names it, undefined when it cannot. */
   location: string | undefined;
+  /** The ref HEAD is attached to (`refs/heads/main`), or `HEAD` when detached. */
+  headRef: string;
 }
 
-/** How many times a capture is retried when HEAD moves under it. */
+/** How many times a capture is taken again when HEAD moves under it. */
 export const CAPTURE_ATTEMPTS = 5;
 
 /** The arguments that print where a directory sits: inside-work-tree, top level, prefix. */
@@ -23,6 +40,32 @@ export const LOCATION_ARGS: readonly string[] = [
   "--show-toplevel",
   "--show-prefix",
 ];
+
+/**
+ * What the probe asks: every path the environment could redirect (git dir, common dir,
+ * index, objects), HEAD's reflog, and the location. Each answer is one line.
+ */
+const PROBE_ARGS: readonly string[] = [
+  "rev-parse",
+  "--absolute-git-dir",
+  "--git-common-dir",
+  "--git-path",
+  "index",
+  "--git-path",
+  "objects",
+  "--git-path",
+  "logs/HEAD",
+  ...LOCATION_ARGS,
+];
+const PROBE_LINES = 8;
+
+/** Why a capture refuses an environment that points git elsewhere. */
+export const ENVIRONMENT_REASON =
+  "git's environment points it away from the directory it runs in (GIT_DIR, GIT_WORK_TREE, " +
+  "GIT_INDEX_FILE, GIT_OBJECT_DIRECTORY, GIT_COMMON_DIR or the like is set); tether measures " +
+  "the tree it stands in: unset them and run again";
+
+const decoder = new TextDecoder();
 
 /**
  * Read the location of a directory from `git rev-parse --is-inside-work-tree
@@ -49,75 +92,244 @@ export function parseLocation(lines: readonly string[]): string | undefined {
   return `${top}/${prefix}`;
 }
 
-/** HEAD, branch and where the current directory sits. */
-export interface HeadRead {
-  /** `git rev-parse HEAD`. */
-  head: string;
-  /** `git rev-parse --abbrev-ref HEAD`. */
-  branch: string;
-  /** `top/prefix` of the current directory, or undefined when git cannot name it. */
+/**
+ * Read the branch from `git symbolic-ref -q HEAD`: the ref HEAD is attached to, or `HEAD`
+ * when HEAD is detached (exit 1, nothing printed). Anything else is no answer.
+ *
+ * @example Attached, detached, and failures
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * const r = (code: number, out: string, err = "") => ({ code, stdout: new TextEncoder().encode(out), stderr: err });
+ * assertEquals(parseHeadRef(r(0, "refs/heads/main\n")), "refs/heads/main");
+ * assertEquals(parseHeadRef(r(1, "")), "HEAD");
+ * assertEquals(parseHeadRef(r(0, "\n")), undefined);
+ * assertEquals(parseHeadRef(r(128, "", "fatal: not a git repository")), undefined);
+ * ```
+ * @param result What `git symbolic-ref -q HEAD` returned.
+ * @returns The ref, `HEAD`, or undefined when the answer is not one of those.
+ */
+export function parseHeadRef(result: GitResult): string | undefined {
+  const text = decoder.decode(result.stdout);
+  if (result.code === 1 && text === "" && result.stderr === "") return "HEAD";
+  if (result.code !== 0 || !/^refs\/[^\n]+\n$/.test(text)) return undefined;
+  return text.slice(0, -1);
+}
+
+/**
+ * The block's spelling of a branch ref, as `git rev-parse --abbrev-ref HEAD` prints it in
+ * a repository where no other ref shares the name: `refs/heads/x` → `x`, detached → `HEAD`.
+ * A ref outside `refs/heads/` keeps its full name; it is no branch and matches none.
+ *
+ * @example Branch, detached, elsewhere
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * assertEquals(branchValue("refs/heads/feature/x"), "feature/x");
+ * assertEquals(branchValue("HEAD"), "HEAD");
+ * assertEquals(branchValue("refs/remotes/origin/main"), "refs/remotes/origin/main");
+ * ```
+ * @param ref What {@linkcode parseHeadRef} read.
+ * @returns The value for `parent_branch`.
+ */
+export function branchValue(ref: string): string {
+  return ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : ref;
+}
+
+/**
+ * The ref a block's `parent_branch` names: `HEAD` (detached) or `refs/heads/<value>`.
+ *
+ * @example Branch and detached
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * assertEquals(branchRef("main"), "refs/heads/main");
+ * assertEquals(branchRef("HEAD"), "HEAD");
+ * ```
+ * @param value The block's value.
+ * @returns The ref it names.
+ */
+export function branchRef(value: string): string {
+  return value === "HEAD" ? "HEAD" : `refs/heads/${value}`;
+}
+
+/** Where git says the current directory is, confirmed without the caller's environment. */
+interface Probe {
+  /** `top/prefix`, or undefined when the directory is not inside a work tree. */
   location: string | undefined;
+  /** HEAD's reflog, as git names it relative to the current directory. */
+  reflog: string;
 }
 
-/**
- * Read HEAD, branch and the current directory's location in one git call.
- *
- * @returns HEAD, branch, location.
- * @throws {GitError} when git fails (no commit yet, not a repository, …).
- */
-export async function readHead(): Promise<HeadRead> {
-  const { stdout } = await runGit(["rev-parse", "HEAD", "--abbrev-ref", "HEAD", ...LOCATION_ARGS], {
+/** The `cwd` part of git options for a capture elsewhere (empty for the current directory). */
+function at(cwd: string | undefined): { cwd?: string } {
+  return cwd === undefined ? {} : { cwd };
+}
+
+async function probe(cwd: string | undefined): Promise<Probe> {
+  const clean = runGit(["-c", "safe.directory=*", ...PROBE_ARGS], {
+    ...at(cwd),
     parse: true,
+    allowFailure: true,
+    cleanEnv: true, // tether:guard f1-clean-probe
+    env: { GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" },
   });
-  const lines = new TextDecoder().decode(stdout).replace(/\n$/, "").split("\n");
-  const [head = "", branch = ""] = lines;
-  if (!head || !branch) {
-    throw new GitError("failed", "Cannot read HEAD: unexpected rev-parse output");
+  clean.catch(() => {});
+  const mine = await runGit(PROBE_ARGS, { ...at(cwd), parse: true });
+  const theirs = await clean;
+  const text = decoder.decode(mine.stdout);
+  if (theirs.code !== 0 || decoder.decode(theirs.stdout) !== text) { // tether:guard f1-same-answer
+    throw new GitError("failed", ENVIRONMENT_REASON);
   }
-  return { head, branch, location: parseLocation(lines.slice(2)) };
+  const lines = text.replace(/\n$/, "").split("\n");
+  if (lines.length !== PROBE_LINES) {
+    throw new GitError("failed", "Cannot read where this directory is: a git path holds a newline");
+  }
+  return { location: parseLocation(lines.slice(5)), reflog: lines[4]! };
 }
 
-type Probe = [Promise<GitResult>, Promise<Awaited<ReturnType<typeof readHead>>>, Promise<void>];
-let early: Probe | undefined;
+async function reflogId(reflog: string, cwd: string | undefined): Promise<string> {
+  const r = await runGit(["hash-object", "--no-filters", "--", reflog], {
+    ...at(cwd),
+    allowFailure: true,
+  });
+  if (r.code !== 0) {
+    await readHeadOid(cwd); // a repository without commits has no reflog either: say that
+    throw new GitError(
+      "failed",
+      "HEAD has no reflog to show it held still during the capture (core.logAllRefUpdates " +
+        "is off, or refs are not files)",
+      r.stderr,
+      r.code,
+    );
+  }
+  return decoder.decode(r.stdout);
+}
 
-function probe(): Probe {
-  const probes: Probe = [runGit(["status", "--porcelain"]), readHead(), assertGitVersion()];
-  for (const p of probes) p.catch(() => {}); // awaited later; never an unhandled rejection
-  return probes;
+async function readHeadOid(cwd: string | undefined): Promise<string> {
+  const r = await runGit(["rev-parse", "--verify", "-q", "HEAD"], {
+    ...at(cwd),
+    parse: true,
+    allowFailure: true,
+  });
+  const text = decoder.decode(r.stdout);
+  if (r.code === 1 && text === "") throw new GitError("unborn", UNBORN_MESSAGE, r.stderr, 1);
+  if (r.code !== 0 || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})\n$/.test(text)) {
+    throw new GitError("failed", "Cannot read HEAD: git rev-parse gave no clear answer");
+  }
+  return text.slice(0, -1);
+}
+
+async function readHeadRef(cwd: string | undefined): Promise<string> {
+  const r = await runGit(["symbolic-ref", "-q", "HEAD"], {
+    ...at(cwd),
+    parse: true,
+    allowFailure: true,
+  });
+  const ref = parseHeadRef(r);
+  if (ref === undefined) {
+    throw new GitError(
+      "failed",
+      `Cannot read the branch: git symbolic-ref gave no clear answer${
+        r.stderr ? `: ${r.stderr.trim().split("\n").pop()}` : ""
+      }`,
+    );
+  }
+  return ref;
+}
+
+interface Moment {
+  head: string;
+  ref: string;
+  status: GitResult;
 }
 
 /**
- * Start the capture's git calls now (`git status` first, it is the slow one) so that they
- * run while the caller loads the rest of its code and reads its input. The next
- * {@linkcode captureLive} uses them.
- */
-export function prestartCapture(): void {
-  early ??= probe();
-}
-
-/**
- * Capture the live tree of the current directory.
+ * One attempt: reflog, then status with HEAD and branch read while it runs, then reflog,
+ * HEAD and branch again.
  *
- * @returns HEAD, branch, cwd, fingerprint, top level and prefix, taken together.
- * @throws {GitError} when git is missing, too old, not in a repository, or fails.
+ * @returns The moment, or undefined when HEAD moved.
  */
-export async function captureLive(): Promise<LiveTree> {
-  for (let attempt = 1;; attempt++) {
-    const probes = early ?? probe();
-    early = undefined;
-    const [statusResult, before] = await Promise.all(probes);
-    const after = await gitText(["rev-parse", "HEAD"]);
-    if (after === before.head || attempt >= CAPTURE_ATTEMPTS) {
-      if (after !== before.head) {
-        throw new GitError("failed", `HEAD kept moving during capture (${attempt} attempts)`);
-      }
+async function attempt(reflog: string, cwd: string | undefined): Promise<Moment | undefined> {
+  const before = await reflogId(reflog, cwd);
+  const during = [
+    runGit(["status", "--porcelain"], { ...at(cwd), keepReplaceObjects: true }), // parity with the bash recipe
+    readHeadOid(cwd),
+    readHeadRef(cwd),
+  ] as const;
+  for (const p of during) p.catch(() => {});
+  const [status, head, ref] = await Promise.all(during);
+  const [after, headAfter, refAfter] = await Promise.all([
+    reflogId(reflog, cwd),
+    readHeadOid(cwd),
+    readHeadRef(cwd),
+  ]);
+  const still = after === before && headAfter === head && refAfter === ref; // tether:guard f4-still
+  return still ? { head, ref, status } : undefined;
+}
+
+async function capture(cwd: string | undefined): Promise<LiveTree> {
+  const version = assertGitVersion();
+  const probing = probe(cwd);
+  probing.catch(() => {});
+  await version; // a git too old to answer the probe is named as too old
+  const where = await probing;
+  for (let n = 1; n <= CAPTURE_ATTEMPTS; n++) {
+    const moment = await attempt(where.reflog, cwd);
+    if (moment) {
       return {
-        parent_head: before.head,
-        parent_branch: before.branch,
-        parent_cwd: Deno.cwd(),
-        parent_dirty_fingerprint: await fingerprint(statusResult.stdout),
-        location: before.location,
+        parent_head: moment.head,
+        parent_branch: branchValue(moment.ref),
+        parent_cwd: cwd ?? Deno.cwd(),
+        parent_dirty_fingerprint: await fingerprint(moment.status.stdout),
+        location: where.location,
+        headRef: moment.ref,
       };
     }
   }
+  throw new GitError(
+    "failed",
+    `HEAD kept moving during capture (${CAPTURE_ATTEMPTS} attempts): the tree is changing`,
+  );
+}
+
+let early: Promise<LiveTree> | undefined;
+
+/**
+ * Start the capture now, so that it runs while the caller loads the rest of its code and
+ * reads its input. The next {@linkcode captureLive} uses it.
+ */
+export function prestartCapture(): void {
+  if (early) return;
+  early = capture(undefined);
+  early.catch(() => {}); // awaited later; never an unhandled rejection
+}
+
+/** Where {@linkcode captureLive} captures. */
+export interface CaptureOptions {
+  /** The directory to capture in, through `git -C` (default: the current directory). */
+  cwd?: string;
+}
+
+/**
+ * The directory a capture names as `parent_cwd`: the given one made absolute (symlinks
+ * kept, as a shell's `pwd` keeps them), or the current directory.
+ *
+ * @param options The directory (default: the current one).
+ * @returns An absolute path.
+ */
+export function captureDirectory(options: CaptureOptions = {}): string {
+  return options.cwd === undefined ? Deno.cwd() : absoluteDir(options.cwd, Deno.cwd(), HOST_OS);
+}
+
+/**
+ * Capture the live tree of the current directory (or `options.cwd`, made absolute).
+ *
+ * @param options Where to capture.
+ * @returns HEAD, branch, cwd, fingerprint and location, from one consistent moment.
+ * @throws {GitError} when git is missing, too old, not in a repository, fails, gives an
+ * unclear answer, is pointed elsewhere by the environment, or HEAD keeps moving.
+ */
+export function captureLive(options: CaptureOptions = {}): Promise<LiveTree> {
+  if (options.cwd !== undefined) return capture(captureDirectory(options));
+  const live = early ?? capture(undefined);
+  early = undefined;
+  return live;
 }

@@ -136,7 +136,22 @@ export function err(text: string): void {
 }
 
 /**
- * Print a usage error the cliffy way and return its exit code.
+ * The hint line every binary prints after a usage error.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * assertEquals(hintLine("gate"), "hint: run 'gate --help'");
+ * ```
+ * @param binary The binary's name.
+ * @returns The line, without newline.
+ */
+export function hintLine(binary: string): string {
+  return `hint: run '${binary} --help'`;
+}
+
+/**
+ * Print a usage error the cliffy way (`error: …`, then the hint) and return its exit code.
  *
  * @param binary The binary's name.
  * @param message What is wrong.
@@ -144,13 +159,69 @@ export function err(text: string): void {
  */
 export function usageFailure(binary: string, message: string): number {
   err(`error: ${message}`);
-  err(`Run '${binary} --help' for usage.`);
+  err(hintLine(binary));
   return EXIT_USAGE;
 }
 
 /**
- * Run an entry point: its result is the exit code; usage errors exit 2; any other
- * unexpected error prints one line and exits with `internalCode`, never a stack trace.
+ * Whether the first argument asks for help (`-h`, `--help`, `help`) or the version
+ * (`-V`, `--version`): the same words in all four binaries.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * assertEquals(helpOrVersion(["help"]), "help");
+ * assertEquals(helpOrVersion(["-V"]), "version");
+ * assertEquals(helpOrVersion(["wrap", "--help"]), undefined);
+ * ```
+ * @param args The command-line arguments.
+ * @returns `help`, `version`, or undefined.
+ */
+export function helpOrVersion(args: readonly string[]): "help" | "version" | undefined {
+  const first = args[0];
+  if (first === "-h" || first === "--help" || first === "help") return "help";
+  if (first === "-V" || first === "--version") return "version";
+  return undefined;
+}
+
+/**
+ * Whether an error is Deno refusing a permission the binary was not started with.
+ *
+ * @param error What was thrown.
+ * @returns True for `NotCapable` and `PermissionDenied`.
+ */
+export function isPermissionError(error: unknown): boolean {
+  return error instanceof Deno.errors.NotCapable ||
+    error instanceof Deno.errors.PermissionDenied;
+}
+
+/**
+ * Say which Deno permission is missing, naming the flag, in tether's words.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * const e = new Deno.errors.NotCapable('Requires read access to "/r", run again with the --allow-read flag');
+ * assertEquals(permissionMessage("coord", e), 'coord was started without the Deno permission --allow-read (requires read access to "/r")');
+ * ```
+ * @param binary The binary's name.
+ * @param error A permission error.
+ * @returns One line without `error:`.
+ */
+export function permissionMessage(binary: string, error: unknown): string {
+  const text = error instanceof Error ? error.message.split("\n")[0]! : String(error);
+  let flag = /--allow-[a-z]+/.exec(text)?.[0] ?? "permission";
+  if (flag === "--allow-run" && /"git"/.test(text)) flag = "--allow-run=git";
+  const what = /^Requires (.*?)(?:, run again with .*)?$/.exec(text)?.[1];
+  return `${binary} was started without the Deno permission ${flag}${
+    what ? ` (requires ${what})` : ""
+  }`;
+}
+
+/**
+ * Run an entry point: its result is the exit code; usage errors exit 2; a missing Deno
+ * permission is named as one; any other unexpected error prints one line and exits with
+ * `internalCode`, never a stack trace.
  *
  * @param binary The binary's name, for messages.
  * @param body The entry point's work, returning an exit code.
@@ -166,7 +237,10 @@ export async function runMain(
     code = await body();
   } catch (error) {
     if (error instanceof UsageError) code = usageFailure(binary, error.message);
-    else {
+    else if (isPermissionError(error)) {
+      err(`error: ${permissionMessage(binary, error)}`);
+      code = internalCode;
+    } else {
       err(`error: ${error instanceof Error ? error.message : String(error)}`);
       code = internalCode;
     }

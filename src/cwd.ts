@@ -88,3 +88,43 @@ export function styleCwd(path: string, style: "native" | "posix"): string {
 
 /** The platform this process runs on, for path rules. */
 export const HOST_OS: PathOs = Deno.build.os === "windows" ? "windows" : "posix";
+
+/**
+ * A directory made absolute against a base, as a shell's `cd` then `pwd` spells it:
+ * symlinks kept (nothing is read), `.` and `..` folded lexically, repeated and trailing
+ * separators dropped. Windows paths keep their drive (`C:\`) or UNC (`\\host\share`) root.
+ *
+ * @example Relative, absolute and folded
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * assertEquals(absoluteDir("../b/./c/", "/work/a", "posix"), "/work/b/c");
+ * assertEquals(absoluteDir("/x//y/..", "/work", "posix"), "/x");
+ * assertEquals(absoluteDir("..", "/", "posix"), "/");
+ * assertEquals(absoluteDir("sub\\..\\repo", "C:\\Users\\Ann", "windows"), "C:\\Users\\Ann\\repo");
+ * assertEquals(absoluteDir("D:/src/", "C:\\x", "windows"), "D:\\src");
+ * ```
+ * @param path The directory, absolute or relative to `base`.
+ * @param base An absolute directory (the current one, usually).
+ * @param os Whose rules apply.
+ * @returns The absolute spelling.
+ */
+export function absoluteDir(path: string, base: string, os: PathOs): string {
+  const windows = os === "windows";
+  const root = windows
+    ? /^(?:[A-Za-z]:[\\/]|[\\/]{2}[^\\/]+[\\/][^\\/]+)/.exec(path)?.[0]
+    : path.startsWith("/")
+    ? "/"
+    : undefined;
+  if (root === undefined) return absoluteDir(`${base}${windows ? "\\" : "/"}${path}`, base, os);
+  const sep = windows ? "\\" : "/";
+  const parts: string[] = [];
+  for (const part of path.slice(root.length).split(windows ? /[\\/]+/ : /\/+/)) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") parts.pop();
+    else parts.push(part);
+  }
+  const top = windows ? root.replace(/\//g, "\\") : root;
+  const joined = parts.join(sep);
+  if (!joined) return top;
+  return top.endsWith(sep) ? `${top}${joined}` : `${top}${sep}${joined}`;
+}

@@ -9,7 +9,7 @@
  */
 
 /** Why a git call failed. */
-export type GitErrorKind = "missing" | "too-old" | "not-a-repository" | "failed";
+export type GitErrorKind = "missing" | "too-old" | "not-a-repository" | "unborn" | "failed";
 
 /** A git call that could not give an answer: git missing, too old, not a repository, or a non-zero exit. */
 export class GitError extends Error {
@@ -51,6 +51,25 @@ export interface GitOptions {
   env?: Record<string, string>;
   /** Stop git after this many milliseconds and fail (a read that could block forever). */
   timeoutMs?: number;
+  /**
+   * Start git with none of the caller's environment: only the hardening variables and
+   * `env`. What git then finds is what the directory itself says, whatever `GIT_DIR`,
+   * `GIT_WORK_TREE`, `GIT_INDEX_FILE` or the like the caller carries (Deno cannot unset
+   * one variable, and an empty `GIT_DIR` is not an unset one).
+   */
+  cleanEnv?: boolean;
+  /**
+   * Start the git process in `/` (then `-C cwd`), so that a path naming "whoever asks"
+   * (`/proc/self/cwd`, a symlink to it) names git's neutral start, never the caller's
+   * directory. POSIX only.
+   */
+  neutralStart?: boolean;
+  /**
+   * Let git honour replace refs (`refs/replace/`), which every other call ignores. Only the
+   * v1 fingerprint's `git status --porcelain` sets it: it must equal what the user's own
+   * shell prints in the same repository.
+   */
+  keepReplaceObjects?: boolean;
 }
 
 /** What a git call returned. */
@@ -117,24 +136,42 @@ export const HARDENING_ENV: Readonly<Record<string, string>> = {
 const decoder = new TextDecoder();
 /** Names of `LD_*`/`DYLD_*` variables blanked after Deno refused a spawn because of them. */
 const blanked: Record<string, string> = {};
+/** How many git processes this process has started (the bench reports it). */
+let spawned = 0;
+
+/**
+ * How many git processes this process has started so far.
+ *
+ * @returns The count.
+ */
+export function gitSpawnCount(): number {
+  return spawned;
+}
+
 function tail(text: string, lines = 3): string {
   return text.trimEnd().split("\n").slice(-lines).join(" | ");
 }
 
-async function spawn(
-  argv: string[],
-  env: Record<string, string>,
-  stdin?: Uint8Array,
-  signal?: AbortSignal,
-) {
+interface SpawnOptions {
+  stdin?: Uint8Array | undefined;
+  signal?: AbortSignal | undefined;
+  clearEnv: boolean;
+  neutralStart: boolean;
+}
+
+async function spawn(argv: string[], env: Record<string, string>, options: SpawnOptions) {
+  const { stdin, signal } = options;
   const command = new Deno.Command("git", {
     args: argv,
     ...(signal ? { signal } : {}),
+    ...(options.neutralStart && Deno.build.os !== "windows" ? { cwd: "/" } : {}),
+    clearEnv: options.clearEnv,
     env: { ...env, ...blanked },
     stdin: stdin ? "piped" : "null",
     stdout: "piped",
     stderr: "piped",
   });
+  spawned++;
   const child = command.spawn();
   // Read while writing: a large input and a large output would otherwise deadlock on
   // full pipe buffers.
@@ -183,6 +220,10 @@ export async function runGit(
     ...args,
   ];
   const env: Record<string, string> = { ...HARDENING_ENV, ...options.env };
+  // A replace ref makes git serve another object under an id: anyone who can write refs
+  // could change what a snapshot, a commit or a tree says. Off unless the caller needs
+  // parity with the user's shell.
+  if (!options.keepReplaceObjects) env.GIT_NO_REPLACE_OBJECTS = "1"; // guard: no replace objects
   if (options.parse) env.LC_ALL = "C";
   const stdin = typeof options.stdin === "string"
     ? new TextEncoder().encode(options.stdin)
@@ -193,7 +234,12 @@ export async function runGit(
     : AbortSignal.timeout(options.timeoutMs);
   for (let attempt = 0; output === undefined; attempt++) {
     try {
-      output = await spawn(argv, env, stdin, signal);
+      output = await spawn(argv, env, {
+        stdin,
+        signal,
+        clearEnv: options.cleanEnv ?? false,
+        neutralStart: options.neutralStart ?? false,
+      });
     } catch (error) {
       if (signal?.aborted) break;
       const message = error instanceof Error ? error.message : String(error);
@@ -201,6 +247,12 @@ export async function runGit(
         throw new GitError("missing", "git is not installed or not on PATH");
       }
       if (attempt < 2 && learnBlockedVariables(message)) continue;
+      // A missing Deno permission is reported as one by the entry point, never as "no git".
+      if (
+        error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied
+      ) {
+        throw error;
+      }
       throw new GitError("missing", `Cannot start git: ${message.split("\n")[0]}`);
     }
   }
@@ -221,6 +273,10 @@ export async function runGit(
   return result;
 }
 
+/** What a capture says in a repository whose HEAD names no commit yet. */
+export const UNBORN_MESSAGE =
+  "The repository has no commits yet (HEAD names no commit): commit once, then run again";
+
 /**
  * Turn a failed git result into a typed error.
  *
@@ -232,6 +288,11 @@ export function failure(args: readonly string[], result: GitResult): GitError {
   const stderr = tail(result.stderr);
   if (/not a git repository/i.test(result.stderr)) {
     return new GitError("not-a-repository", "Not a git repository", stderr, result.code);
+  }
+  if (
+    args.includes("HEAD") && /ambiguous argument 'HEAD'|bad revision 'HEAD'/.test(result.stderr)
+  ) {
+    return new GitError("unborn", UNBORN_MESSAGE, stderr, result.code);
   }
   const what = args.find((a) => !a.startsWith("-")) ?? "git";
   return new GitError(
@@ -333,4 +394,96 @@ export async function objectFormat(cwd?: string): Promise<ObjectFormat> {
     cwd === undefined ? {} : { cwd },
   );
   return text === "sha256" ? "sha256" : "sha1";
+}
+
+/** A git process the caller talks to line by line (a lock held for as long as it runs). */
+export interface GitProcess {
+  /**
+   * Write text to git's standard input.
+   *
+   * @param text What to send.
+   */
+  send(text: string): Promise<void>;
+  /**
+   * The next line of git's standard output.
+   *
+   * @returns The line without its newline, or undefined when git closed its output.
+   */
+  readLine(): Promise<string | undefined>;
+  /**
+   * Close git's standard input and wait for it to exit.
+   *
+   * @returns git's exit code and its standard error.
+   */
+  finish(): Promise<{ code: number; stderr: string }>;
+}
+
+/**
+ * Start git with the hardening options and piped standard streams, for a conversation
+ * such as `update-ref --stdin` (`start`, `prepare`, `abort`).
+ *
+ * @param args The subcommand and its arguments.
+ * @param options Where to run and extra environment.
+ * @returns The running process.
+ * @throws {GitError} `missing` when git cannot be started.
+ */
+export function startGit(args: readonly string[], options: GitOptions = {}): GitProcess {
+  const argv = [
+    ...(options.cwd === undefined ? [] : ["-C", options.cwd]),
+    ...HARDENING_ARGS,
+    ...args,
+  ];
+  const env: Record<string, string> = { ...HARDENING_ENV, LC_ALL: "C", ...options.env };
+  let child: Deno.ChildProcess | undefined;
+  for (let attempt = 0; child === undefined; attempt++) {
+    try {
+      child = new Deno.Command("git", {
+        args: argv,
+        env: { ...env, ...blanked },
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      spawned++;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof Deno.errors.NotFound) {
+        throw new GitError("missing", "git is not installed or not on PATH");
+      }
+      if (attempt < 2 && learnBlockedVariables(message)) continue;
+      throw new GitError("missing", `Cannot start git: ${message.split("\n")[0]}`);
+    }
+  }
+  const proc = child;
+  const writer = proc.stdin.getWriter();
+  const reader = proc.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const stderr = new Response(proc.stderr).text();
+  let buffered = "";
+  let done = false;
+  return {
+    async send(text) {
+      await writer.write(new TextEncoder().encode(text));
+    },
+    async readLine() {
+      while (!buffered.includes("\n") && !done) {
+        const chunk = await reader.read();
+        if (chunk.done) done = true;
+        else buffered += chunk.value;
+      }
+      if (!buffered) return undefined;
+      const end = buffered.includes("\n") ? buffered.indexOf("\n") : buffered.length;
+      const line = buffered.slice(0, end);
+      buffered = buffered.slice(end + 1);
+      return line;
+    },
+    async finish() {
+      await writer.close().catch(() => {});
+      while (!done) {
+        const chunk = await reader.read();
+        if (chunk.done) done = true;
+      }
+      const status = await proc.status;
+      return { code: status.code, stderr: await stderr };
+    },
+  };
 }

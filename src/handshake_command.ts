@@ -5,36 +5,58 @@
  * @module
  */
 import { buildBlock } from "./block.ts";
-import { captureLive } from "./capture.ts";
+import { captureLive, type LiveTree } from "./capture.ts";
 import { styleCwd } from "./cwd.ts";
-import { type FieldName, type Handshake, type TreeState, validateField } from "./fields.ts";
+import {
+  type FieldName,
+  type Handshake,
+  normaliseField,
+  type TreeState,
+  validateField,
+} from "./fields.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { GitError } from "./git.ts";
 import { issuedAtNow } from "./time.ts";
 import {
   err,
+  helpOrVersion,
   InputError,
+  isPermissionError,
   out,
   parseCli,
   type ParsedCli,
+  permissionMessage,
   readStdin,
   UsageError,
   VERSION,
 } from "./cli.ts";
 import { captureWorkingContext, type ContextResult } from "./context/capture.ts";
+import { runHook } from "./hook.ts";
+import { buildV2Block } from "./v2/block.ts";
+import { captureExact } from "./v2/exact.ts";
+import { pruneSeedsMain } from "./v2/prune.ts";
+import { concatBytes, type DecodedPrompt, decodePrompt, encodeText } from "./encoding.ts";
 
 /** Exit code when the parent side cannot capture its tree. */
 export const EXIT_PARENT_FAILURE = 3;
 
 /** The `--help` text. */
-export const HANDSHAKE_HELP = `handshake ${VERSION}: capture the live tree into a v1 handshake block
+export const HANDSHAKE_HELP =
+  `handshake ${VERSION}: capture the live tree into a handshake block (v1; v2 with --exact)
 
 Usage:
   handshake [options]          print the block for the current directory
   handshake wrap [options]     read a task prompt on stdin; print block, blank line, prompt
+  handshake hook [options]     Claude Code PreToolUse hook: read the payload on stdin; for a
+                               Task/Agent call print updatedInput with the prompt wrapped
+  handshake prune-seeds [--older-than DURATION]
+                               delete seed anchors older than DURATION (default 7d)
 
 Options:
-  --count N                    one capture, N blocks (each its own handshake_issued_at)
+  --exact                      a v2 block carrying a seed: the exact content state (HEAD,
+                               index, working tree) as git objects under refs/tether/seeds/
+  --count N                    one capture, N blocks (each its own handshake_issued_at);
+                               with wrap, only together with --json
   --json                       one JSON document: { block, blocks, fields, context, snapshot_id, prompt }
   --cwd-style native|posix     spell parent_cwd natively (default) or as Git Bash's pwd (/c/...)
   --context                    add the [working-context] block (stored as a git blob)
@@ -44,15 +66,26 @@ Options:
   --strict                     wrap: fail (exit 3, nothing on stdout) instead of passing the prompt through
   --head SHA --branch NAME --cwd PATH (--fingerprint HEX12 | --porcelain-stdin)
                                explicit fields instead of a live capture (deterministic with --issued-at)
-  --issued-at TIME             handshake_issued_at, UTC ISO-8601 ending in Z
-  -h, --help                   this text
+  --issued-at TIME             handshake_issued_at, any UTC ISO-8601 form (Z, +00:00);
+                               printed as the seed's seven-digit Z form
+  --worktree DIR               worktree mode: make a linked worktree at DIR (with --count N:
+                               DIR/1 … DIR/N) holding the parent's exact state; print a v2 block
+  --workspace-mode worktree    worktree mode for a worktree the harness makes (no DIR)
+  -h, --help, help             this text
   -V, --version                the version
+
+wrap passes the prompt's bytes through unchanged; a UTF-16 prompt (with a BOM) gets its block
+in UTF-16, the BOM first.
 
 Exit codes: 0 printed, 2 usage error, 3 parent-side failure (not a repository, git missing
 or failing; nothing on stdout). wrap on failure prints the prompt unchanged and exits 0.
+hook: 0 (wrapped, another tool, or capture failed: spawned unwrapped, reason on stderr),
+1 payload that is not a PreToolUse payload (Claude Code shows it and goes ahead).
 `;
 
 const OPTIONS = {
+  exact: { type: "boolean" },
+  "older-than": { type: "string" },
   count: { type: "string" },
   json: { type: "boolean" },
   "cwd-style": { type: "string" },
@@ -66,16 +99,19 @@ const OPTIONS = {
   fingerprint: { type: "string" },
   "porcelain-stdin": { type: "boolean" },
   "issued-at": { type: "string" },
+  worktree: { type: "string" },
+  "workspace-mode": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 } as const;
 
 type Values = ParsedCli<typeof OPTIONS>["values"];
 
+/** A flag's value, validated and in the seed's spelling (lowercase hex, seven-digit `Z` time). */
 function checked(name: FieldName, value: string): string {
   const reason = validateField(name, value);
   if (reason) throw new UsageError(reason);
-  return value;
+  return normaliseField(name, value);
 }
 
 function choice<T extends string>(
@@ -122,8 +158,22 @@ function contextPrefix(context: ContextResult | undefined): string {
 /** A parent-side capture whose values a v1 block cannot carry (a newline in a path, …). */
 class UnrepresentableError extends Error {}
 
-/** The four tree fields alone, styled, and checked against the schema before they are printed. */
-function representable(tree: TreeState, cwdStyle: "native" | "posix"): TreeState {
+/**
+ * The four tree fields alone, styled, and checked against the schema before they are
+ * printed. A live HEAD must be detached or on a branch other than one named `HEAD` (which
+ * a block cannot tell from a detached HEAD).
+ */
+function representable(tree: TreeState | LiveTree, cwdStyle: "native" | "posix"): TreeState {
+  if ("headRef" in tree) {
+    const ref = tree.headRef;
+    if (ref === "refs/heads/HEAD" || (ref !== "HEAD" && !ref.startsWith("refs/heads/"))) {
+      throw new UnrepresentableError(
+        `The live tree cannot be carried in a v1 block: HEAD is on ${
+          JSON.stringify(ref)
+        }, which parent_branch cannot name apart from a detached HEAD or a branch`,
+      );
+    }
+  }
   const fields: TreeState = {
     parent_head: tree.parent_head,
     parent_branch: tree.parent_branch,
@@ -159,6 +209,7 @@ function jsonDocument(
 }
 
 function describe(error: unknown): string {
+  if (isPermissionError(error)) return permissionMessage("handshake", error);
   if (error instanceof GitError) {
     return error.kind === "not-a-repository" ? "not a git repository" : error.message;
   }
@@ -173,12 +224,23 @@ function describe(error: unknown): string {
  * @throws {UsageError} for bad arguments.
  */
 export async function handshakeMain(args: string[]): Promise<number> {
-  const { values: v, positionals } = await parseCli(args, OPTIONS);
-  if (v.help) return await out(HANDSHAKE_HELP), 0;
-  if (v.version) return await out(`handshake ${VERSION}\n`), 0;
-  if (positionals.length > 1 || (positionals[0] !== undefined && positionals[0] !== "wrap")) {
+  const asked = helpOrVersion(args);
+  const { values: v, positionals } = await parseCli(asked ? [] : args, OPTIONS);
+  if (v.help || asked === "help") return await out(HANDSHAKE_HELP), 0;
+  if (v.version || asked === "version") return await out(`handshake ${VERSION}\n`), 0;
+  if (
+    positionals.length > 1 ||
+    (positionals[0] !== undefined && !["wrap", "hook", "prune-seeds"].includes(positionals[0]))
+  ) {
     throw new UsageError(`Unknown command: ${JSON.stringify(positionals.join(" "))}`);
   }
+  if (positionals[0] === "prune-seeds") {
+    const other = Object.keys(v).filter((k) => !["older-than", "json"].includes(k));
+    if (other.length) throw new UsageError(`prune-seeds takes no --${other[0]}`);
+    return await pruneSeedsMain(v["older-than"], v.json ?? false);
+  }
+  if (v["older-than"] !== undefined) throw new UsageError("--older-than goes with prune-seeds");
+  if (positionals[0] === "hook") return await hook(v);
   const wrap = positionals[0] === "wrap";
   const count = v.count === undefined ? 1 : Number(v.count);
   if (!Number.isInteger(count) || count < 1 || count > 1000 || !/^\d+$/.test(v.count ?? "1")) {
@@ -193,11 +255,49 @@ export async function handshakeMain(args: string[]): Promise<number> {
     throw new UsageError("--audience goes with --context");
   }
   if (v.strict && !wrap) throw new UsageError("--strict goes with wrap");
+  if (wrap && count > 1 && !v.json) {
+    // N wrapped prompts in one text stream could not be told apart: each holds the task,
+    // which may itself hold anything.
+    throw new UsageError("wrap --count needs --json (one prompt each in prompts[])");
+  }
   const issuedAt = v["issued-at"] === undefined
     ? undefined
     : checked("handshake_issued_at", v["issued-at"]);
+  const mode = choice(
+    "workspace-mode",
+    v["workspace-mode"],
+    ["shared", "worktree"] as const,
+    "shared",
+  );
+  if (v.worktree !== undefined || mode === "worktree") {
+    if (mode === "shared" && v["workspace-mode"] !== undefined) {
+      throw new UsageError("--worktree needs --workspace-mode worktree or none");
+    }
+    if (
+      [v.head, v.branch, v.cwd, v.fingerprint].some((x) => x !== undefined) || v["porcelain-stdin"]
+    ) {
+      throw new UsageError("worktree mode captures live; drop the explicit fields");
+    }
+    if (v.audience !== undefined) throw new UsageError("--audience goes without worktree mode");
+    const { worktreeHandshake } = await import("./worktree/handshake.ts");
+    return await worktreeHandshake({
+      dir: v.worktree,
+      count,
+      json: v.json ?? false,
+      context: v.context ?? false,
+      recent: v.recent ?? [],
+      cwdStyle,
+      issuedAt,
+      prompt: wrap ? await readPrompt() : null,
+    });
+  }
   const explicit = await explicitTree(v, wrap);
-  const prompt = wrap ? await readPromptText() : null;
+  if (v.exact && (explicit || audience === "public")) {
+    throw new UsageError(
+      "--exact captures the live tree into the block: no explicit fields, no public audience",
+    );
+  }
+  const prompt = wrap ? await readPrompt() : null;
 
   const contextPromise: Promise<ContextResult | undefined> = v.context
     ? captureWorkingContext({ recent: v.recent ?? [], audience })
@@ -211,8 +311,12 @@ export async function handshakeMain(args: string[]): Promise<number> {
   }
   let tree: TreeState | undefined;
   let context: ContextResult | undefined;
+  let seed: string | undefined;
+  const capture = v.exact
+    ? () => captureExact().then((exact) => (seed = exact.seed, exact.live))
+    : captureLive;
   try {
-    tree = publicAudience ? undefined : representable(explicit ?? await captureLive(), cwdStyle);
+    tree = publicAudience ? undefined : representable(explicit ?? await capture(), cwdStyle);
     context = await contextPromise;
   } catch (error) {
     const reason = describe(error);
@@ -220,10 +324,12 @@ export async function handshakeMain(args: string[]): Promise<number> {
       // The seed: dispatch without the block. The working context, which needs no
       // commit and no repository, still goes in when it could be captured.
       const partial = await contextPromise.catch(() => undefined);
-      const passed = `${contextPrefix(partial)}${prompt}`;
+      const head = contextPrefix(partial);
       err(`handshake: ${reason}; prompt passed through without a handshake block`);
       await out(
-        v.json ? `${JSON.stringify(jsonDocument([], null, partial, [passed]), null, 2)}\n` : passed,
+        v.json
+          ? `${JSON.stringify(jsonDocument([], null, partial, [head + prompt.text]), null, 2)}\n`
+          : prependTo(prompt, [head]),
       );
       return 0;
     }
@@ -235,29 +341,95 @@ export async function handshakeMain(args: string[]): Promise<number> {
     ...tree,
     workspace_mode: "shared",
     handshake_issued_at: issuedAt ?? issuedAtNow(),
+    ...(seed === undefined ? {} : { seed }),
   }));
-  const blocks = handshakes.map(buildBlock);
+  const blocks = handshakes.map((h) =>
+    seed === undefined ? buildBlock(h) : buildV2Block({ ...h, seed })
+  );
   const contextText = contextPrefix(context);
   const heads = publicAudience
     ? Array.from({ length: count }, () => "")
     : blocks.map((b) => `${b}\n`);
-  const wrapped = prompt === null ? null : heads.map((head) => `${head}${contextText}${prompt}`);
   if (v.json) {
+    const wrapped = prompt === null
+      ? null
+      : heads.map((head) => `${head}${contextText}${prompt.text}`);
     const doc = jsonDocument(blocks, handshakes[0] ?? null, context, wrapped);
     await out(`${JSON.stringify(doc, null, 2)}\n`);
-  } else if (wrapped) {
-    await out(wrapped.join("\n"));
+  } else if (prompt) {
+    await out(prependTo(prompt, heads.map((head) => `${head}${contextText}`)));
   } else {
     await out(heads.map((head) => `${head}${contextText}`.replace(/\n\n$/, "\n")).join("\n"));
   }
   return 0;
 }
 
-async function readPromptText(): Promise<string> {
+/** `handshake hook`: the options it shares with wrap, then the payload on stdin. */
+async function hook(v: Values): Promise<number> {
+  const refused = [
+    "count",
+    "json",
+    "strict",
+    "head",
+    "branch",
+    "cwd",
+    "fingerprint",
+    "exact",
+  ] as const;
+  for (const flag of refused) {
+    if (v[flag] !== undefined) throw new UsageError(`--${flag} does not go with hook`);
+  }
+  if (v["porcelain-stdin"] || v["issued-at"] !== undefined) {
+    throw new UsageError("explicit fields do not go with hook");
+  }
+  if (v.recent && !v.context) throw new UsageError("--recent goes with --context");
+  if (v.audience !== undefined && !v.context) {
+    throw new UsageError("--audience goes with --context");
+  }
+  const cwdStyle = choice("cwd-style", v["cwd-style"], ["native", "posix"] as const, "native");
+  const audience = choice("audience", v.audience, ["private", "public"] as const, "private");
+  const payload = await readPrompt();
+  return await runHook(payload.text, {
+    context: v.context ?? false,
+    recent: v.recent ?? [],
+    audience,
+    fields: (tree) => representable(tree, cwdStyle),
+    contextPrefix,
+  }, describe);
+}
+
+async function readPrompt(): Promise<DecodedPrompt> {
   try {
-    return new TextDecoder().decode(await readStdin());
+    return decodePrompt(await readStdin());
   } catch (error) {
     if (error instanceof InputError) throw new UsageError(error.message);
     throw error;
   }
+}
+
+/**
+ * The prompt's bytes behind each head, the wrapped prompts joined by a newline. The
+ * prompt is never re-encoded: its body goes out byte for byte; the heads are written in
+ * its encoding, and its byte order mark, if any, moves to the very front so the output
+ * stays one valid file (UTF-16 stays UTF-16).
+ *
+ * @example A Latin-1 prompt stays byte-identical behind the block
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * import { decodePrompt } from "./encoding.ts";
+ * const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9]);
+ * const out = prependTo(decodePrompt(latin1), ["B\n"]);
+ * assertEquals([...out], [0x42, 0x0a, 0x63, 0x61, 0x66, 0xe9]);
+ * ```
+ * @param prompt The prompt as read.
+ * @param heads The text to put in front of it, one per wrapped prompt.
+ * @returns The bytes to print.
+ */
+export function prependTo(prompt: DecodedPrompt, heads: readonly string[]): Uint8Array {
+  const parts: Uint8Array[] = [prompt.bom];
+  heads.forEach((head, i) => {
+    if (i > 0) parts.push(encodeText("\n", prompt.encoding));
+    parts.push(encodeText(head, prompt.encoding), prompt.body);
+  });
+  return concatBytes(parts);
 }

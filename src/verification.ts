@@ -12,8 +12,15 @@ import {
   type TreeState,
 } from "./fields.ts";
 import { GitError, runGit } from "./git.ts";
-import { captureLive, type LiveTree, LOCATION_ARGS, parseLocation } from "./capture.ts";
-import { canonicalCwd, HOST_OS, nativeCwd } from "./cwd.ts";
+import {
+  branchRef,
+  captureDirectory,
+  captureLive,
+  type LiveTree,
+  LOCATION_ARGS,
+  parseLocation,
+} from "./capture.ts";
+import { HOST_OS, nativeCwd } from "./cwd.ts";
 import type { ParseResult } from "./block.ts";
 
 /** The four verification paths. */
@@ -36,7 +43,8 @@ export interface Verdict {
 }
 
 /**
- * Compare expected and observed tree fields; `parent_cwd` uses the given equality.
+ * Compare expected and observed tree fields; `parent_cwd` and `parent_branch` use the
+ * given equalities (the branch is compared as a ref).
  *
  * @example One field diverged
  * ```ts
@@ -49,11 +57,21 @@ export interface Verdict {
  * @param expected From the block.
  * @param observed From the live tree.
  * @param sameCwd Whether the two directories are the same directory.
+ * @param sameBranch Whether the two name the same ref (default: the same text).
  * @returns Diverged field names in schema order.
  */
-export function diverge(expected: TreeState, observed: TreeState, sameCwd: boolean): TreeField[] {
+export function diverge(
+  expected: TreeState,
+  observed: TreeState,
+  sameCwd: boolean,
+  sameBranch: boolean = expected.parent_branch === observed.parent_branch,
+): TreeField[] {
   return TREE_FIELDS.filter((field) =>
-    field === "parent_cwd" ? !sameCwd : expected[field] !== observed[field]
+    field === "parent_cwd"
+      ? !sameCwd
+      : field === "parent_branch"
+      ? !sameBranch
+      : expected[field] !== observed[field]
   );
 }
 
@@ -84,7 +102,9 @@ function treeOf(h: TreeState): TreeState {
 /**
  * Resolve a directory through git to its location, so a symlinked spelling compares
  * equal without read permission. On POSIX only an absolute POSIX path is resolved (git
- * would read `C:/x` relative to the current directory).
+ * would read `C:/x` relative to the current directory). git starts in `/`, not here: a
+ * path that names "whoever asks" (a symlink to `/proc/self/cwd`) then names `/`, never
+ * the directory verify stands in.
  *
  * @param dir The directory as the parent spelled it.
  * @returns `top/prefix`, or undefined when git cannot name it as a directory of a work tree.
@@ -96,6 +116,7 @@ async function resolveThroughGit(dir: string): Promise<string | undefined> {
       cwd: nativeCwd(dir, HOST_OS),
       parse: true,
       allowFailure: true,
+      neutralStart: true, // tether:guard f5-neutral-start
     });
     if (r.code !== 0) return undefined;
     return parseLocation(new TextDecoder().decode(r.stdout).replace(/\n$/, "").split("\n"));
@@ -113,13 +134,16 @@ export interface VerifyOptions {
   maxAgeMs?: number;
   /** The current time in epoch milliseconds (default `Date.now()`). */
   now?: number;
+  /** The directory to verify (default: the current one). */
+  cwd?: string;
 }
 
 /**
- * Run Step 0 for a parsed prompt against the live tree of the current directory.
+ * Run Step 0 for a parsed prompt against the live tree of a directory (default: the
+ * current one).
  *
  * @param parsed What {@linkcode parseBlock} found.
- * @param options Optional maximum age.
+ * @param options Optional maximum age, clock and directory.
  * @returns The verdict; never throws for git failures (they are the error path).
  */
 export async function verifyLive(
@@ -157,11 +181,13 @@ export async function verifyLive(
       );
     }
   }
-  const sameByText = canonicalCwd(block.parent_cwd, HOST_OS) === canonicalCwd(Deno.cwd(), HOST_OS);
-  const expectedResolved = sameByText ? undefined : resolveThroughGit(block.parent_cwd);
+  const where = options.cwd === undefined ? {} : { cwd: captureDirectory(options) };
+  // The parent's directory is always resolved through git and compared with git's own
+  // answer for this one: equal text is no proof (git may be looking at another tree).
+  const expectedResolved = resolveThroughGit(block.parent_cwd);
   let live: LiveTree;
   try {
-    live = await captureLive();
+    live = await captureLive(where);
   } catch (error) {
     await expectedResolved;
     if (error instanceof GitError) {
@@ -170,9 +196,17 @@ export async function verifyLive(
     throw error;
   }
   const observed = treeOf(live);
+  if (live.headRef === "refs/heads/HEAD") {
+    return unverified(
+      "HEAD is on a branch named HEAD, which a v1 block cannot tell from a detached HEAD",
+      expected,
+      observed,
+    );
+  }
   const resolved = await expectedResolved;
-  const sameCwd = sameByText || (resolved !== undefined && resolved === live.location);
-  const diverged = diverge(expected, observed, sameCwd);
+  const sameCwd = resolved !== undefined && resolved === live.location; // tether:guard f1-location
+  const sameBranch = branchRef(expected.parent_branch) === live.headRef;
+  const diverged = diverge(expected, observed, sameCwd, sameBranch);
   return diverged.length === 0
     ? { status: "match", tag: "environment-verified", expected, observed, diverged, reason: null }
     : {

@@ -4,20 +4,34 @@
  *
  * @module
  */
-import { normalisePrompt, parseBlock, type ParseResult } from "./block.ts";
-import { FIELD_NAMES, type FieldName, type Handshake, validateField } from "./fields.ts";
+import { normalisePrompt, type ParseResult } from "./block.ts";
+import {
+  FIELD_NAMES,
+  type FieldName,
+  type Handshake,
+  normaliseField,
+  validateField,
+} from "./fields.ts";
 import { divergenceFinding, unverifiedText, verifiedLine } from "./finding.ts";
 import { type Verdict, verifyLive, type VerifyStatus } from "./verification.ts";
+import { type DecodedPrompt, decodePrompt } from "./encoding.ts";
 import {
+  err,
+  helpOrVersion,
   InputError,
+  isPermissionError,
   out,
   parseCli,
   type ParsedCli,
+  permissionMessage,
   readStdin,
   UsageError,
   VERSION,
 } from "./cli.ts";
 import { parseDuration } from "./time.ts";
+import { type AnyParseResult, parseHandshake } from "./v2/block.ts";
+import { type ExactVerdict, verifyExact } from "./v2/exact.ts";
+import { renderExactVerdict } from "./v2/render.ts";
 
 /** Exit code of each path. */
 export const VERIFY_EXIT: Readonly<Record<VerifyStatus, number>> = {
@@ -33,13 +47,24 @@ export const VERIFY_HELP =
 
 Usage:
   verify [options] < prompt.md
+  verify [options] <<'HANDSHAKE'     (the block inline: nothing written into the tree)
+  <the handshake block>
+  HANDSHAKE
   verify --head SHA --branch NAME --cwd PATH --fingerprint HEX12 [--workspace-mode shared] [--issued-at TIME]
+
+The first handshake block in the prompt is the handshake; later blocks are task content.
 
 Options:
   --json               one JSON document: { status, tag, expected, observed, diverged, reason }
   --max-age DURATION   a block older than this (90s, 10m, 2h, 1d) takes the error path
-  -h, --help           this text
+  -h, --help, help     this text
   -V, --version        the version
+
+The prompt may be UTF-8 or UTF-16 (with or without a BOM), with CRLF line ends. One that
+cannot be decoded takes the error path, never the missing path.
+Reads v1 and v2 blocks; a v2 block in worktree mode matches only in the worktree it names
+(or, written by handshake --workspace-mode worktree, a linked worktree of the parent's
+repository) holding the seed's exact state (docs/worktree.md).
 
 Paths and exit codes:
   0 match      environment-verified: <head> on <branch>
@@ -77,11 +102,47 @@ function fromFlags(v: Values): ParseResult | undefined {
   if ([v.head, v.branch, v.cwd, v.fingerprint].some((x) => x === undefined)) {
     throw new UsageError("field flags need --head, --branch, --cwd and --fingerprint together");
   }
+  const handshake = {} as Record<FieldName, string>;
   for (const name of FIELD_NAMES) {
     const reason = validateField(name, flags[name]!);
     if (reason) return { kind: "error", reason };
+    handshake[name] = normaliseField(name, flags[name]!);
   }
-  return { kind: "block", handshake: flags as unknown as Handshake };
+  return { kind: "block", handshake: handshake as unknown as Handshake };
+}
+
+/**
+ * Find the block in a decoded prompt. Bytes that do not decode never make the missing
+ * path: with no block found the prompt could not be read (error path), and a block whose
+ * values hold an undecodable sequence is unparseable; a readable block in front of task
+ * text in another encoding (a Latin-1 prompt wrapped as it was) is read as usual.
+ *
+ * @example A Latin-1 prompt without a block is not "no handshake"
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * import { decodePrompt } from "./encoding.ts";
+ * assertEquals(parsePrompt(decodePrompt(new Uint8Array([0x63, 0xe9]))).kind, "error");
+ * assertEquals(parsePrompt(decodePrompt(new TextEncoder().encode("task"))).kind, "missing");
+ * ```
+ * @param decoded The prompt as {@linkcode decodePrompt} read it.
+ * @returns What parsing found.
+ */
+export function parsePrompt(decoded: DecodedPrompt): AnyParseResult {
+  const parsed = parseHandshake(normalisePrompt(decoded.text));
+  if (decoded.valid) return parsed;
+  const what = decoded.encoding === "utf-8"
+    ? "UTF-8 (or UTF-16 with a byte order mark)"
+    : decoded.encoding.toUpperCase();
+  if (parsed.kind === "missing") {
+    return { kind: "error", reason: `the prompt cannot be read: it is not valid ${what}` };
+  }
+  if (
+    (parsed.kind === "block" || parsed.kind === "v2") &&
+    Object.values(parsed.handshake).some((x) => typeof x === "string" && x.includes("\uFFFD"))
+  ) {
+    return { kind: "error", reason: `the handshake block is not valid ${what}` };
+  }
+  return parsed;
 }
 
 /**
@@ -109,9 +170,10 @@ export function renderVerdict(verdict: Verdict): string {
  * @throws {UsageError} for bad arguments.
  */
 export async function verifyMain(args: string[]): Promise<number> {
-  const { values: v, positionals } = await parseCli(args, OPTIONS);
-  if (v.help) return await out(VERIFY_HELP), 0;
-  if (v.version) return await out(`verify ${VERSION}\n`), 0;
+  const asked = helpOrVersion(args);
+  const { values: v, positionals } = await parseCli(asked ? [] : args, OPTIONS);
+  if (v.help || asked === "help") return await out(VERIFY_HELP), 0;
+  if (v.version || asked === "version") return await out(`verify ${VERSION}\n`), 0;
   if (positionals.length > 0) {
     throw new UsageError(`Unexpected argument: ${JSON.stringify(positionals[0])}`);
   }
@@ -121,16 +183,53 @@ export async function verifyMain(args: string[]): Promise<number> {
       `--max-age must be a duration like 90s, 10m, 2h or 1d: ${JSON.stringify(v["max-age"])}`,
     );
   }
-  let parsed = fromFlags(v);
+  let parsed: AnyParseResult | undefined = fromFlags(v);
   if (!parsed) {
+    let decoded: DecodedPrompt | undefined;
     try {
-      parsed = parseBlock(normalisePrompt(new TextDecoder().decode(await readStdin())));
+      decoded = decodePrompt(await readStdin());
+      parsed = parsePrompt(decoded);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       parsed = { kind: "error", reason: error.message };
     }
+    if (parsed.kind !== "missing" && parsed.ignored) {
+      err(
+        `verify: ${parsed.ignored} later handshake block${
+          parsed.ignored === 1 ? "" : "s"
+        } ignored: the first block is the handshake, later ones are task content`,
+      );
+    }
+    if (decoded && parsed.kind === "v2" && parsed.handshake.workspace_mode === "worktree") {
+      const { verifyV2 } = await import("./worktree/verify.ts");
+      const result = await verifyV2(normalisePrompt(decoded.text), {
+        json: v.json ?? false,
+        ...(maxAgeMs === undefined ? {} : { maxAgeMs }),
+      });
+      await out(result.text);
+      return result.code;
+    }
   }
-  const verdict = await verifyLive(parsed, maxAgeMs === undefined ? {} : { maxAgeMs });
-  await out(v.json ? `${JSON.stringify(verdict, null, 2)}\n` : renderVerdict(verdict));
+  const options = maxAgeMs === undefined ? {} : { maxAgeMs };
+  let verdict: Verdict | ExactVerdict;
+  try {
+    verdict = parsed.kind === "v2"
+      ? await verifyExact(parsed.handshake, options)
+      : await verifyLive(parsed, options);
+  } catch (error) {
+    if (!isPermissionError(error)) throw error;
+    const reason = permissionMessage("verify", error);
+    err(`error: ${reason}`);
+    verdict = {
+      status: "error",
+      tag: "environment-unverified",
+      expected: null,
+      observed: null,
+      diverged: [],
+      reason,
+    };
+  }
+  const text = "version" in verdict ? renderExactVerdict(verdict) : renderVerdict(verdict);
+  await out(v.json ? `${JSON.stringify(verdict, null, 2)}\n` : text);
   return VERIFY_EXIT[verdict.status];
 }

@@ -109,13 +109,35 @@ export function bin(
   );
 }
 
+/** Every temp directory this test module made that may still exist. */
+const made = new Set<string>();
+
 /**
- * Make a fresh temp directory; removed by the returned cleanup.
+ * Remove every temp directory this module made (tests may remove theirs earlier; a test
+ * that failed half-way leaves its own). Runs after the module's last test, so a whole
+ * `deno test` run, `--parallel` or not, leaves nothing in `$TMPDIR`.
+ */
+export async function removeTempDirs(): Promise<void> {
+  for (const dir of made) {
+    await Deno.remove(dir, { recursive: true }).catch((error) => {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    });
+    made.delete(dir);
+  }
+}
+
+Deno.test.afterAll(removeTempDirs); // guard: temp dirs removed after the module
+
+/**
+ * Make a fresh temp directory; removed after the test module's last test (see
+ * {@linkcode removeTempDirs}) unless the test removes it first.
  *
  * @returns The real (symlink-resolved) path.
  */
 export async function tempDir(prefix = "tether-test-"): Promise<string> {
-  return await Deno.realPath(await Deno.makeTempDir({ prefix }));
+  const dir = await Deno.makeTempDir({ prefix });
+  made.add(dir);
+  return await Deno.realPath(dir);
 }
 
 /** Options for {@linkcode makeRepo}. */

@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { assertEquals } from "../src/_assert.ts";
 import { buildBlock, parseBlock } from "../src/block.ts";
-import { type Handshake, validateField } from "../src/fields.ts";
+import { type Handshake, namesWhoeverAsks, validateField } from "../src/fields.ts";
 
 const hex = (n: number) => fc.stringMatching(new RegExp(`^[0-9a-f]{${n}}$`));
 const segment = fc.stringMatching(/^[A-Za-z0-9._-]{1,12}$/).filter((s) => !s.startsWith("."));
@@ -20,7 +20,7 @@ const handshake: fc.Arbitrary<Handshake> = fc.record({
   parent_cwd: fc.oneof(
     fc.array(fc.stringMatching(/^[ -.0-~é日]{1,10}$/), { maxLength: 5 })
       .map((s) => `/${s.join("/")}`)
-      .filter((p) => p.trim() === p),
+      .filter((p) => p.trim() === p && !namesWhoeverAsks(p)),
     fc.constantFrom("C:\\Users\\Ann\\repo", "/c/Users/Ann/repo", "D:/src"),
   ),
   parent_dirty_fingerprint: hex(12),
@@ -45,7 +45,7 @@ Deno.test("property: every valid handshake round-trips through its block", () =>
   );
 });
 
-Deno.test("property: CRLF, BOM, indentation and blank-line layout never change the meaning", () => {
+Deno.test("property: CRLF, BOM, indentation, blanks around sentinels and blank-line layout never change the meaning", () => {
   fc.assert(
     fc.property(
       handshake,
@@ -55,12 +55,40 @@ Deno.test("property: CRLF, BOM, indentation and blank-line layout never change t
       (h, crlf, compact, pad) => {
         let text = buildBlock(h);
         if (compact) text = text.replace(/\n\n/g, "\n");
-        text = text.split("\n").map((l) => (l ? `${pad}${l}${pad}` : l)).join("\n");
+        text = text.split("\n").map((l) =>
+          l.startsWith("<!--") ? `${pad}${l}${pad}` : l ? `${pad}${l}` : pad
+        ).join("\n");
         if (crlf) text = `\uFEFF${text.replace(/\n/g, "\r\n")}`;
         assertEquals(parseBlock(text), { kind: "block", handshake: h });
       },
     ),
     { numRuns: 200 },
+  );
+});
+
+Deno.test("property: a value with trailing white space is never trimmed into another value", () => {
+  fc.assert(
+    fc.property(
+      handshake,
+      fc.integer({ min: 0, max: 5 }),
+      fc.constantFrom(" ", "\t", "\u00a0", "\u2003", "\u3000", "\ufeff"),
+      (h, field, blank) => {
+        const lines = buildBlock(h).split("\n");
+        lines[2 + field] += blank;
+        assertEquals(parseBlock(lines.join("\n")).kind, "error");
+      },
+    ),
+    { numRuns: 200 },
+  );
+});
+
+Deno.test("property: the first block is the handshake; any later block is ignored and counted", () => {
+  fc.assert(
+    fc.property(handshake, handshake, (first, later) => {
+      const text = `${buildBlock(first)}\nQuoted:\n${buildBlock(later)}`;
+      assertEquals(parseBlock(text), { kind: "block", handshake: first, ignored: 1 });
+    }),
+    { numRuns: 100 },
   );
 });
 

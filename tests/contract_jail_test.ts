@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import { assertEquals } from "../src/_assert.ts";
 import { JailError, jailRelativePath, resolveInsideJail } from "../src/contract/jail.ts";
+import { tempDir } from "./_helpers.ts";
 
 async function refused(jail: string, path: string): Promise<string> {
   try {
@@ -14,7 +15,7 @@ async function refused(jail: string, path: string): Promise<string> {
 }
 
 async function fixture(): Promise<{ jail: string; outside: string }> {
-  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "tether-jail-" }));
+  const base = await tempDir("tether-jail-");
   const jail = join(base, "jail");
   const outside = join(base, "outside");
   await Deno.mkdir(join(jail, "src"), { recursive: true });

@@ -1,5 +1,5 @@
 /** The zod-strict contracts and their generated JSON Schema files. */
-import { z } from "zod";
+import { z } from "../src/_zod.ts";
 import { assertEquals, assertOk } from "../src/_assert.ts";
 import {
   AgentSubagentSpawnRequest,

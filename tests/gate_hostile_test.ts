@@ -107,7 +107,6 @@ Deno.test({
     await mkfifo(fifos[2]!);
     await Deno.symlink(fifos[0]!, join(repo, "to_fifo")); // untracked link to a FIFO
     await Deno.symlink("/dev/null", join(repo, "retargeted"));
-    const head = await git(repo, ["rev-parse", "HEAD"]);
     const since = await spawnSnapshot(repo);
     // The child edits its file and retargets a link (link text is its content).
     await writeFiles(repo, { "work.ts": "child\n" });
@@ -116,7 +115,7 @@ Deno.test({
     const { code, report, stderr } = await gateSince(
       repo,
       since,
-      result(["work.ts", "retargeted"], [{ kind: "commit", ref: head, ok: true }]),
+      result(["work.ts", "retargeted"], [{ kind: "file", ref: "work.ts", ok: true }]),
     );
     assertEquals(code, 0, stderr + JSON.stringify(report));
     assertEquals(report.changes.confirmed, ["retargeted", "work.ts"]);
@@ -128,7 +127,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "gate --since sees a re-staged MM file, a chmod +x, and paths with a newline, a quote or a final CR",
+    "gate --since sees a chmod +x and paths with a newline, a quote or a final CR, and no change in a re-staged MM file whose worktree bytes are back",
   ignore: NOT_UNIX,
 }, async () => {
   const repo = await makeRepo({ files: { "mm.ts": "v1\n", "exec.sh": "echo\n" } });
@@ -142,23 +141,29 @@ Deno.test({
     "cr.ts\r": "a\n",
     "cr.ts": "sibling\n",
   });
-  const head = await git(repo, ["rev-parse", "HEAD"]);
   const since = await spawnSnapshot(repo);
-  // The child stages new content and puts the worktree back: letters stay MM.
+  // The child stages new content and puts the worktree back: letters stay MM, and the
+  // file holds what it held at spawn, so it did not change.
   await writeFiles(repo, { "mm.ts": "v4\n" });
   await git(repo, ["add", "mm.ts"]);
   await writeFiles(repo, { "mm.ts": "v3\n" });
   await Deno.chmod(join(repo, "exec.sh"), 0o755);
   await writeFiles(repo, { "nl\nx.ts": "b\n", '"quoted.ts': "b\n", "cr.ts\r": "b\n" });
-  const claimed = ["mm.ts", "exec.sh", "nl\nx.ts", '"quoted.ts', "cr.ts\r"];
+  const claimed = ["exec.sh", "nl\nx.ts", '"quoted.ts', "cr.ts\r"];
   const { code, report, stderr } = await gateSince(
     repo,
     since,
-    result(claimed, [{ kind: "commit", ref: head, ok: true }]),
+    result(claimed, [{ kind: "file", ref: "exec.sh", ok: true }]),
   );
   assertEquals(code, 0, stderr + JSON.stringify(report));
   assertEquals(report.changes.confirmed, [...claimed].sort());
   assertEquals(report.changes.observed_unclaimed, []);
+  const restaged = await gateSince(
+    repo,
+    since,
+    result(["mm.ts"], [{ kind: "file", ref: "exec.sh", ok: true }]),
+  );
+  assertEquals(restaged.report.changes.claimed_unobserved, ["mm.ts"]);
 });
 
 Deno.test({

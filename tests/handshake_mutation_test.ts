@@ -25,37 +25,124 @@ const CASES: GuardCase[] = [
     filter: "stat-dirty index",
   },
   {
-    guard: "capture retried when HEAD moves during status",
-    mutations: [
-      {
-        file: "src/capture.ts",
-        find: "after === before.head || attempt >= CAPTURE_ATTEMPTS",
-        replace: "true",
-      },
-      { file: "src/capture.ts", find: "if (after !== before.head) {", replace: "if (false) {" },
-    ],
+    guard: "capture taken again when HEAD moves during status",
+    mutations: [{
+      file: "src/capture.ts",
+      find: "const still = after === before && headAfter === head && refAfter === ref;",
+      replace: "const still = true;",
+    }],
     file: "tests/handshake_test.ts",
     filter: "retries a capture",
   },
   {
-    guard: "one block only (two blocks take the error path)",
+    guard: "f4: HEAD's reflog unchanged across status (a HEAD that moved away and back)",
     mutations: [{
-      file: "src/block.ts",
-      find: "if (opens.length > 1) {",
-      replace: "if (opens.length < 0) {",
+      file: "src/capture.ts",
+      find: "const still = after === before && headAfter === head && refAfter === ref;",
+      replace: "const still = headAfter === head && refAfter === ref;",
     }],
-    file: "tests/verify_test.ts",
-    filter: "two blocks",
+    file: "tests/verify_review_test.ts",
+    filter: "moves away and back",
   },
   {
-    guard: "parent_cwd compared as a directory, never assumed equal",
+    guard: "f1: the probe asks git once without the caller's environment",
+    mutations: [{
+      file: "src/capture.ts",
+      find: "cleanEnv: true, // tether:guard f1-clean-probe",
+      replace: "cleanEnv: false,",
+    }],
+    file: "tests/verify_review_test.ts",
+    filter: "GIT_DIR/GIT_WORK_TREE point at",
+  },
+  {
+    guard: "f1: both answers must agree",
+    mutations: [{
+      file: "src/capture.ts",
+      find: "if (theirs.code !== 0 || decoder.decode(theirs.stdout) !== text) {",
+      replace: "if (false) {",
+    }],
+    file: "tests/verify_review_test.ts",
+    filter: "GIT_INDEX_FILE that hides",
+  },
+  {
+    guard: "f1: parent_cwd always compared with git's location, never assumed equal",
     mutations: [{
       file: "src/verification.ts",
-      find: "const sameCwd = sameByText ||",
-      replace: "const sameCwd = true ||",
+      find: "const sameCwd = resolved !== undefined && resolved === live.location;",
+      replace: "const sameCwd = true;",
     }],
     file: "tests/verify_test.ts",
     filter: "symlinked spelling",
+  },
+  {
+    guard: "f2: a value is never trimmed at its end",
+    mutations: [{
+      file: "src/block.ts",
+      find: `const value = line.slice(colon + 1).replace(/^[ \\t]+/, "");`,
+      replace: "const value = line.slice(colon + 1).trim();",
+    }],
+    file: "tests/verify_review_test.ts",
+    filter: "bash parent's path never matches",
+  },
+  {
+    guard: "f2: a value with white space at either end is refused",
+    mutations: [{
+      file: "src/fields.ts",
+      find: "if (value.trim() !== value) {",
+      replace: "if (false) {",
+    }],
+    file: "tests/verify_review_test.ts",
+    filter: "bash parent's path never matches",
+  },
+  {
+    guard: "f3: the branch compared as a ref",
+    mutations: [{
+      file: "src/verification.ts",
+      find: "const sameBranch = branchRef(expected.parent_branch) === live.headRef;",
+      replace: "const sameBranch = expected.parent_branch === observed.parent_branch;",
+    }],
+    file: "tests/verify_review_test.ts",
+    filter: "remote-tracking ref",
+  },
+  {
+    guard: "f3: a branch named HEAD is the error path",
+    mutations: [{
+      file: "src/verification.ts",
+      find: `if (live.headRef === "refs/heads/HEAD") {`,
+      replace: "if (false) {",
+    }],
+    file: "tests/verify_review_test.ts",
+    filter: "branch named HEAD",
+  },
+  {
+    guard: "f5: parent_cwd naming whoever asks is refused",
+    mutations: [{
+      file: "src/fields.ts",
+      find: "return namesWhoeverAsks(value) // tether:guard f5-whoever-asks",
+      replace: "return false",
+    }],
+    file: "tests/verify_review_test.ts",
+    filter: "f5:",
+  },
+  {
+    guard: "f5: git resolves parent_cwd from /, not from the asker's directory",
+    mutations: [{
+      file: "src/verification.ts",
+      find: "neutralStart: true, // tether:guard f5-neutral-start",
+      replace: "",
+    }],
+    file: "tests/verify_review_test.ts",
+    filter: "f5:",
+  },
+  {
+    guard: "f6: the first block is the handshake",
+    mutations: [{
+      file: "src/block.ts",
+      find: "const start = opens[0]!; // tether:guard f6-first-block",
+      replace: "const start = opens[opens.length - 1]!;",
+    }],
+    file: "tests/verify_review_test.ts",
+    filter: "re-wrapping",
   },
   {
     guard: "a directory outside the work tree has no location",
@@ -65,7 +152,7 @@ const CASES: GuardCase[] = [
       replace: "if (false || ",
     }],
     file: "tests/verify_test.ts",
-    filter: "outside the work tree",
+    filter: "core.worktree elsewhere",
   },
 ];
 

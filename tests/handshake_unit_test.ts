@@ -52,10 +52,10 @@ Deno.test("parse reads the block back from anywhere in a prompt", () => {
   assertEquals(r, { kind: "block", handshake: SAMPLE });
 });
 
-Deno.test("parse tolerates CRLF, a BOM, no blank lines and surrounding whitespace", () => {
-  const compact = SAMPLE_BLOCK.replace(/\n\n/g, "\n").split("\n").map((l) => `  ${l}  `).join(
-    "\r\n",
-  );
+Deno.test("parse tolerates CRLF, a BOM, no blank lines, indentation and blanks around sentinels", () => {
+  const compact = SAMPLE_BLOCK.replace(/\n\n/g, "\n").split("\n").map((l) =>
+    l.startsWith("<!--") ? ` \t${l}  ` : `  \t${l}`
+  ).join("\r\n");
   assertEquals(parseBlock(`\uFEFF${compact}`), { kind: "block", handshake: SAMPLE });
   const blanky = SAMPLE_BLOCK.replace(/\n/g, "\n\n");
   assertEquals(parseBlock(blanky), { kind: "block", handshake: SAMPLE });
@@ -64,7 +64,6 @@ Deno.test("parse tolerates CRLF, a BOM, no blank lines and surrounding whitespac
 Deno.test("parse takes the error path when meaning is at stake", () => {
   const cases: Record<string, string> = {
     "short SHA": SAMPLE_BLOCK.replace(SAMPLE.parent_head, "0123456"),
-    "uppercase SHA": SAMPLE_BLOCK.replace(SAMPLE.parent_head, SAMPLE.parent_head.toUpperCase()),
     "bad fingerprint": SAMPLE_BLOCK.replace("ef71e55616b3", "ef71e55616"),
     "reordered": SAMPLE_BLOCK.replace(
       "parent_head: 0123456789abcdef0123456789abcdef01234567\nparent_branch: main",
@@ -84,7 +83,14 @@ Deno.test("parse takes the error path when meaning is at stake", () => {
     "bad mode": SAMPLE_BLOCK.replace("shared", "isolated"),
     "local time": SAMPLE_BLOCK.replace("1234567Z", "1234567+01:00"),
     "impossible date": SAMPLE_BLOCK.replace("2026-11-29", "2026-02-30"),
-    "two blocks": SAMPLE_BLOCK + SAMPLE_BLOCK,
+    "trailing space on a value": SAMPLE_BLOCK.replace("/work/repo", "/work/repo "),
+    "trailing no-break space": SAMPLE_BLOCK.replace("/work/repo", "/work/repo\u00a0"),
+    "leading ideographic space": SAMPLE_BLOCK.replace(": main", ": \u3000main"),
+    "next-line control": SAMPLE_BLOCK.replace("/work/repo", "/work/re\u0085po"),
+    "line separator": SAMPLE_BLOCK.replace("/work/repo", "/work/re\u2028po"),
+    "proc self": SAMPLE_BLOCK.replace("/work/repo", "/proc/self/cwd"),
+    "dev fd": SAMPLE_BLOCK.replace("/work/repo", "/dev/fd/0"),
+    "first block broken, second fine": SAMPLE_BLOCK.replace("shared", "isolated") + SAMPLE_BLOCK,
     "no closing sentinel": SAMPLE_BLOCK.replace("<!-- /subagent-env-handshake -->", ""),
     "closing only": "text\n<!-- /subagent-env-handshake -->\n",
     "version 2": SAMPLE_BLOCK.replace(" v1 ", " v2 "),

@@ -62,13 +62,13 @@ Deno.test("verify with no block takes the missing path, exit 4", async () => {
   assertIncludes(r.stdout, "Tag every tree-grounded finding environment-unverified");
 });
 
-Deno.test("verify routes an unparseable block, a worktree mode and two blocks to the error path", async () => {
+Deno.test("verify routes an unparseable block, a worktree mode and a broken first block to the error path", async () => {
   const repo = await makeRepo();
   const good = await dispatch(repo);
   const cases = [
     good.replace(/parent_head: [0-9a-f]{40}/, "parent_head: abc1234"),
     good.replace("workspace_mode: shared", "workspace_mode: worktree"),
-    good + good,
+    good.replace("workspace_mode: shared", "workspace_mode: isolated") + good,
     good.replace(/parent_branch: .*\n/, ""),
   ];
   for (const prompt of cases) {
@@ -185,14 +185,14 @@ Deno.test("verify with too large an input takes the error path without a stack t
   assertEquals(r.stderr, "");
 });
 
-Deno.test("verify: a directory outside the work tree is never taken for the top level (GIT_DIR/GIT_WORK_TREE)", async () => {
+Deno.test("verify: GIT_DIR/GIT_WORK_TREE pointing at this tree from outside take the error path", async () => {
   const repo = await makeRepo();
   const prompt = await dispatch(repo);
   const elsewhere = await tempDir();
   const env = { GIT_DIR: join(repo, ".git"), GIT_WORK_TREE: repo };
   const r = await bin("verify", ["--json"], { cwd: elsewhere, stdin: prompt, env });
-  assertEquals(r.code, 1, r.stdout);
-  assertEquals(JSON.parse(r.stdout).diverged, ["parent_cwd"]);
+  assertEquals(r.code, 3, r.stdout);
+  assertIncludes(JSON.parse(r.stdout).reason, "git's environment points it away");
 });
 
 Deno.test("verify: core.worktree elsewhere does not make the git dir's subdirectory the top level", async () => {
@@ -242,8 +242,8 @@ Deno.test("verify: a newline in the repository path cannot make two directories 
     "e3b0c44298fc",
   ]);
   const r = await bin("verify", ["--json"], { cwd: join(odd, "other"), stdin: block.stdout });
-  assertEquals(r.code, 1, r.stdout);
-  assertEquals(JSON.parse(r.stdout).diverged, ["parent_cwd"]);
+  assertEquals(r.code, 3, r.stdout);
+  assertIncludes(JSON.parse(r.stdout).reason, "a git path holds a newline");
 });
 
 Deno.test("verify: a branch value no git branch can have takes the error path", async () => {

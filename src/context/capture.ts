@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { anchorObject } from "../anchor.ts";
 import { GitError, gitText, runGit } from "../git.ts";
 import { countEntries } from "./porcelain.ts";
 import { parseRemoteConfig } from "./remote.ts";
@@ -108,8 +109,12 @@ async function readBranch(top: string): Promise<string> {
   return await gitText(["symbolic-ref", "--short", "HEAD"], { cwd: top });
 }
 
+/** The anchor namespace of spawn snapshots: `refs/tether/snapshots/<seconds>/<oid>`. */
+export const SNAPSHOT_ANCHOR = "snapshots";
+
 /**
- * Store a snapshot as a git blob.
+ * Store a snapshot as a git blob, anchored under `refs/tether/snapshots/` (anchors older
+ * than 14 days, `ANCHOR_MAX_AGE_DAYS`, are removed at the same time).
  *
  * @param snapshot The snapshot.
  * @param top The worktree it belongs to.
@@ -120,10 +125,14 @@ export async function storeSnapshot(
   snapshot: WorkingContextSnapshot,
   top: string,
 ): Promise<string> {
-  return await gitText(["hash-object", "-w", "--stdin"], {
+  const oid = await gitText(["hash-object", "-w", "--stdin"], {
     cwd: top,
     stdin: JSON.stringify(snapshot) + "\n",
   });
+  // Reachable from a ref, the blob outlives `git gc --prune=now` until gate --done (or
+  // expiry) lets it go.
+  await anchorObject(top, SNAPSHOT_ANCHOR, oid); // guard: snapshot anchored
+  return oid;
 }
 
 /**

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../_zod.ts";
 
 /** What a tool policy allows once defaults are applied. */
 export interface AgentSubagentToolPolicy {

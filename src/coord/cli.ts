@@ -7,6 +7,7 @@
 import { parseArgs } from "node:util";
 import config from "../../deno.json" with { type: "json" };
 import { UsageError } from "./errors.ts";
+import { helpOrVersion } from "../cli.ts";
 import {
   clip,
   isArtifactPath,
@@ -24,6 +25,8 @@ import { inbox, renderInbox } from "./commands/inbox.ts";
 import { read, renderRead } from "./commands/read.ts";
 import { ack } from "./commands/ack.ts";
 import { renderStatus, status } from "./commands/status.ts";
+import { DEFAULT_TIMEOUT, wait } from "./commands/wait.ts";
+import { parseDuration } from "../time.ts";
 
 /** The tether version coord reports (from deno.json). */
 export const COORD_VERSION: string = config.version;
@@ -41,12 +44,22 @@ Usage:
   coord read    <MSG_ID> [--json]
   coord ack     <MSG_ID> [--json]
   coord status  [<WORK_ITEM>] [--json]
+  coord wait    <WORK_ITEM> [--timeout DURATION] [--json]
 
 Your lane is the worktree you run in, as STATUS on the policy ref (refs/heads/main, or git
 config coord.policyRef) declares it. Types: ${MESSAGE_TYPES.join(", ")}.
 Provenance: ${PROVENANCES.join(", ")}.
 
-Exit codes: 0 ok, 2 usage error, 3 git, policy or store error, 4 refused or not found.
+wait blocks until a message you may see, addressed to you and not acknowledged by you, is
+in the work item, and prints the ids (as inbox --unacked lists them); at once when one is
+already there. DURATION: 500ms, 90s, 10m, 2h, 1d (default ${DEFAULT_TIMEOUT}; 0s checks once).
+
+Options:
+  -h, --help, help   this text (also after a command)
+  -V, --version      the version
+
+Exit codes: 0 ok, 2 usage error, 3 git, policy or store error (or a missing Deno
+permission), 4 refused or not found, 5 wait timed out (nothing on stdout).
 `;
 
 /** What a command produced. */
@@ -192,10 +205,11 @@ export async function runCoord(args: string[], context: CliContext): Promise<Out
   const [command, ...rest] = args;
   const out = (stdout: string, stderr: string[] = []): Output => ({ stdout, stderr });
   if (command === undefined) {
-    throw new UsageError("Missing command (send, handoff, inbox, read, ack, status)");
+    throw new UsageError("Missing command (send, handoff, inbox, read, ack, status, wait)");
   }
-  if (command === "--help" || command === "-h" || command === "help") return out(HELP);
-  if (command === "--version") return out(`coord ${COORD_VERSION}\n`);
+  const asked = helpOrVersion(args);
+  if (asked === "help") return out(HELP);
+  if (asked === "version") return out(`coord ${COORD_VERSION}\n`);
   const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
   switch (command) {
     case "send": {
@@ -303,9 +317,23 @@ export async function runCoord(args: string[], context: CliContext): Promise<Out
       const report = await status(session, workItem);
       return out(values.json ? json(report) : renderStatus(report));
     }
+    case "wait": {
+      const { values, positionals } = parse(rest, { timeout: { type: "string" } });
+      if (values.help) return out(HELP);
+      const workItem = parseWorkItem(single(positionals, "work item id"));
+      const timeout = values.timeout ?? DEFAULT_TIMEOUT;
+      const timeoutMs = parseDuration(timeout);
+      if (timeoutMs === undefined) {
+        throw new UsageError(
+          `--timeout must be a duration like 500ms, 90s, 10m, 2h or 1d: "${clip(timeout)}"`,
+        );
+      }
+      const result = await wait(context.cwd, workItem, timeoutMs, timeout);
+      return out(values.json ? json(result) : result.ids.map((id) => `${id}\n`).join(""));
+    }
     default:
       throw new UsageError(
-        `Unknown command: "${clip(command)}" (send, handoff, inbox, read, ack, status)`,
+        `Unknown command: "${clip(command)}" (send, handoff, inbox, read, ack, status, wait)`,
       );
   }
 }

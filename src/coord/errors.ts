@@ -5,6 +5,7 @@
  * @module
  */
 import { GitError } from "../git.ts";
+import { isPermissionError, permissionMessage, UsageError } from "../cli.ts";
 
 /** Exit code: the command did what was asked. */
 export const EXIT_OK = 0;
@@ -14,6 +15,8 @@ export const EXIT_USAGE = 2;
 export const EXIT_ERROR = 3;
 /** Exit code: refused or not found (one code for every refusal, so none is distinguishable). */
 export const EXIT_REFUSED = 4;
+/** Exit code: `coord wait` saw no message for the caller before its timeout. */
+export const EXIT_TIMEOUT = 5;
 
 /** The refusal for every unauthorised, malformed, abbreviated, symbolic or nonexistent artifact. */
 export const ARTIFACT_REFUSAL =
@@ -23,14 +26,8 @@ export const ARTIFACT_REFUSAL =
 export const MESSAGE_REFUSAL =
   "refused: message not available (it does not exist, or you may not read it)";
 
-/** A mistake in how `coord` was called: exit 2 with a hint to `--help`. */
-export class UsageError extends Error {
-  /** @param message What is wrong, sentence case, offending value quoted. */
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
+/** A mistake in how `coord` was called: exit 2 with a hint to `--help` (the one class all four binaries share). */
+export { UsageError };
 
 /** A refusal: the caller may not do or see this, or it does not exist. Exit 4; the message is printed as is. */
 export class RefusedError extends Error {
@@ -59,6 +56,15 @@ export class StoreError extends Error {
   }
 }
 
+/** `coord wait` reached its timeout with no message waiting for the caller. Exit 5, nothing on stdout. */
+export class WaitTimeoutError extends Error {
+  /** @param message The full line printed on stderr, starting with `timeout:`. */
+  constructor(message: string) {
+    super(message);
+    this.name = "WaitTimeoutError";
+  }
+}
+
 /**
  * Map an error to the exit code and the one stderr line the entry point prints.
  *
@@ -67,6 +73,7 @@ export class StoreError extends Error {
  * import { assertEquals } from "../_assert.ts";
  * assertEquals(exitCodeFor(new RefusedError(ARTIFACT_REFUSAL)).code, 4);
  * assertEquals(exitCodeFor(new UsageError("bad")).line, "error: bad");
+ * assertEquals(exitCodeFor(new WaitTimeoutError("timeout: none")).code, 5);
  * ```
  * @param error What was thrown.
  * @returns The exit code and the line for stderr.
@@ -78,11 +85,14 @@ export function exitCodeFor(error: unknown): { code: number; line: string; hint:
   if (error instanceof RefusedError) {
     return { code: EXIT_REFUSED, line: error.message, hint: false };
   }
+  if (error instanceof WaitTimeoutError) {
+    return { code: EXIT_TIMEOUT, line: error.message, hint: false };
+  }
   if (error instanceof PolicyError || error instanceof StoreError || error instanceof GitError) {
     return { code: EXIT_ERROR, line: `error: ${error.message}`, hint: false };
   }
-  if (error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable) {
-    return { code: EXIT_ERROR, line: `error: ${firstLine(error)}`, hint: false };
+  if (isPermissionError(error)) {
+    return { code: EXIT_ERROR, line: `error: ${permissionMessage("coord", error)}`, hint: false };
   }
   return { code: EXIT_ERROR, line: `error: Unexpected failure: ${firstLine(error)}`, hint: false };
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../_zod.ts";
 import { LANE_PATTERN, parseMessageIdOrUndefined, WORK_ITEM_PATTERN } from "./ids.ts";
 
 /** Message types (a type confers no authority). */

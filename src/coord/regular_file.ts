@@ -6,6 +6,7 @@
  * @module
  */
 import { closeSync, constants, openSync, readSync } from "node:fs";
+import { isPermissionError } from "../cli.ts";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -48,6 +49,8 @@ export function readRegularFile(path: string, maxBytes: number, follow = false):
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
       return undefined;
     }
+    // A missing Deno permission is reported as one by the entry point.
+    if (isPermissionError(error)) throw error;
     return { ok: false, reason: "cannot be read" };
   }
   if (!info.isFile) return { ok: false, reason: `is ${kindOf(info)}` }; // GUARD:special-file
@@ -56,7 +59,8 @@ export function readRegularFile(path: string, maxBytes: number, follow = false):
   try {
     const nofollow = follow ? 0 : constants.O_NOFOLLOW ?? 0;
     fd = openSync(path, constants.O_RDONLY | nofollow | (constants.O_NONBLOCK ?? 0));
-  } catch {
+  } catch (error) {
+    if (isPermissionError(error)) throw error;
     return { ok: false, reason: "cannot be read" };
   }
   try {

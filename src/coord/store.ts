@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { isPermissionError } from "../cli.ts";
 import { join } from "node:path";
 import { StoreError } from "./errors.ts";
 import { readRegularFile } from "./regular_file.ts";
@@ -273,6 +274,8 @@ export class Store {
 }
 
 function storeFailure(what: string, error: unknown): StoreError {
+  // A missing Deno permission is reported as one by the entry point, not as a store failure.
+  if (isPermissionError(error)) throw error;
   const text = error instanceof Error ? error.message.split("\n")[0] : String(error);
   return new StoreError(`Cannot ${what} in the coord store: ${text}`);
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import { dirname, join, resolve } from "node:path";
+import { isPermissionError } from "../cli.ts";
 import { readRegularFile } from "./regular_file.ts";
 
 /** The worktree that contains a directory, found on the file system. */
@@ -33,7 +34,8 @@ export function discoverWorktree(cwd: string): Discovered | undefined {
     let info: Deno.FileInfo | undefined;
     try {
       info = Deno.statSync(dotGit);
-    } catch {
+    } catch (error) {
+      if (isPermissionError(error)) throw error;
       info = undefined;
     }
     if (info?.isDirectory) return { top: dir, gitDir: dotGit, commonDir: commonOf(dotGit) };
@@ -59,7 +61,8 @@ export function gitDirOf(worktree: string): string | undefined {
   let info: Deno.FileInfo;
   try {
     info = Deno.statSync(dotGit);
-  } catch {
+  } catch (error) {
+    if (isPermissionError(error)) throw error;
     return undefined;
   }
   if (info.isDirectory) return realOr(dotGit);
@@ -109,7 +112,8 @@ export function readWorktreeAdminNames(commonDir: string): Map<string, string> {
   let entries: Deno.DirEntry[];
   try {
     entries = [...Deno.readDirSync(dir)];
-  } catch {
+  } catch (error) {
+    if (isPermissionError(error)) throw error;
     return out;
   }
   for (const entry of entries) {
@@ -130,7 +134,8 @@ export function readWorktreeAdminNames(commonDir: string): Map<string, string> {
 export function realOr(path: string): string {
   try {
     return Deno.realPathSync(path);
-  } catch {
+  } catch (error) {
+    if (isPermissionError(error)) throw error;
     return resolve(path);
   }
 }

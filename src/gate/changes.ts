@@ -4,8 +4,9 @@
  *
  * @module
  */
-import type { StatusEntry } from "../context/porcelain.ts";
+import { type StatusEntry, worktreeMode } from "../context/porcelain.ts";
 import { normalizeRelative } from "../context/snapshot.ts";
+import type { TreeLeaf, TreePair } from "./trees.ts";
 
 /** The change lists of a verdict. */
 export interface ChangeReport {
@@ -18,40 +19,85 @@ export interface ChangeReport {
 }
 
 /**
- * Paths whose status entry differs between two readings: an entry that appeared or
- * disappeared, changed its `XY` letters, its porcelain v2 state (modes, HEAD and index
- * object ids: a re-staged file whose letters stay `MM`, a `chmod +x`), or its worktree
- * content (blob id).
+ * What a status entry says its path holds in the worktree: mode and content id (blob of
+ * the bytes or link text, the checked-out commit of a submodule), `absent` when the file
+ * is gone. Untracked entries carry the `lstat` mode in `state`.
  *
- * @example A file modified further, one that appeared, one unchanged
+ * @example A modified file, a deleted one, an untracked one
  * ```ts
  * import { assertEquals } from "../_assert.ts";
- * const before = [{ xy: " M", path: "a", oid: "1" }, { xy: "??", path: "b", oid: "2" }];
- * const after = [{ xy: " M", path: "a", oid: "3" }, { xy: "??", path: "b", oid: "2" }, { xy: "??", path: "c", oid: "4" }];
- * assertEquals(changedEntries(before, after), ["a", "c"]);
+ * const z = "0".repeat(40);
+ * assertEquals(entryContent({ xy: " M", path: "a", oid: "1", state: `N... 100644 100644 100755 ${z} ${z}` }), "100755:1");
+ * assertEquals(entryContent({ xy: " D", path: "b", oid: null, state: `N... 100644 100644 000000 ${z} ${z}` }), "absent");
+ * assertEquals(entryContent({ xy: "??", path: "c", oid: "2", state: "100644" }), "100644:2");
  * ```
- * @param before Entries at spawn.
- * @param after Entries now.
+ * @param entry A status entry read with its content ids.
+ * @returns A comparable description of the content.
+ */
+export function entryContent(entry: StatusEntry): string {
+  if (entry.xy === "??" || entry.xy === "!!") {
+    const mode = entry.state || "none";
+    // Something that is no file (a nested repository's directory) still is something.
+    if (mode === "none") return entry.path.endsWith("/") ? "directory" : "unreadable";
+    return `${mode}:${entry.oid ?? ""}`;
+  }
+  const mode = worktreeMode(entry);
+  return mode === "000000" ? "absent" : `${mode ?? "?"}:${entry.oid ?? ""}`; // guard: content only
+}
+
+/**
+ * What a tree holds at a path, in {@linkcode entryContent}'s terms.
+ *
+ * @param leaf The tree's leaf, or undefined when the tree has no file there.
+ * @returns A comparable description of the content.
+ */
+export function leafContent(leaf: TreeLeaf | undefined): string {
+  return leaf ? `${leaf.mode}:${leaf.oid}` : "absent";
+}
+
+/**
+ * The paths whose content changed between spawn and now. A path's content at a moment is
+ * what its status entry says (the worktree's bytes, mode, link text or submodule commit)
+ * or, when it had no entry, what HEAD held (git found worktree, index and HEAD equal).
+ * Moving HEAD, the branch or the index changes no file, so it is no change.
+ *
+ * @example A commit that moved a file's change from the worktree into HEAD is no change
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const z = "0".repeat(40);
+ * const spawn = [{ xy: " M", path: "a", oid: "2", state: `N... 100644 100644 100644 ${z} ${z}` }];
+ * const trees = {
+ *   differ: ["a", "b"],
+ *   before: new Map([["a", { mode: "100644", oid: "1" }], ["b", { mode: "100644", oid: "3" }]]),
+ *   after: new Map([["a", { mode: "100644", oid: "2" }], ["b", { mode: "100644", oid: "4" }]]),
+ * };
+ * assertEquals(observedChanges(spawn, [], trees), ["b"]);
+ * ```
+ * @param spawn Entries at spawn (from the snapshot).
+ * @param live Entries now.
+ * @param trees The spawn HEAD's and the live HEAD's trees compared, with both trees'
+ *   leaves at every path of `spawn` and `live`.
  * @returns Changed paths, sorted.
  */
-export function changedEntries(
-  before: readonly StatusEntry[],
-  after: readonly StatusEntry[],
+export function observedChanges(
+  spawn: readonly StatusEntry[],
+  live: readonly StatusEntry[],
+  trees: TreePair,
 ): string[] {
-  // Snapshots written before entries carried their porcelain v2 state compare without it.
-  const withState = before.length === 0 || before.some((e) => e.state !== undefined);
-  const key = (e: StatusEntry) => `${e.xy}\0${e.oid ?? ""}${withState ? `\0${e.state ?? ""}` : ""}`;
-  const then = new Map<string, Set<string>>();
-  for (const e of before) then.set(e.path, (then.get(e.path) ?? new Set()).add(key(e)));
-  const now = new Map<string, Set<string>>();
-  for (const e of after) now.set(e.path, (now.get(e.path) ?? new Set()).add(key(e)));
-  const changed = new Set<string>();
-  for (const path of new Set([...then.keys(), ...now.keys()])) {
-    const a = [...(then.get(path) ?? [])].sort().join("\n");
-    const b = [...(now.get(path) ?? [])].sort().join("\n");
-    if (a !== b) changed.add(path);
+  const content = (entries: readonly StatusEntry[]) => {
+    const map = new Map<string, string[]>();
+    for (const e of entries) map.set(e.path, [...(map.get(e.path) ?? []), entryContent(e)]);
+    return new Map([...map].map(([p, xs]) => [p, [...new Set(xs)].sort().join("\n")]));
+  };
+  const then = content(spawn);
+  const now = content(live);
+  const changed: string[] = [];
+  for (const path of new Set([...then.keys(), ...now.keys(), ...trees.differ])) {
+    const before = then.get(path) ?? leafContent(trees.before.get(path));
+    const after = now.get(path) ?? leafContent(trees.after.get(path));
+    if (before !== after) changed.push(path);
   }
-  return [...changed].sort();
+  return changed.sort();
 }
 
 /**

@@ -4,7 +4,17 @@
  *
  * @module
  */
-import { err, InputError, out, parseCli, readStdin, UsageError, VERSION } from "../cli.ts";
+import {
+  err,
+  helpOrVersion,
+  InputError,
+  out,
+  parseCli,
+  readStdin,
+  UsageError,
+  VERSION,
+} from "../cli.ts";
+import { decodePrompt } from "../encoding.ts";
 import { evaluate, type GateReport, parseResultText } from "./evaluate.ts";
 import { GateError } from "./repo.ts";
 import { renderReport } from "./render.ts";
@@ -23,22 +33,30 @@ export const HELP =
   `gate: check a subagent's SubagentResult against the tree (runs with --allow-run=git only)
 
 Usage:
-  gate [--since <snapshot id>] [--json] [--accept-unverified] < result.json
+  gate [--since <snapshot id> [--done]] [--json] [--accept-unverified] < result.json
 
 Reads the child's SubagentResult JSON on stdin and prints a verdict.
 
 Options:
   --since OID            the spawn snapshot id (the "snapshot:" line of the
-                         [working-context] block); adds observed changes
+                         [working-context] block); adds observed changes, and
+                         marks evidence already true at spawn "preexisting"
+  --done                 the parent is done with the snapshot: release its anchor
+                         (refs/tether/snapshots/…) after the verdict
   --json                 one JSON document: { verdict, reasons, evidence, changes, recent_files }
   --accept-unverified    accept ok:true whose evidence is all of kinds gate cannot check
-  --help                 this text
-  --version              the version
+  --worktree DIR         judge against what the child changed in DIR (a handshake --worktree
+                         child) since its seed: commits and uncommitted changes alike
+  --land                 with --worktree, on accept: apply those changes to this working tree
+                         (three-way merge against the seed; on a conflict nothing changes, exit 1)
+  --keep                 with --land: keep the worktree and its branch
+  -h, --help, help       this text
+  -V, --version          the version
 
 Exit codes:
   0  accept
   1  reject (schema violation, no evidence, refuted evidence, unobserved claims,
-     input that is empty, not JSON, not UTF-8 or larger than 8 MiB)
+     input that is empty, not JSON, not UTF-8 (nor UTF-16) or larger than 8 MiB)
   2  usage error
   3  could not evaluate (not a git repository, unknown snapshot, git failed)
 `;
@@ -47,8 +65,12 @@ const OPTIONS = {
   since: { type: "string" },
   json: { type: "boolean" },
   "accept-unverified": { type: "boolean" },
-  help: { type: "boolean" },
-  version: { type: "boolean" },
+  done: { type: "boolean" },
+  worktree: { type: "string" },
+  land: { type: "boolean" },
+  keep: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "V" },
 } as const;
 
 /** Read the result text; input that is too large, not UTF-8 or not JSON becomes a problem. */
@@ -59,7 +81,7 @@ async function readResult(): Promise<{ text: string } | { problem: string }> {
   return "problem" in parsed ? parsed : read;
 }
 
-/** Read stdin as strict UTF-8 within the size limit. */
+/** Read stdin as strict UTF-8 or UTF-16 within the size limit. */
 async function readBytes(): Promise<{ text: string } | { problem: string }> {
   let bytes: Uint8Array;
   try {
@@ -70,11 +92,12 @@ async function readBytes(): Promise<{ text: string } | { problem: string }> {
     }
     throw error;
   }
-  try {
-    return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
-  } catch {
-    return { problem: "Result is not valid UTF-8" };
+  // UTF-16 with a byte order mark (what Windows PowerShell writes) is read as well.
+  const decoded = decodePrompt(bytes);
+  if (!decoded.valid) {
+    return { problem: `Result is not valid ${decoded.encoding.toUpperCase()}` };
   }
+  return { text: decoded.text };
 }
 
 /**
@@ -85,12 +108,13 @@ async function readBytes(): Promise<{ text: string } | { problem: string }> {
  * @throws {UsageError} on a bad option or value.
  */
 export async function gateMain(args: string[]): Promise<number> {
-  const { values, positionals } = await parseCli(args, OPTIONS);
-  if (values.help) {
+  const asked = helpOrVersion(args);
+  const { values, positionals } = await parseCli(asked ? [] : args, OPTIONS);
+  if (values.help || asked === "help") {
     await out(HELP);
     return 0;
   }
-  if (values.version) {
+  if (values.version || asked === "version") {
     await out(`gate ${VERSION}\n`);
     return 0;
   }
@@ -99,17 +123,49 @@ export async function gateMain(args: string[]): Promise<number> {
   if (since !== undefined && !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(since)) {
     throw new UsageError(`--since "${since}" is not a full object id (40 or 64 lowercase hex)`);
   }
+  if (values.done && since === undefined) throw new UsageError("--done needs --since");
+  if ((values.land || values.keep) && values.worktree === undefined) {
+    throw new UsageError("--land and --keep go with --worktree");
+  }
+  if (values.keep && !values.land) throw new UsageError("--keep goes with --land");
+  if (values.worktree !== undefined && since !== undefined) {
+    throw new UsageError("--since and --worktree cannot be used together");
+  }
   if (Deno.stdin.isTerminal()) {
     throw new UsageError("Pipe the child's SubagentResult JSON on stdin");
   }
 
   const input = await readResult();
+  if (values.worktree !== undefined && "text" in input) {
+    const { worktreeGate, renderWorktree } = await import("../worktree/gate.ts");
+    try {
+      const report = await worktreeGate(input.text, {
+        dir: values.worktree,
+        land: values.land ?? false,
+        keep: values.keep ?? false,
+        acceptUnverified: values["accept-unverified"] ?? false,
+      });
+      await out(
+        values.json
+          ? JSON.stringify(report, null, 2) + "\n"
+          : renderReport(report) + renderWorktree(report),
+      );
+      return report.verdict === "accept" && report.land?.status !== "conflict"
+        ? EXIT_ACCEPT
+        : EXIT_REJECT;
+    } catch (error) {
+      if (!(error instanceof GateError)) throw error;
+      err(`error: ${error.message}`);
+      return EXIT_CANNOT_EVALUATE;
+    }
+  }
   let report: GateReport;
   try {
     report = "text" in input
       ? await evaluate(input.text, {
         ...(since === undefined ? {} : { since }),
         acceptUnverified: values["accept-unverified"] ?? false,
+        done: values.done ?? false,
       })
       : { verdict: "reject", reasons: [input.problem], evidence: [], recent_files: [] };
   } catch (error) {

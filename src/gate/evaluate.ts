@@ -7,22 +7,20 @@
 import { SubagentResult } from "../contract/schemas.ts";
 import type { WorkingContextSnapshot } from "../context/snapshot.ts";
 import { readStatusEntries } from "../context/status.ts";
-import { isFullOid } from "../git.ts";
-import { changedEntries, type ChangeReport, classifyChanges } from "./changes.ts";
+import { GitError, isFullOid } from "../git.ts";
+import { releaseObject } from "../anchor.ts";
+import { SNAPSHOT_ANCHOR } from "../context/capture.ts";
+import { type ChangeReport, classifyChanges, observedChanges } from "./changes.ts";
 import {
   type CheckedEvidence,
   checkEvidence,
   type EvidenceFinding,
   isCheckable,
+  type SpawnState,
 } from "./evidence.ts";
-import {
-  filesChangedBetween,
-  GateError,
-  type LiveRepo,
-  objectTypes,
-  openRepo,
-  readBlob,
-} from "./repo.ts";
+import { GateError, type LiveRepo, openRepo, readBlob, readCommits } from "./repo.ts";
+import { duplicateKeys } from "./json_keys.ts";
+import { compareTrees } from "./trees.ts";
 import { parseSnapshot } from "./snapshot_schema.ts";
 
 /** The verdict document `gate --json` prints (SPEC §5). */
@@ -45,6 +43,10 @@ export interface GateOptions {
   since?: string;
   /** Accept `ok: true` whose evidence is all of kinds gate cannot check. */
   acceptUnverified?: boolean;
+  /** The parent is done with the snapshot: remove its anchor once the verdict is reached. */
+  done?: boolean;
+  /** Where to evaluate; defaults to the current directory (the library's callers). */
+  cwd?: string;
 }
 
 /** Most schema issues listed before the rest are summarised. */
@@ -109,13 +111,13 @@ export function schemaReasons(value: unknown): string[] {
 async function observe(
   repo: LiveRepo,
   since: string,
-): Promise<{ snapshot: WorkingContextSnapshot; observed: string[] }> {
+): Promise<{ snapshot: WorkingContextSnapshot; observed: string[]; spawn: SpawnState }> {
   if (!isFullOid(since, repo.format)) {
     throw new GateError(
       `Cannot evaluate: --since "${since}" is not a full ${repo.format} object id`,
     );
   }
-  const snapshot = parseSnapshot(await readBlob(repo.top, since));
+  const snapshot = parseSnapshot(await readBlob(repo.top, since, repo.format));
   if (!snapshot) throw new GateError(`Cannot evaluate: blob "${since}" is not a tether snapshot`);
   const git = snapshot.git;
   if (!git) throw new GateError(`Cannot evaluate: snapshot "${since}" has no git part`);
@@ -124,25 +126,40 @@ async function observe(
       `Cannot evaluate: snapshot was taken in "${git.worktree}", gate runs in "${repo.top}"`,
     );
   }
-  const [live, committed] = await Promise.all([
-    readStatusEntries(repo.top),
-    headChanges(repo, git.head),
-  ]);
-  return {
-    snapshot,
-    observed: [...new Set([...changedEntries(git.entries, live), ...committed])].sort(),
-  };
-}
-
-/** Files changed by commits between the snapshot's HEAD and the live HEAD. */
-async function headChanges(repo: LiveRepo, then: string | null): Promise<string[]> {
-  if (repo.head === null || then === repo.head) return [];
-  if (then !== null && (await objectTypes(repo.top, [then])).get(then) !== "commit") {
+  const captured = Date.parse(snapshot.captured_at);
+  if (Number.isNaN(captured) || git.entries.some((e) => e.state === undefined)) {
     throw new GateError(
-      `Cannot evaluate: the snapshot's HEAD "${then}" is no longer in this repository`,
+      `Cannot evaluate: snapshot "${since}" was written by an older tether; capture a new one`,
     );
   }
-  return await filesChangedBetween(repo.top, then, repo.head);
+  const heads = [git.head, repo.head].filter((h): h is string => h !== null);
+  const [live, commits] = await Promise.all([
+    readStatusEntries(repo.top),
+    readCommits(repo.top, heads, repo.format),
+  ]);
+  const tree = (head: string | null, whose: string): string | null => {
+    if (head === null) return null;
+    const read = commits.get(head);
+    if (read?.kind === "commit") return read.tree;
+    throw new GateError(
+      read?.kind === "forged"
+        ? `Cannot evaluate: ${whose} HEAD "${head}" does not hash to its id (the object store was altered)`
+        : `Cannot evaluate: ${whose} HEAD "${head}" is no longer in this repository`,
+    );
+  };
+  const trees = await compareTrees(
+    repo.top,
+    repo.format,
+    tree(git.head, "the snapshot's"),
+    tree(repo.head, "the live"),
+    [...git.entries, ...live].map((e) => e.path),
+  );
+  const observed = observedChanges(git.entries, live, trees);
+  return {
+    snapshot,
+    observed,
+    spawn: { head: git.head, time: Math.floor(captured / 1000), changed: new Set(observed) },
+  };
 }
 
 /**
@@ -160,6 +177,11 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
   let result: SubagentResult | undefined;
   if ("problem" in parsed) reasons.push(parsed.problem);
   else {
+    reasons.push(
+      ...duplicateKeys(text.replace(/^\uFEFF/, "")).slice(0, MAX_ISSUES).map((d) =>
+        `Schema violation at ${fieldPath(d.path)}: duplicate key ${JSON.stringify(d.key)}`
+      ),
+    );
     reasons.push(...schemaReasons(parsed.value));
     if (reasons.length === 0) result = SubagentResult.parse(parsed.value);
   }
@@ -167,13 +189,13 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
   const needsRepo = options.since !== undefined ||
     (result?.evidence.some((e) => isCheckable(e.kind)) ?? false) ||
     result?.working_context?.head !== undefined;
-  const repo = needsRepo ? await openRepo() : undefined;
+  const repo = needsRepo ? await openRepo(options.cwd) : undefined;
   const observation = repo && options.since !== undefined
     ? await observe(repo, options.since)
     : undefined;
 
   let findings: EvidenceFinding[] = [];
-  if (result && repo) findings = await checkEvidence(result.evidence, repo);
+  if (result && repo) findings = await checkEvidence(result.evidence, repo, observation?.spawn);
   else if (result) {
     findings = result.evidence.map((e) => ({ kind: e.kind, ref: e.ref, status: "unverified" }));
   }
@@ -193,6 +215,14 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
     recent_files: recent,
   };
   if (changes) report.changes = changes;
+  if (options.done && repo && options.since !== undefined) {
+    try {
+      await releaseObject(repo.top, SNAPSHOT_ANCHOR, options.since);
+    } catch (error) {
+      if (error instanceof GitError) throw new GateError(`Cannot release: ${error.message}`);
+      throw error;
+    }
+  }
   return report;
 }
 
@@ -212,9 +242,19 @@ async function judge(
     if (result.errors.length > 0) {
       reasons.push(`Child reported ok with ${result.errors.length} errors`);
     }
+    // Preexisting evidence proves no work; a read-only report (no files_changed) may still
+    // cite files that exist.
+    const readOnly = result.files_changed.length === 0;
+    const proves = (f: EvidenceFinding) =>
+      f.status === "verified" ||
+      (readOnly && f.status === "preexisting" && f.kind === "file"); // guard: old evidence proves no work
     if (result.evidence.length === 0) reasons.push("Child reported ok with no evidence");
-    else if (!options.acceptUnverified && !findings.some((f) => f.status === "verified")) {
-      reasons.push("No evidence item could be verified (kinds commit and file can be checked)");
+    else if (!options.acceptUnverified && !findings.some(proves)) {
+      reasons.push(
+        findings.some((f) => f.status === "preexisting")
+          ? "No evidence item shows work done since spawn (preexisting evidence does not count)"
+          : "No evidence item could be verified (kinds commit and file can be checked)",
+      );
     }
     result.evidence.forEach((e, i) => {
       if (!e.ok) {
@@ -228,7 +268,8 @@ async function judge(
   const head = result.working_context?.head;
   if (head !== undefined && repo) {
     if (
-      !isFullOid(head, repo.format) || (await objectTypes(repo.top, [head])).get(head) !== "commit"
+      !isFullOid(head, repo.format) ||
+      (await readCommits(repo.top, [head], repo.format)).get(head)?.kind !== "commit"
     ) {
       reasons.push(`Working context head "${head}" is not a commit in this repository`);
     }

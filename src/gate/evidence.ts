@@ -8,10 +8,24 @@
 import { jailRelativePath } from "../contract/jail.ts";
 import type { SubagentEvidence } from "../contract/schemas.ts";
 import { isFullOid, type ObjectFormat } from "../git.ts";
-import { inspectWorktreeFiles, objectTypes, type WorktreeFile } from "./repo.ts";
+import { inspectWorktreeFiles, notReachableFrom, readCommits, type WorktreeFile } from "./repo.ts";
 
-/** What gate concluded about one evidence item. */
-export type EvidenceStatus = "verified" | "refuted" | "unverified";
+/** What was true at spawn, to tell new evidence from old (`--since`). */
+export interface SpawnState {
+  /** The spawn's HEAD, or null on an unborn branch. */
+  head: string | null;
+  /** The spawn's time, seconds since the epoch (commit times have one-second steps). */
+  time: number;
+  /** Paths whose content changed since spawn. */
+  changed: ReadonlySet<string>;
+}
+
+/**
+ * What gate concluded about one evidence item. `preexisting` (only with `--since`): true,
+ * but already so at spawn (a commit reachable from the spawn's HEAD or older than the
+ * spawn, a file whose content did not change), so it proves nothing the child did.
+ */
+export type EvidenceStatus = "verified" | "preexisting" | "refuted" | "unverified";
 
 /** One checked evidence item, as `--json` prints it. */
 export interface CheckedEvidence {
@@ -56,6 +70,7 @@ export function isCheckable(kind: string): boolean {
 export async function checkEvidence(
   evidence: readonly SubagentEvidence[],
   repo: { top: string; format: ObjectFormat },
+  spawn?: SpawnState,
 ): Promise<EvidenceFinding[]> {
   const commits = [
     ...new Set(
@@ -70,12 +85,22 @@ export async function checkEvidence(
     paths.set(e.ref, evidencePath(e.ref));
   }
   const wanted = [...paths.values()].filter((p): p is string => typeof p === "string");
-  const [types, files] = await Promise.all([
-    objectTypes(repo.top, commits),
+  const [commitsRead, files] = await Promise.all([
+    readCommits(repo.top, commits, repo.format),
     wanted.length > 0
       ? inspectWorktreeFiles(repo.top, wanted)
       : Promise.resolve(new Map<string, WorktreeFile>()),
   ]);
+  // New since spawn: committed at or after the spawn's second and not reachable from the
+  // spawn's HEAD. (A commit's time is inside its checked content, so it cannot be forged
+  // for an existing commit.)
+  const recent = commits.filter((oid) => {
+    const c = commitsRead.get(oid);
+    return c?.kind === "commit" && (spawn === undefined || c.time >= spawn.time); // guard: date
+  });
+  const fresh = spawn === undefined
+    ? new Set(recent)
+    : await notReachableFrom(repo.top, recent, spawn.head);
   return evidence.map((item): EvidenceFinding => {
     const { kind, ref } = item;
     const quoted = JSON.stringify(ref);
@@ -88,15 +113,25 @@ export async function checkEvidence(
           why: `commit ${quoted} is not a full ${repo.format} object id`,
         };
       }
-      const type = types.get(ref);
-      if (type === "commit") return { kind, ref, status: "verified" };
+      const read = commitsRead.get(ref) ?? { kind: "missing" };
+      if (read.kind === "commit") {
+        if (fresh.has(ref)) return { kind, ref, status: "verified" }; // guard: new commit
+        return {
+          kind,
+          ref,
+          status: "preexisting",
+          why: `commit ${quoted} predates the spawn`,
+        };
+      }
       return {
         kind,
         ref,
         status: "refuted",
-        why: type === "missing"
+        why: read.kind === "missing"
           ? `commit ${quoted} does not exist`
-          : `${quoted} is a ${type}, not a commit`,
+          : read.kind === "forged"
+          ? `commit ${quoted} does not hash to its id (the object store was altered)`
+          : `${quoted} is a ${read.type}, not a commit`,
       };
     }
     if (kind === "file") {
@@ -116,6 +151,9 @@ export async function checkEvidence(
           status: "refuted",
           why: `file ${quoted} has blob ${blob}, not ${item.oid}`,
         };
+      }
+      if (spawn && !spawn.changed.has(path)) { // guard: changed file
+        return { kind, ref, status: "preexisting", why: `file ${quoted} is unchanged since spawn` };
       }
       return { kind, ref, status: "verified" };
     }

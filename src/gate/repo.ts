@@ -14,6 +14,7 @@ import {
 } from "../context/porcelain.ts";
 import { hashRegularFiles, pathKinds, STATUS_ARGS, STATUS_TIMEOUT_MS } from "../context/status.ts";
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
+import { parseCommit, readObjects } from "./objects.ts";
 
 const decoder = new TextDecoder();
 
@@ -41,15 +42,18 @@ export interface LiveRepo {
 }
 
 /**
- * Read the repository around the current directory.
+ * Read the repository around the current directory (or `cwd`).
  *
+ * @param cwd A directory inside the worktree; defaults to the current directory.
  * @returns Top level, object format and HEAD.
  * @throws {GateError} when the directory is not inside a git worktree or git fails.
  */
-export async function openRepo(): Promise<LiveRepo> {
+export async function openRepo(cwd?: string): Promise<LiveRepo> {
   try {
-    const [top, format] = (await gitText(["rev-parse", "--show-toplevel", "--show-object-format"]))
-      .split("\n");
+    const [top, format] = (await gitText(
+      ["rev-parse", "--show-toplevel", "--show-object-format"],
+      cwd === undefined ? {} : { cwd },
+    )).split("\n");
     if (!top) throw new GateError("Cannot evaluate: git printed no top level");
     const head = await runGit(["rev-parse", "--verify", "-q", "HEAD"], {
       cwd: top,
@@ -205,44 +209,90 @@ export async function inspectWorktreeFiles(
   return out;
 }
 
+/** A commit as gate read it: checked against its id, with its tree and committer time. */
+export type CommitRead =
+  | { kind: "commit"; tree: string; time: number }
+  | { kind: "missing" }
+  | { kind: "forged" }
+  | { kind: "other"; type: string };
+
 /**
- * Files that differ between two commits (or the empty tree and a commit), renames split.
+ * Read commits, each checked against its id: the type first (`--batch-check`, so a
+ * large object of another type is never read), then the content of those that say they
+ * are commits (`--batch`), re-hashed in process.
  *
  * @param top Top level.
- * @param from Full object id of the older commit, or null for the empty tree.
- * @param to Full object id of the newer commit.
- * @returns Paths relative to the top level.
+ * @param oids Validated full object ids.
+ * @param format The repository's object format.
+ * @returns Object id → what was read.
+ * @throws {GitError} when git fails.
  */
-export async function filesChangedBetween(
+export async function readCommits(
   top: string,
-  from: string | null,
-  to: string,
-): Promise<string[]> {
-  const base = from ??
-    await gitText(["hash-object", "-t", "tree", "--stdin"], { cwd: top, stdin: "" });
-  const { stdout } = await runGit(
-    ["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--end-of-options", base, to],
-    { cwd: top, parse: true },
-  );
-  return decoder.decode(stdout).split("\0").filter((p) => p !== "");
+  oids: readonly string[],
+  format: ObjectFormat,
+): Promise<Map<string, CommitRead>> {
+  const types = await objectTypes(top, oids);
+  const wanted = [...types].filter(([, t]) => t === "commit").map(([oid]) => oid);
+  const read = await readObjects(top, wanted, format);
+  const out = new Map<string, CommitRead>();
+  for (const [oid, type] of types) {
+    if (type === "missing") out.set(oid, { kind: "missing" });
+    else if (type !== "commit") out.set(oid, { kind: "other", type });
+    else {
+      const found = read.get(oid);
+      if (found?.kind === "ok" && found.type === "commit") {
+        out.set(oid, { kind: "commit", ...parseCommit(found.content) });
+      } else out.set(oid, found?.kind === "missing" ? { kind: "missing" } : { kind: "forged" });
+    }
+  }
+  return out;
 }
 
 /**
- * Read a snapshot blob's text through git.
+ * The commits among `oids` that are not reachable from `base` (one `git rev-list` call).
  *
  * @param top Top level.
- * @param oid A validated full object id placed after `--end-of-options`.
- * @returns The blob's text.
- * @throws {GateError} when no such blob exists.
+ * @param oids Validated full ids of commits.
+ * @param base Full id of the commit to compare with, or null (nothing is reachable).
+ * @returns The ids not reachable from `base`.
+ * @throws {GitError} when git fails.
  */
-export async function readBlob(top: string, oid: string): Promise<string> {
-  const r = await runGit(["cat-file", "blob", "--end-of-options", oid], {
+export async function notReachableFrom(
+  top: string,
+  oids: readonly string[],
+  base: string | null,
+): Promise<Set<string>> {
+  if (base === null || oids.length === 0) return new Set(oids);
+  const listed = await gitText(["rev-list", "--stdin"], {
     cwd: top,
-    parse: true,
-    allowFailure: true,
+    stdin: [...oids, `^${base}`].join("\n") + "\n",
   });
-  if (r.code !== 0) {
-    throw new GateError(`Cannot evaluate: snapshot "${oid}" is not a blob in this repository`);
+  const fresh = new Set(listed.split("\n"));
+  return new Set(oids.filter((oid) => fresh.has(oid)));
+}
+
+/**
+ * Read a snapshot blob's text through git, checked against its id: the bytes must hash to
+ * `blob <length>\0<bytes>` under the id, so a replaced or rewritten object is refused.
+ *
+ * @param top Top level.
+ * @param oid A validated full object id of the repository's format.
+ * @param format The repository's object format.
+ * @returns The blob's text.
+ * @throws {GateError} when no such blob exists or it does not hash to its id.
+ */
+export async function readBlob(top: string, oid: string, format: ObjectFormat): Promise<string> {
+  const found = (await readObjects(top, [oid], format)).get(oid);
+  if (found?.kind === "forged") {
+    throw new GateError(
+      `Cannot evaluate: snapshot "${oid}" does not hash to its id (the object store was altered)`,
+    );
   }
-  return decoder.decode(r.stdout);
+  if (found?.kind !== "ok" || found.type !== "blob") {
+    throw new GateError(
+      `Cannot evaluate: snapshot "${oid}" is not a blob in this repository (released or expired?)`,
+    );
+  }
+  return decoder.decode(found.content);
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../_zod.ts";
 import type { WorkingContextSnapshot } from "../context/snapshot.ts";
 
 const entry = z.object({

@@ -6,6 +6,7 @@
 import type { Message } from "../message.ts";
 import type { Session } from "../session.ts";
 import { escapeLine } from "../terminal.ts";
+import type { StoredMessage } from "../store.ts";
 
 /** One inbox line. */
 export interface InboxEntry {
@@ -67,15 +68,17 @@ export function stateFor(
  * @param session The caller's session.
  * @param workItem The work item.
  * @param unackedOnly Only messages addressed to the caller that it has not acknowledged.
+ * @param slots The work item's records (by default read from the store now; `wait` passes
+ * its own, which keeps the immutable records it already parsed).
  * @returns The inbox.
  */
 export async function inbox(
   session: Session,
   workItem: string,
   unackedOnly: boolean,
+  slots: readonly StoredMessage[] = session.store.readAll(workItem),
 ): Promise<Inbox> {
   const lane = session.lane;
-  const slots = session.store.readAll(workItem);
   const byId = new Map<string, Message>();
   const corrupt: Inbox["corrupt"] = [];
   for (const slot of slots) {
@@ -86,7 +89,7 @@ export async function inbox(
     m.sender === lane || m.to.includes(lane) || m.cc.includes(lane)
   );
   const visible = await session.visibility(lane, mine, (id) => byId.get(id));
-  const shown = mine.filter((m) => visible(m.id));
+  const shown = mine.filter((m) => visible(m.id)); // GUARD:inbox-visibility (inbox, wait)
   const relevant = new Set(shown.map((m) => m.id));
   const { acks } = session.store.readAcks(
     workItem,

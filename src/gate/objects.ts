@@ -1,0 +1,133 @@
+/**
+ * Reading git objects that are checked against their names. git does not verify a loose
+ * object's hash when it reads it, and a replace ref makes it serve another object under
+ * the same name: anyone who can write to the object store (a child agent can) could
+ * otherwise change what a snapshot, a commit or a tree says. Everything gate reads from
+ * the object store to reach a verdict comes through here and is re-hashed in process.
+ *
+ * @module
+ */
+import { runGit } from "../git.ts";
+import type { ObjectFormat } from "../git.ts";
+import { objectId } from "../seed/commit.ts";
+const decoder = new TextDecoder();
+
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** An object read from the store: its type and content, or why it cannot be trusted. */
+export type StoredObject =
+  | { kind: "ok"; type: string; content: Uint8Array }
+  | { kind: "missing" }
+  | { kind: "forged"; type: string };
+
+/**
+ * Read objects by id in one `git cat-file --batch` call and check each against its name.
+ * Replace objects are off for every call of the runner, so git serves the object stored
+ * under the id; an object whose content does not hash to the id it was read under (a
+ * rewritten loose object, a planted one) is `forged`.
+ *
+ * @param top Top level.
+ * @param oids Validated full object ids of the repository's format.
+ * @param format The repository's object format.
+ * @returns Object id → what was read.
+ * @throws {GitError} when git fails.
+ */
+export async function readObjects(
+  top: string,
+  oids: readonly string[],
+  format: ObjectFormat,
+): Promise<Map<string, StoredObject>> {
+  const unique = [...new Set(oids)];
+  const out = new Map<string, StoredObject>();
+  if (unique.length === 0) return out;
+  const { stdout } = await runGit(["cat-file", "--batch"], {
+    cwd: top,
+    parse: true,
+    stdin: unique.join("\n") + "\n",
+  });
+  let at = 0;
+  for (const oid of unique) {
+    const end = stdout.indexOf(10, at);
+    if (end < 0) break;
+    const header = decoder.decode(stdout.subarray(at, end));
+    at = end + 1;
+    const match = /^(\S+) (\S+) (\d+)$/.exec(header);
+    if (!match) {
+      out.set(oid, { kind: "missing" });
+      continue;
+    }
+    const [, name, type, size] = match as unknown as [string, string, string, string];
+    const content = stdout.slice(at, at + Number(size));
+    at += Number(size) + 1;
+    const checked = name === oid && content.length === Number(size) &&
+      await objectId(type, content, format) === oid; // guard: object hashes to its name
+    out.set(oid, checked ? { kind: "ok", type, content } : { kind: "forged", type });
+  }
+  return out;
+}
+
+/** One entry of a tree object. */
+export interface TreeEntry {
+  /** The mode as the tree stores it (`100644`, `100755`, `120000`, `160000`, `40000`). */
+  mode: string;
+  /** The entry's name (decoded as UTF-8, as gate decodes every path git prints). */
+  name: string;
+  /** The object id it names. */
+  oid: string;
+}
+
+/**
+ * Parse the content of a tree object: `<mode> <name>\0<raw id>` repeated.
+ *
+ * @example One file
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const raw = new Uint8Array([...new TextEncoder().encode("100644 a\0"), ...new Uint8Array(20).fill(171)]);
+ * assertEquals(parseTree(raw, "sha1"), [{ mode: "100644", name: "a", oid: "ab".repeat(20) }]);
+ * ```
+ * @param content The tree's content.
+ * @param format The repository's object format (the raw id is 20 or 32 bytes).
+ * @returns The entries in stored order.
+ * @throws {Error} when the content is not a tree.
+ */
+export function parseTree(content: Uint8Array, format: ObjectFormat): TreeEntry[] {
+  const width = format === "sha256" ? 32 : 20;
+  const entries: TreeEntry[] = [];
+  let at = 0;
+  while (at < content.length) {
+    const space = content.indexOf(32, at);
+    const nul = content.indexOf(0, space + 1);
+    if (space < 0 || nul < 0 || nul + 1 + width > content.length) {
+      throw new Error("Cannot parse tree object: truncated entry");
+    }
+    entries.push({
+      mode: decoder.decode(content.subarray(at, space)),
+      name: decoder.decode(content.subarray(space + 1, nul)),
+      oid: hex(content.subarray(nul + 1, nul + 1 + width)),
+    });
+    at = nul + 1 + width;
+  }
+  return entries;
+}
+
+/**
+ * The tree and committer time of a commit's content.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const text = `tree ${"a".repeat(40)}\nauthor A <a@x> 1 +0000\ncommitter C <c@x> 1700000000 +0100\n\nmsg\n`;
+ * assertEquals(parseCommit(new TextEncoder().encode(text)), { tree: "a".repeat(40), time: 1700000000 });
+ * ```
+ * @param content The commit's content.
+ * @returns Tree id and committer time (seconds since the epoch, NaN when unreadable).
+ */
+export function parseCommit(content: Uint8Array): { tree: string; time: number } {
+  const text = decoder.decode(content);
+  const headers = text.slice(0, (text.indexOf("\n\n") + 1 || text.length + 1) - 1);
+  const tree = /^tree ([0-9a-f]+)$/m.exec(headers)?.[1] ?? "";
+  const time = Number(/^committer .* (\d+) [+-]\d{4}$/m.exec(headers)?.[1] ?? NaN);
+  return { tree, time };
+}

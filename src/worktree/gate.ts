@@ -1,0 +1,139 @@
+/**
+ * `gate --worktree DIR [--land] [--keep]`, run in the parent: judge the child's
+ * SubagentResult against what the child changed in DIR since its seed (commits and
+ * uncommitted changes alike), and on accept with `--land` apply exactly those changes to
+ * the parent's working tree.
+ *
+ * In an isolated worktree every change is the child's, so a change the child did not
+ * claim is a reason to reject: nothing lands that the child did not disclose.
+ *
+ * @module
+ */
+import { classifyChanges } from "../gate/changes.ts";
+import { evaluate, type GateReport } from "../gate/evaluate.ts";
+import { GateError } from "../gate/repo.ts";
+import { GitError, gitText } from "../git.ts";
+import { land, type LandOutcome, readChildWork } from "./land.ts";
+import { listPaths } from "./plan.ts";
+
+/** Options for {@linkcode worktreeGate}. */
+export interface WorktreeGateOptions {
+  /** The child's worktree. */
+  dir: string;
+  /** Apply the child's changes on accept. */
+  land: boolean;
+  /** Keep the worktree and branch after landing. */
+  keep: boolean;
+  /** Accept evidence gate cannot check. */
+  acceptUnverified: boolean;
+}
+
+/** The report with what `--worktree` adds. */
+export interface WorktreeGateReport extends GateReport {
+  /** The child's worktree, branch, seed and commits since the seed. */
+  worktree: { path: string; branch: string; seed: string; commits: string[] };
+  /** The land, when `--land` was given and the verdict is accept. */
+  land?: LandOutcome;
+}
+
+function count(n: number, what: string): string {
+  return `${n} ${what}${n === 1 ? "" : "s"}`;
+}
+
+function claims(text: string): string[] {
+  try {
+    const value = JSON.parse(text.replace(/^\uFEFF/, ""));
+    return Array.isArray(value?.files_changed) ? value.files_changed : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Judge (and land) a child's work.
+ *
+ * @param text The child's SubagentResult text.
+ * @param options The worktree and what to do.
+ * @returns The report; `land` is set when a land was tried.
+ * @throws {GateError} when the worktree cannot be read or git fails.
+ */
+export async function worktreeGate(
+  text: string,
+  options: WorktreeGateOptions,
+): Promise<WorktreeGateReport> {
+  try {
+    const parentTop = await gitText(["rev-parse", "--show-toplevel"]);
+    const child = await readChildWork(options.dir);
+    if (child.top === parentTop) {
+      throw new GateError(`Cannot evaluate: "${options.dir}" is the parent's own worktree`);
+    }
+    const base = await evaluate(text, {
+      acceptUnverified: options.acceptUnverified,
+      cwd: child.top,
+    });
+    const changes = classifyChanges(child.changed, claims(text));
+    const reasons = [...base.reasons];
+    if (changes.claimed_unobserved.length > 0) {
+      reasons.push(`Claimed changes were not observed: ${listPaths(changes.claimed_unobserved)}`);
+    }
+    if (changes.observed_unclaimed.length > 0) { // tether:guard wt-unclaimed
+      reasons.push(
+        `Changes in the child's worktree that it did not claim: ${
+          listPaths(changes.observed_unclaimed)
+        }`,
+      );
+    }
+    const verdict = reasons.length === 0 ? "accept" : "reject";
+    const report: WorktreeGateReport = {
+      verdict,
+      reasons,
+      evidence: base.evidence,
+      changes,
+      recent_files: verdict === "accept" ? changes.confirmed : [],
+      worktree: {
+        path: child.top,
+        branch: child.branch,
+        seed: child.seed,
+        commits: child.commits,
+      },
+    };
+    if (options.land && verdict === "accept") {
+      report.land = await land(child, parentTop, options.keep);
+      if (report.land.status === "conflict") report.recent_files = [];
+    }
+    return report;
+  } catch (error) {
+    if (error instanceof GitError) throw new GateError(`Cannot evaluate: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * The lines `--worktree` adds to the human report.
+ *
+ * @param report The report.
+ * @returns Text ending in a newline, or empty.
+ */
+export function renderWorktree(report: WorktreeGateReport): string {
+  const out = [
+    `worktree: ${
+      JSON.stringify(report.worktree.path)
+    } on ${report.worktree.branch} (seed ${report.worktree.seed}, ${
+      count(report.worktree.commits.length, "commit")
+    } since)`,
+  ];
+  const l = report.land;
+  if (l?.status === "landed") {
+    out.push(`landed: ${count(l.paths.length, "path")}: ${listPaths(l.paths)}`);
+    out.push(l.removed ? "removed: worktree and branch" : "kept: worktree and branch");
+  } else if (l?.status === "nothing") {
+    out.push("landed: nothing (the child changed no file)");
+  } else if (l?.status === "conflict") {
+    out.push(
+      `conflict: nothing landed; the parent's working tree and the child changed the same lines at: ${
+        listPaths(l.paths)
+      }`,
+    );
+  }
+  return `${out.join("\n")}\n`;
+}

@@ -1,0 +1,139 @@
+/**
+ * `handshake` in worktree mode: `--worktree DIR` spawns the children and prints v2 blocks
+ * naming them; `--workspace-mode worktree` alone records the seed for a worktree a
+ * harness makes. A failure here is always loud (exit 3, nothing on stdout): a caller who
+ * asked for isolation must never get a child silently running in the shared tree.
+ *
+ * @module
+ */
+import { styleCwd } from "../cwd.ts";
+import { validateField } from "../fields.ts";
+import { GitError } from "../git.ts";
+import { issuedAtNow } from "../time.ts";
+import { err, out, UsageError } from "../cli.ts";
+import type { DecodedPrompt } from "../encoding.ts";
+import { prependTo } from "../handshake_command.ts";
+import { captureWorkingContext, type ContextResult } from "../context/capture.ts";
+import { buildV2Block, HARNESS, type V2Handshake, validateV2Field } from "../v2/block.ts";
+import { childDirs } from "./plan.ts";
+import { seedParent, type Spawn, type SpawnedChild, spawnWorktrees, undo } from "./spawn.ts";
+
+/** What the `handshake` command passes on in worktree mode. */
+export interface WorktreeRequest {
+  /** `--worktree DIR`, or undefined for the harness form. */
+  dir: string | undefined;
+  /** `--count N`. */
+  count: number;
+  /** `--json`. */
+  json: boolean;
+  /** `--context` and its `--recent` files. */
+  context: boolean;
+  recent: string[];
+  /** `--cwd-style`. */
+  cwdStyle: "native" | "posix";
+  /** `--issued-at`, validated. */
+  issuedAt: string | undefined;
+  /** The prompt for `wrap` as read (its encoding kept), or null. */
+  prompt: DecodedPrompt | null;
+}
+
+/** Exit code when the parent side cannot spawn. */
+const EXIT_PARENT_FAILURE = 3;
+
+function blocksFor(
+  spawn: Omit<Spawn, "children">,
+  children: (SpawnedChild | undefined)[],
+  req: WorktreeRequest,
+) {
+  return children.map((child): V2Handshake => {
+    const handshake: V2Handshake = {
+      parent_head: spawn.live.parent_head,
+      parent_branch: spawn.live.parent_branch,
+      parent_cwd: styleCwd(spawn.live.parent_cwd, req.cwdStyle),
+      parent_dirty_fingerprint: spawn.live.parent_dirty_fingerprint,
+      workspace_mode: "worktree",
+      handshake_issued_at: req.issuedAt ?? issuedAtNow(),
+      seed: spawn.seed,
+      worktree_path: child ? styleCwd(child.path, req.cwdStyle) : HARNESS,
+      worktree_branch: child ? child.branch : HARNESS,
+      worktree_cwd: child ? styleCwd(child.cwd, req.cwdStyle) : HARNESS,
+    };
+    for (const [name, value] of Object.entries(handshake)) {
+      const reason = name.startsWith("worktree_") || name === "seed"
+        ? validateV2Field(name as "seed", value)
+        : validateField(name as "parent_head", value);
+      if (reason) {
+        throw new GitError("failed", `The tree cannot be carried in a v2 block: ${reason}`);
+      }
+    }
+    return handshake;
+  });
+}
+
+/**
+ * Run the worktree form of `handshake`.
+ *
+ * @param req The parsed request.
+ * @returns The exit code.
+ * @throws {UsageError} for a bad combination of options.
+ */
+export async function worktreeHandshake(req: WorktreeRequest): Promise<number> {
+  if (req.dir === "") throw new UsageError("--worktree needs a directory");
+  const contextPromise: Promise<ContextResult | undefined> = req.context
+    ? captureWorkingContext({ recent: req.recent, audience: "private" })
+    : Promise.resolve(undefined);
+  contextPromise.catch(() => {});
+  let spawn: Omit<Spawn, "children">;
+  let children: (SpawnedChild | undefined)[];
+  let handshakes: V2Handshake[] | undefined;
+  try {
+    if (req.dir === undefined) {
+      spawn = await seedParent();
+      children = Array.from({ length: req.count }, () => undefined);
+    } else {
+      const made = await spawnWorktrees(childDirs(req.dir, req.count));
+      spawn = made;
+      children = made.children;
+      try {
+        handshakes = blocksFor(spawn, children, req);
+      } catch (error) {
+        await undo(made.children);
+        throw error;
+      }
+    }
+    handshakes ??= blocksFor(spawn, children, req);
+  } catch (error) {
+    const reason = error instanceof GitError && error.kind === "not-a-repository"
+      ? "not a git repository"
+      : error instanceof Error
+      ? error.message
+      : String(error);
+    err(`error: ${reason}`);
+    return EXIT_PARENT_FAILURE;
+  }
+  const context = await contextPromise.catch(() => undefined);
+  const contextText = context ? `${context.block.replace(/\n*$/, "\n")}\n` : "";
+  const blocks = handshakes.map(buildV2Block);
+  const heads = blocks.map((block) => `${block}\n${contextText}`);
+  if (req.json) {
+    const wrapped = req.prompt === null ? null : heads.map((head) => `${head}${req.prompt!.text}`);
+    const doc = {
+      block: blocks[0] ?? null,
+      blocks,
+      fields: handshakes[0] ?? null,
+      context: context?.context ?? null,
+      context_block: context?.block ?? null,
+      snapshot_id: context?.snapshotId ?? null,
+      prompt: wrapped?.[0] ?? null,
+      prompts: wrapped,
+      seed: spawn.seed,
+      worktrees: children.filter((c) => c !== undefined),
+    };
+    await out(`${JSON.stringify(doc, null, 2)}\n`);
+  } else if (req.prompt) {
+    await out(prependTo(req.prompt, heads));
+  } else {
+    await out(heads.map((head) => head.replace(/\n\n$/, "\n")).join("\n"));
+  }
+  return 0;
+}

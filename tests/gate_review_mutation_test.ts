@@ -1,0 +1,158 @@
+/**
+ * Mutation tests for the guards added after the first hostile review of gate: each
+ * disables one guard (its `// guard:` line) in a copy of the code and shows that its
+ * regression test in tests/gate_review_test.ts then fails, while the unmutated copy passes.
+ */
+import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
+
+const FILE = "tests/gate_review_test.ts";
+
+const GUARDS: Omit<GuardCase, "file">[] = [
+  {
+    guard: "replace objects off",
+    mutations: [{
+      file: "src/git.ts",
+      find: `if (!options.keepReplaceObjects) env.GIT_NO_REPLACE_OBJECTS = "1";`,
+      replace: "",
+    }],
+    filter: "F1a",
+  },
+  {
+    guard: "the v1 fingerprint keeps replace refs for bash parity",
+    mutations: [{
+      file: "src/capture.ts",
+      find: `runGit(["status", "--porcelain"], { ...at, keepReplaceObjects: true }),`,
+      replace: `runGit(["status", "--porcelain"], at),`,
+    }],
+    filter: "fingerprint keeps bash parity",
+  },
+  {
+    guard: "an object must hash to its name",
+    mutations: [{
+      file: "src/gate/objects.ts",
+      find: "await objectId(type, content, format) === oid;",
+      replace: "true;",
+    }],
+    filter: "F1b",
+  },
+  {
+    guard: "a change is a change of content, not of status letters",
+    mutations: [{
+      file: "src/gate/changes.ts",
+      find: '`${mode ?? "?"}:${entry.oid ?? ""}`; // guard: content only',
+      replace: '`${entry.xy}${mode ?? "?"}:${entry.oid ?? ""}`;',
+    }],
+    filter: "moving HEAD",
+  },
+  {
+    guard: "a commit reachable from the spawn's HEAD is preexisting",
+    mutations: [{
+      file: "src/gate/evidence.ts",
+      find: `if (fresh.has(ref)) return { kind, ref, status: "verified" };`,
+      replace: `if (read.kind) return { kind, ref, status: "verified" };`,
+    }],
+    filter: "F4",
+  },
+  {
+    guard: "a commit older than the spawn is preexisting",
+    mutations: [{
+      file: "src/gate/evidence.ts",
+      find: "(spawn === undefined || c.time >= spawn.time)",
+      replace: "(spawn === undefined || c.time > 0)",
+    }],
+    filter: "F4",
+  },
+  {
+    guard: "a file unchanged since spawn is preexisting",
+    mutations: [{
+      file: "src/gate/evidence.ts",
+      find: "if (spawn && !spawn.changed.has(path)) {",
+      replace: "if (spawn && !spawn) {",
+    }],
+    filter: "F4",
+  },
+  {
+    guard: "preexisting evidence proves no work",
+    mutations: [{
+      file: "src/gate/evaluate.ts",
+      find: `(readOnly && f.status === "preexisting" && f.kind === "file");`,
+      replace: `f.status === "preexisting";`,
+    }],
+    filter: "F4",
+  },
+  {
+    guard: "snapshots are anchored",
+    mutations: [{
+      file: "src/context/capture.ts",
+      find: "await anchorObject(top, SNAPSHOT_ANCHOR, oid);",
+      replace: "",
+    }],
+    filter: "survives git gc",
+  },
+  {
+    guard: "old anchors expire",
+    mutations: [{
+      file: "src/anchor.ts",
+      find: "a.seconds < oldest && a.ref !== ref",
+      replace: "a.seconds < 0 && a.ref !== ref",
+    }],
+    filter: "older than 14 days",
+  },
+  {
+    guard: "duplicate keys are refused",
+    mutations: [{
+      file: "src/gate/json_keys.ts",
+      find: "if (top.keys.has(value)) found.push({ path: top.path, key: value });",
+      replace: "",
+    }],
+    filter: "F6",
+  },
+  {
+    guard: "a moved submodule's commit is read (private index)",
+    mutations: [{
+      file: "src/context/status.ts",
+      find: "if (match) out.set(match[3]!, { mode: match[1]!, oid: match[2]! });",
+      replace:
+        `if (match && match[1] !== "160000") out.set(match[3]!, { mode: match[1]!, oid: match[2]! });`,
+    }],
+    filter: "F7",
+  },
+  {
+    guard: "a moved submodule's commit is read (per-path fallback)",
+    mutations: [
+      {
+        file: "src/context/status.ts",
+        find: "if (added.code !== 0) return undefined;",
+        replace: "return undefined;",
+      },
+      {
+        file: "src/context/status.ts",
+        find: `else if (kind === "submodule") submodules.push(entry);`,
+        replace: "",
+      },
+    ],
+    filter: "F7",
+  },
+];
+
+/** Issue 10: the private index keeps the number of git processes fixed. */
+const BOUNDED: GuardCase = {
+  guard: "content read through a private index, not path by path",
+  mutations: [{
+    file: "src/context/status.ts",
+    find: "if (added.code !== 0) return undefined;",
+    replace: "return undefined;",
+  }],
+  file: "tests/context_bounded_test.ts",
+  filter: "as many git processes",
+};
+
+const CASES: GuardCase[] = [...GUARDS.map((g) => ({ ...g, file: FILE })), BOUNDED];
+
+Deno.test("mutation: disabling each gate-1 review guard makes its regression test fail", async (t) => {
+  await assertEachMutantFails(t, CASES);
+});
+
+Deno.test("mutation: the unmutated copy passes every gate-1 review regression", async () => {
+  await assertControlPasses(CASES);
+});

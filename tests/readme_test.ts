@@ -1,0 +1,160 @@
+/**
+ * The README's bash examples, run as written: the dispatcher, Step 0 with the block
+ * inline, the gate round trip, the coord quick start and the Claude Code hook settings.
+ * The README cannot drift from the product.
+ */
+import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
+import { join } from "node:path";
+import {
+  makeSite,
+  markedExamples,
+  pasteBlock,
+  README,
+  runScript,
+  type Site,
+  stepZeroCommands,
+} from "./_readme.ts";
+import { bin, git, run, writeFiles } from "./_helpers.ts";
+
+const EXAMPLES = markedExamples(README);
+
+/** Run a test body on a fresh site and remove it after. */
+async function onSite(body: (site: Site) => Promise<void>): Promise<void> {
+  const site = await makeSite();
+  try {
+    await body(site);
+  } finally {
+    await Deno.remove(site.root, { recursive: true });
+  }
+}
+
+function example(name: string): string {
+  const found = EXAMPLES.get(name);
+  assertOk(found, `README example "${name}" is missing`);
+  return found.code;
+}
+
+Deno.test("README: every marked example is one this suite runs", () => {
+  assertEquals([...EXAMPLES.keys()].sort(), [
+    "bash-dispatcher",
+    "coord-quickstart",
+    "exact-mode",
+    "gate-roundtrip",
+    "powershell-dispatcher",
+    "worktree-mode",
+  ]);
+  assertEquals([...stepZeroCommands(README).keys()].sort(), ["bash", "powershell"]);
+});
+
+Deno.test("README: the bash dispatcher runs three agents whose Step 0 matches, and leaves nothing behind", async () => {
+  await onSite(async (site) => {
+    const r = await runScript(site, "bash", example("bash-dispatcher"));
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    const lines = r.stdout.trimEnd().split("\n");
+    assertEquals(lines.length, 3, r.stdout);
+    for (const line of lines) assertOk(line.startsWith("environment-verified: "), line);
+    assertEquals(r.stderr, "");
+    assertEquals([...Deno.readDirSync(site.tmp)], [], "the example removes its temp dir");
+    assertEquals(await git(site.repo, ["status", "--porcelain"]), "");
+  });
+});
+
+Deno.test("README: exact mode matches, then halts on a sibling's second edit, naming the file", async () => {
+  await onSite(async (site) => {
+    const r = await runScript(site, "bash", example("exact-mode"));
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    assertOk(r.stdout.startsWith("environment-verified: "), r.stdout);
+    assertIncludes(r.stdout, "**Diverged fields:** seed\n");
+    assertIncludes(r.stdout, "- src/app.ts (working tree)\n");
+    assertIncludes(r.stdout, "halted: exit 1\n");
+    assertIncludes(r.stdout, "pruned 0 seed(s) older than 7d; kept 1\n");
+    assertEquals([...Deno.readDirSync(site.tmp)], [], "the example removes its temp dir");
+  });
+});
+
+Deno.test("README: Step 0 in bash (block in a quoted heredoc) matches and writes nothing into the tree", async () => {
+  await onSite(async (site) => {
+    await writeFiles(site.repo, { "wip.txt": "parent's uncommitted work\n" });
+    const wrapped = await bin("handshake", ["wrap"], { cwd: site.repo, stdin: "Review.\n" });
+    const block = wrapped.stdout.slice(0, wrapped.stdout.indexOf("-->\n\nReview.") + 4);
+    const command = pasteBlock(stepZeroCommands(README).get("bash")!, block);
+    const before = await git(site.repo, ["status", "--porcelain"]);
+    const r = await runScript(site, "bash", command);
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    assertOk(r.stdout.startsWith("environment-verified: "), r.stdout);
+    assertEquals(await git(site.repo, ["status", "--porcelain"]), before);
+    // The same snippet still halts when the tree really moved.
+    await writeFiles(site.repo, { "sibling.txt": "another agent's file\n" });
+    const moved = await runScript(site, "bash", command);
+    assertEquals(moved.code, 1, moved.stdout);
+    assertIncludes(moved.stdout, "**Diverged fields:** parent_dirty_fingerprint");
+  });
+});
+
+Deno.test("README: the gate round trip runs as written and the gate accepts", async () => {
+  await onSite(async (site) => {
+    const r = await runScript(site, "bash", example("gate-roundtrip"));
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    assertOk(r.stdout.startsWith("environment-verified: "), r.stdout);
+    const report = JSON.parse(r.stdout.slice(r.stdout.indexOf("{")));
+    assertEquals(report.verdict, "accept", r.stdout);
+    assertEquals(report.changes.confirmed, ["src/app.ts"]);
+    assertEquals(report.evidence.map((e: { status: string }) => e.status), [
+      "verified",
+      "verified",
+    ]);
+    assertEquals([...Deno.readDirSync(site.tmp)], [], "the example removes its files");
+  });
+});
+
+Deno.test("README: the coord quick start runs as written: handoff, wait, inbox, read, ack, status", async () => {
+  await onSite(async (site) => {
+    const r = await runScript(site, "bash", example("coord-quickstart"));
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    // `coord wait` returned at once with the waiting id, then `coord inbox` listed it.
+    assertIncludes(
+      r.stdout,
+      "E001-M0001\nE001-M0001  W1         HANDOFF         SENT          frozen result\n",
+    );
+    assertIncludes(
+      r.stdout,
+      "artifact-check: ok: commit, tree and path resolve to the recorded ids\n",
+    );
+    assertIncludes(r.stdout, "\nFrozen; please review.\n");
+    assertIncludes(r.stdout, "E001-M0001 acknowledged by Primary\n");
+    assertOk(/\nOWNER ACTION: .*\n$/.test(r.stdout), r.stdout);
+    assertEquals(r.stderr, "");
+  });
+});
+
+Deno.test("README: the Claude Code settings run handshake hook for Task and Agent only", async () => {
+  await onSite(async (site) => {
+    const json = /^```json\n(\{\n {2}"hooks"[\s\S]*?)^```$/m.exec(README)?.[1];
+    assertOk(json, "no settings.json block in the README");
+    const entry = JSON.parse(json).hooks.PreToolUse[0];
+    const matcher = new RegExp(`^(?:${entry.matcher})$`);
+    assertEquals(["Task", "Agent", "Bash", "Write"].map((t) => matcher.test(t)), [
+      true,
+      true,
+      false,
+      false,
+    ]);
+    const command: string = entry.hooks[0].command;
+    assertEquals(entry.hooks[0].type, "command");
+    const payload = JSON.stringify({
+      session_id: "abc123",
+      transcript_path: join(site.root, "t.jsonl"),
+      cwd: site.repo,
+      hook_event_name: "PreToolUse",
+      tool_name: "Task",
+      tool_input: { description: "Review", prompt: "Review src/app.ts.", subagent_type: "x" },
+    });
+    // Claude Code runs the command through a shell, from the session's directory.
+    const r = await run("sh", ["-c", command], { cwd: site.repo, env: site.env, stdin: payload });
+    assertEquals([r.code, r.stderr], [0, ""]);
+    const updated = JSON.parse(r.stdout).hookSpecificOutput.updatedInput;
+    assertEquals(Object.keys(updated), ["description", "prompt", "subagent_type"]);
+    const v = await bin("verify", [], { cwd: site.repo, stdin: updated.prompt });
+    assertEquals(v.code, 0, v.stdout);
+  });
+});

@@ -1,0 +1,165 @@
+import assert from "node:assert/strict";
+import { assertEquals } from "../src/_assert.ts";
+import { join } from "node:path";
+import { captureState, changedPaths } from "../src/seed/state.ts";
+import { readSeed, SEED_REF_PREFIX, writeSeed } from "../src/seed/commit.ts";
+import { commitAll, git, makeRepo, writeFiles } from "./_helpers.ts";
+
+async function withRepo(body: (dir: string) => Promise<void>, sha256 = false) {
+  const dir = await makeRepo({
+    files: { "a.txt": "a\n", "b.txt": "b\n" },
+    ...(sha256 ? { objectFormat: "sha256" as const } : {}),
+  });
+  try {
+    await body(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("seed state sees a second edit of an already edited file (porcelain cannot)", () =>
+  withRepo(async (dir) => {
+    await writeFiles(dir, { "a.txt": "parent\n" });
+    const parent = await captureState(dir);
+    await writeFiles(dir, { "a.txt": "sibling\n" });
+    const live = await captureState(dir);
+    assertEquals(live.head, parent.head);
+    assertEquals(live.index, parent.index);
+    assert.notDeepStrictEqual(live.worktree, parent.worktree);
+    assertEquals(await changedPaths(dir, parent.worktree, live.worktree), ["a.txt"]);
+  }));
+
+Deno.test("seed state: staging or a soft reset moves index and HEAD, never the worktree tree", () =>
+  withRepo(async (dir) => {
+    await writeFiles(dir, { "a.txt": "edit\n", "new.txt": "n\n" });
+    const before = await captureState(dir);
+    await git(dir, ["add", "a.txt"]);
+    const staged = await captureState(dir);
+    assert.notDeepStrictEqual(staged.index, before.index);
+    assertEquals(staged.worktree, before.worktree);
+    await commitAll(dir, "second");
+    await git(dir, ["reset", "-q", "--soft", "HEAD~1"]);
+    const reset = await captureState(dir);
+    assertEquals(reset.worktree, before.worktree);
+  }));
+
+Deno.test("seed state includes untracked files, excludes ignored ones, leaves the user's index alone", () =>
+  withRepo(async (dir) => {
+    const indexBefore = await Deno.readFile(join(dir, ".git", "index"));
+    const clean = await captureState(dir);
+    await writeFiles(dir, { ".git/info/exclude": "secret.env\n", "secret.env": "token\n" });
+    assertEquals((await captureState(dir)).worktree, clean.worktree);
+    await writeFiles(dir, { "scratch/out.log": "x\n" });
+    const dirty = await captureState(dir);
+    assertEquals(await changedPaths(dir, clean.worktree, dirty.worktree), ["scratch/out.log"]);
+    assertEquals(await Deno.readFile(join(dir, ".git", "index")), indexBefore);
+  }));
+
+Deno.test("seed state records a symlink as a link and skips a FIFO without reading it", async () => {
+  if (Deno.build.os === "windows") return;
+  await withRepo(async (dir) => {
+    const clean = await captureState(dir);
+    await Deno.symlink("a.txt", join(dir, "link"));
+    const fifo = new Deno.Command("mkfifo", { args: [join(dir, "pipe")] });
+    assertEquals((await fifo.output()).code, 0);
+    const live = await captureState(dir, { trustStatCache: false });
+    assertEquals(await changedPaths(dir, clean.worktree, live.worktree), ["link"]);
+    const mode = await git(dir, ["ls-tree", live.worktree, "link"]);
+    assertEquals(mode.split(" ")[0], "120000");
+  });
+});
+
+Deno.test("a seed is a function of the state, survives gc, and reads back checked", () =>
+  withRepo(async (dir) => {
+    await writeFiles(dir, { "a.txt": "edit\n", "u.txt": "u\n" });
+    const state = await captureState(dir);
+    const seed = await writeSeed(dir, state);
+    assertEquals(await writeSeed(dir, state), seed);
+    assertEquals(await git(dir, ["rev-parse", `${SEED_REF_PREFIX}${seed}`]), seed);
+    await git(dir, ["gc", "-q", "--prune=now"]);
+    assertEquals(await readSeed(dir, seed, "sha1"), state);
+  }));
+
+Deno.test("a seed replaced with git replace is refused, not read", () =>
+  withRepo(async (dir) => {
+    await writeFiles(dir, { "a.txt": "edit\n" });
+    const seed = await writeSeed(dir, await captureState(dir));
+    await writeFiles(dir, { "a.txt": "forged\n" });
+    const forged = await writeSeed(dir, await captureState(dir));
+    await git(dir, ["replace", seed, forged]);
+    // Replace refs are off for seed reads, so the real seed is read.
+    assertEquals(
+      (await readSeed(dir, seed, "sha1")).worktree,
+      (await readSeed(dir, seed, "sha1")).worktree,
+    );
+    const real = await readSeed(dir, seed, "sha1");
+    assert.notDeepStrictEqual(real.worktree, (await readSeed(dir, forged, "sha1")).worktree);
+    await assert.rejects(() => readSeed(dir, real.head, "sha1"));
+  }));
+
+Deno.test("seed state works in a SHA-256 repository", () =>
+  withRepo(async (dir) => {
+    const state = await captureState(dir);
+    assertEquals(state.worktree.length, 64);
+    const seed = await writeSeed(dir, state);
+    assertEquals(await readSeed(dir, seed, "sha256"), state);
+  }, true));
+
+Deno.test("seed state neither locks nor rewrites the user's index (staged changes, stale cache tree)", () =>
+  withRepo(async (dir) => {
+    await writeFiles(dir, { "a.txt": "staged\n", "c.txt": "new\n" });
+    await git(dir, ["add", "a.txt", "c.txt"]); // invalidates the cache tree
+    const before = await Deno.readFile(join(dir, ".git", "index"));
+    const state = await captureState(dir);
+    assertEquals(await Deno.readFile(join(dir, ".git", "index")), before);
+    assertEquals(state.index, await git(dir, ["write-tree"]));
+  }));
+
+Deno.test("concurrent seed captures take turns: each records the tree as it is", () =>
+  withRepo(async (dir) => {
+    await writeFiles(dir, { "scratch.txt": "sibling\n" });
+    const expected = await captureState(dir);
+    const states = await Promise.all(Array.from({ length: 6 }, () => captureState(dir)));
+    for (const state of states) assertEquals(state, expected);
+    assertEquals(await git(dir, ["for-each-ref", "refs/tether/seed-lock"]), "");
+  }));
+
+Deno.test("a commit shaped like a seed (a merge of a one-commit branch) is not a seed", () =>
+  withRepo(async (dir) => {
+    const head = await git(dir, ["rev-parse", "HEAD"]);
+    await git(dir, ["checkout", "-q", "-b", "side"]);
+    await writeFiles(dir, { "side.txt": "s\n" });
+    await commitAll(dir, "side");
+    await git(dir, ["checkout", "-q", "main"]);
+    await writeFiles(dir, { "main.txt": "m\n" });
+    await commitAll(dir, "main");
+    await git(dir, ["reset", "-q", "--hard", head]);
+    await git(dir, ["merge", "-q", "--no-ff", "-m", "merge", "side"]);
+    const merge = await git(dir, ["rev-parse", "HEAD"]);
+    await assert.rejects(() => readSeed(dir, merge, "sha1"), /not a tether seed/);
+  }));
+
+Deno.test("a capture waits for the seed lock that another capture holds", () =>
+  withRepo(async (dir) => {
+    const holder = new Deno.Command("git", {
+      args: ["update-ref", "--stdin"],
+      cwd: dir,
+      stdin: "piped",
+      stdout: "piped",
+    }).spawn();
+    const writer = holder.stdin.getWriter();
+    await writer.write(
+      new TextEncoder().encode("start\ncreate refs/tether/seed-lock HEAD\nprepare\n"),
+    );
+    const reader = holder.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let said = "";
+    while (!said.includes("prepare: ok")) said += (await reader.read()).value ?? "";
+    await assert.rejects(() => captureState(dir, { lockAttempts: 2 }), /seed lock/);
+    await writer.close();
+    await reader.cancel();
+    await holder.status;
+    assertEquals(
+      (await captureState(dir, { lockAttempts: 2 })).head,
+      await git(dir, ["rev-parse", "HEAD"]),
+    );
+  }));

@@ -1,0 +1,93 @@
+/**
+ * Mutation tests for the worktree-mode guards: each disables one guard (marked
+ * `// tether:guard wt-…` on its line) in a copy of the code and shows that its test then fails.
+ */
+import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
+
+const CASES: GuardCase[] = [
+  {
+    guard: "verify matches only in the named worktree",
+    mutations: [{
+      file: "src/worktree/decide.ts",
+      find: "if (!facts.samePath) { // tether:guard",
+      replace: "if (false) { // tether:guard",
+    }],
+    file: "tests/worktree_verify_test.ts",
+    filter: "sibling's worktree",
+  },
+  {
+    guard: "harness form never matches a main worktree",
+    mutations: [{
+      file: "src/worktree/decide.ts",
+      find: "if (!facts.linked) { // tether:guard",
+      replace: "if (false) { // tether:guard",
+    }],
+    file: "tests/worktree_verify_test.ts",
+    filter: "are told apart",
+  },
+  {
+    guard: "harness form names a worktree of another repository",
+    mutations: [{
+      file: "src/worktree/decide.ts",
+      find: "} else if (facts.sameRepository === false) { // tether:guard",
+      replace: "} else if (false) { // tether:guard",
+    }],
+    file: "tests/worktree_verify_test.ts",
+    filter: "another repository",
+  },
+  {
+    guard: "verify compares the content state with the seed",
+    mutations: [{
+      file: "src/worktree/decide.ts",
+      find: "} else if (facts.stateSeed !== block.seed) { // tether:guard",
+      replace: "} else if (false) { // tether:guard",
+    }],
+    file: "tests/worktree_verify_test.ts",
+    filter: "changed staged state",
+  },
+  {
+    guard: "a change the child did not claim is rejected and never lands",
+    mutations: [{
+      file: "src/worktree/gate.ts",
+      find: "if (changes.observed_unclaimed.length > 0) { // tether:guard",
+      replace: "if (false) { // tether:guard",
+    }],
+    file: "tests/worktree_land_test.ts",
+    filter: "unclaimed",
+  },
+  {
+    guard: "the land merges against the seed, not the parent's HEAD",
+    mutations: [{
+      file: "src/worktree/land.ts",
+      find: "commitTree(child.seedState.worktree, []); // tether:guard",
+      replace: "commitTree(`${child.seedState.head}^{tree}`, []); // tether:guard",
+    }],
+    file: "tests/worktree_land_test.ts",
+    filter: "committed and uncommitted",
+  },
+  {
+    guard: "a spawn creates its branch only when the name is free",
+    mutations: [
+      {
+        file: "src/worktree/spawn.ts",
+        find: "`create refs/heads/${name} ${head}\\n` + // tether:guard",
+        replace: "`update refs/heads/${name} ${head}\\n` + // tether:guard",
+      },
+      {
+        file: "src/worktree/spawn.ts",
+        find: "`create ${SPAWN_REF_PREFIX}",
+        replace: "`update ${SPAWN_REF_PREFIX}",
+      },
+    ],
+    file: "tests/worktree_spawn_test.ts",
+    filter: "at once",
+  },
+];
+
+Deno.test("mutation: disabling each worktree-mode guard makes its test fail", async (t) => {
+  await assertEachMutantFails(t, CASES);
+});
+
+Deno.test("mutation: the unmutated copy passes every worktree test the mutations break", async () => {
+  await assertControlPasses(CASES);
+});
