@@ -9,6 +9,11 @@ import { dirname, join, resolve } from "node:path";
 import { isPermissionError } from "../cli.ts";
 import { readRegularFile } from "./regular_file.ts";
 
+/** Let a missing Deno permission through: it is reported as one, never as "no worktree". */
+function rethrowPermission(error: unknown): void {
+  if (isPermissionError(error)) throw error;
+}
+
 /** The worktree that contains a directory, found on the file system. */
 export interface Discovered {
   /** The worktree's top level (real path). */
@@ -35,7 +40,7 @@ export function discoverWorktree(cwd: string): Discovered | undefined {
     try {
       info = Deno.statSync(dotGit);
     } catch (error) {
-      if (isPermissionError(error)) throw error;
+      rethrowPermission(error);
       info = undefined;
     }
     if (info?.isDirectory) return { top: dir, gitDir: dotGit, commonDir: commonOf(dotGit) };
@@ -62,7 +67,7 @@ export function gitDirOf(worktree: string): string | undefined {
   try {
     info = Deno.statSync(dotGit);
   } catch (error) {
-    if (isPermissionError(error)) throw error;
+    rethrowPermission(error);
     return undefined;
   }
   if (info.isDirectory) return realOr(dotGit);
@@ -113,7 +118,7 @@ export function readWorktreeAdminNames(commonDir: string): Map<string, string> {
   try {
     entries = [...Deno.readDirSync(dir)];
   } catch (error) {
-    if (isPermissionError(error)) throw error;
+    rethrowPermission(error);
     return out;
   }
   for (const entry of entries) {
@@ -135,7 +140,7 @@ export function realOr(path: string): string {
   try {
     return Deno.realPathSync(path);
   } catch (error) {
-    if (isPermissionError(error)) throw error;
+    rethrowPermission(error);
     return resolve(path);
   }
 }
