@@ -10,7 +10,6 @@
  */
 import { exitCodeFor, UsageError } from "./src/coord/errors.ts";
 import { MAX_BODY_BYTES, runCoord } from "./src/coord/cli.ts";
-import { gitSpawnCount } from "./src/git.ts";
 import { hintLine, InputError, readStdin } from "./src/cli.ts";
 
 async function readBody(): Promise<string> {
@@ -38,13 +37,10 @@ async function readBody(): Promise<string> {
  * @returns The exit code.
  */
 export async function main(args: string[]): Promise<number> {
-  // Hidden, for the bench: report how many git processes the command started.
-  const countGit = args.includes("--debug-git-count");
-  const rest = args.filter((a) => a !== "--debug-git-count");
   const encoder = new TextEncoder();
   let code = 0;
   try {
-    const output = await runCoord(rest, { cwd: Deno.cwd(), readBody });
+    const output = await runCoord(args, { cwd: Deno.cwd(), readBody });
     await writeAll(Deno.stdout, encoder.encode(output.stdout));
     for (const line of output.stderr) console.error(line);
   } catch (error) {
@@ -53,7 +49,6 @@ export async function main(args: string[]): Promise<number> {
     if (mapped.hint) console.error(hintLine("coord"));
     code = mapped.code;
   }
-  if (countGit) console.error(`git-processes: ${gitSpawnCount()}`);
   return code;
 }
 

@@ -27,8 +27,8 @@ export interface CoordRepo {
   setStatus(extra?: string): Promise<string>;
   /** Write files in a lane's worktree and commit them there; returns the new commit. */
   commit(lane: Lane, files: Record<string, string>, message?: string): Promise<string>;
-  /** Run coord in a lane's worktree. */
-  coord(lane: Lane, args: string[], stdin?: string): Promise<Run>;
+  /** Run coord in a lane's worktree (env is added to the inherited environment). */
+  coord(lane: Lane, args: string[], stdin?: string, env?: Record<string, string>): Promise<Run>;
   /** Run git in a lane's worktree. */
   git(lane: Lane, args: string[]): Promise<string>;
   /** Remove everything. */
@@ -94,8 +94,12 @@ export async function makeCoordRepo(options: CoordRepoOptions = {}): Promise<Coo
       await git(wt[lane], ["commit", "-q", "--allow-empty", "-m", message]);
       return await git(wt[lane], ["rev-parse", "HEAD"]);
     },
-    coord(lane, args, stdin) {
-      return bin("coord", args, stdin === undefined ? { cwd: wt[lane] } : { cwd: wt[lane], stdin });
+    coord(lane, args, stdin, env) {
+      return bin("coord", args, {
+        cwd: wt[lane],
+        ...(stdin === undefined ? {} : { stdin }),
+        ...(env === undefined ? {} : { env }),
+      });
     },
     git(lane, args) {
       return git(wt[lane], args);
@@ -106,4 +110,40 @@ export async function makeCoordRepo(options: CoordRepoOptions = {}): Promise<Coo
   };
   await repo.setStatus(options.status ?? "");
   return repo;
+}
+
+/** A `git` first on PATH that logs each call, then runs the real git. */
+export interface GitCounter {
+  /** Environment that puts the counting `git` first on PATH. */
+  env: Record<string, string>;
+  /** How many git processes were started since the last call (and start counting anew). */
+  take(): Promise<number>;
+}
+
+/**
+ * Count the git processes a command starts with a shim first on PATH (the binary itself
+ * prints nothing of the kind).
+ *
+ * @param dir A directory for the shim and its log.
+ * @returns The counter.
+ */
+export async function gitCounter(dir: string): Promise<GitCounter> {
+  const shim = join(dir, "git-shim");
+  const log = join(dir, "git-calls.log");
+  await Deno.mkdir(shim, { recursive: true });
+  const which = new Deno.Command("sh", { args: ["-c", "command -v git"], stdout: "piped" });
+  const realGit = new TextDecoder().decode((await which.output()).stdout).trim();
+  await Deno.writeTextFile(
+    join(shim, "git"),
+    `#!/bin/sh\necho x >> '${log}'\nexec '${realGit}' "$@"\n`,
+  );
+  await Deno.chmod(join(shim, "git"), 0o755);
+  return {
+    env: { PATH: `${shim}:${Deno.env.get("PATH") ?? ""}` },
+    async take() {
+      const text = await Deno.readTextFile(log).catch(() => "");
+      await Deno.remove(log).catch(() => {});
+      return text.split("\n").filter((l) => l !== "").length;
+    },
+  };
 }

@@ -1,19 +1,28 @@
 /**
  * coord calls git a bounded number of times per command, never once per message or per
- * work item: the count coord reports under its hidden `--debug-git-count` flag stays the
+ * work item: the number of git processes (counted by a `git` shim first on PATH) stays the
  * same when the store grows tenfold.
  *
  * @module
  */
 import { assertEquals, assertOk } from "../src/_assert.ts";
-import { type CoordRepo, type Lane, makeCoordRepo } from "./_coord_fixture.ts";
+import {
+  type CoordRepo,
+  type GitCounter,
+  gitCounter,
+  type Lane,
+  makeCoordRepo,
+} from "./_coord_fixture.ts";
+
+let counter: GitCounter;
 
 async function gitCount(repo: CoordRepo, lane: Lane, args: string[]): Promise<number> {
-  const r = await repo.coord(lane, [...args, "--debug-git-count"]);
+  await counter.take();
+  const r = await repo.coord(lane, args, undefined, counter.env);
   assertEquals(r.code, 0, r.stderr);
-  const match = /git-processes: (\d+)/.exec(r.stderr);
-  assertOk(match?.[1], r.stderr);
-  return Number(match[1]);
+  const count = await counter.take();
+  assertOk(count > 0, "the shim saw no git call");
+  return count;
 }
 
 async function handoffs(repo: CoordRepo, n: number, workItems: string[]) {
@@ -41,6 +50,7 @@ async function handoffs(repo: CoordRepo, n: number, workItems: string[]) {
 
 Deno.test("coord inbox, read and status start as many git processes for 15 handoffs in 3 work items as for 3 in 1", async () => {
   const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
+  counter = await gitCounter(repo.root);
   try {
     await handoffs(repo, 3, ["E001"]);
     const small = {

@@ -57,8 +57,8 @@ const GUARDS: Omit<GuardCase, "file">[] = [
     guard: "a fast-forward entry claims no commit",
     mutations: [{
       file: "src/coord/ownership.ts",
-      find: `if (lane === undefined || reflogEvent(subject) !== "creation") continue;`,
-      replace: `if (lane === undefined || reflogEvent(subject) === "move") continue;`,
+      find: "if (FAST_FORWARD.test(subject)) return undefined;",
+      replace: "",
     }],
     filter: "cherry-pick --ff",
   },

@@ -15,7 +15,7 @@ import {
   type History,
   messageVisible,
 } from "../src/coord/visibility.ts";
-import { isCreation, parseOwnership, reflogEvent } from "../src/coord/ownership.ts";
+import { creationRule, isCreation, ownsCommit, parseOwnership } from "../src/coord/ownership.ts";
 import { PolicyError } from "../src/coord/errors.ts";
 
 const sha = (c: string) => c.repeat(40);
@@ -133,32 +133,33 @@ Deno.test("inspection of a handoff whose commit is gone: its maker, Primary, and
   assertOk(!canInspectMissing(p, "W2", A, owners));
 });
 
-Deno.test("ownership: creation events own a commit, bookkeeping never does, two makers contest it", () => {
+Deno.test("ownership: only git's creation messages can own; moves, fast-forwards and unknown messages never do", () => {
   for (
-    const s of [
-      "commit: x",
-      "commit (initial): x",
-      "commit (amend): x",
-      "commit (merge): x",
-      "merge w1: Merge made by the 'ort' strategy.",
-      "merge w1: Merge durch die Strategie 'ort'.",
-      "rebase (pick): x",
-      "rebase -i (fixup): x",
-      "rebase (continue): x",
-      "pull --rebase . w1 (pick): x",
-      "cherry-pick: x",
-      "revert: Revert x",
-      "am: x",
-      "pull: Merge made by the 'ort' strategy.",
-      // A commit subject cannot make its own creation look like bookkeeping.
-      "commit: checkout: moving from w1 to w2",
-      "commit: merge w1: Fast-forward",
-      "commit: reset: moving to HEAD",
-      "commit: fast-forward the parser",
-      "rebase (pick): rebase (start): checkout main",
-      "some tool: something nobody foresaw",
-    ]
+    const [s, rule] of [
+      ["commit: x", "first-parent"],
+      ["commit (initial): x", "initial"],
+      ["commit (amend): x", "amend"],
+      ["commit (merge): x", "first-parent"],
+      ["merge w1: Merge made by the 'ort' strategy.", "first-parent"],
+      ["merge w1: Merge made by recursive.", "first-parent"],
+      ["rebase (pick): x", "first-parent"],
+      ["rebase -i (fixup): x", "amend"],
+      ["rebase (squash): x", "amend"],
+      ["rebase (continue): x", "first-parent"],
+      ["pull --rebase . w1 (pick): x", "first-parent"],
+      ["cherry-pick: x", "first-parent"],
+      ["revert: Revert x", "first-parent"],
+      ["am: x", "first-parent"],
+      ["pull: Merge made by the 'ort' strategy.", "first-parent"],
+      // A commit subject cannot change the rule of its own creation.
+      ["commit: checkout: moving from w1 to w2", "first-parent"],
+      ["commit: merge w1: Fast-forward", "first-parent"],
+      ["commit: fast-forward the parser", "first-parent"],
+      ["commit: fast-forward", "first-parent"],
+      ["rebase (pick): rebase (start): checkout main", "first-parent"],
+    ] as const
   ) {
+    assertEquals(creationRule(s), rule, s);
     assertOk(isCreation(s), s);
   }
   for (
@@ -168,58 +169,102 @@ Deno.test("ownership: creation events own a commit, bookkeeping never does, two 
       "reset: moving to HEAD",
       "merge w1: Fast-forward",
       "merge w1: Fast-forward (no commit created; -m option ignored)",
+      "merge w1: Merge durch die Strategie 'ort'.",
       "pull: Fast-forward",
       "pull -q --ff-only . w1: Fast-forward",
       "pull --rebase . w1: Fast-forward",
+      "rebase: checkout w1",
+      "rebase: checkout 0123456789abcdef0123456789abcdef01234567",
+      "rebase: fast-forward",
+      "rebase: a commit applied by the apply backend",
       "rebase (start): checkout main",
       "rebase -i (start): checkout main",
       "rebase (finish): returning to refs/heads/w2",
       "rebase (abort): returning to refs/heads/w2",
       "rebase (reset): onto",
+      "rebase (pick): fast-forward",
       "pull --rebase . w1 (start): checkout 0123abc",
       "clone: from /srv/repo",
       "branch: Created from HEAD",
       "branch: Reset to 0123abc",
       "cherry-pick: fast-forward",
+      "revert: fast-forward",
+      "some tool: something nobody foresaw",
+      "Commit: x",
       "",
     ]
   ) {
+    assertEquals(creationRule(s), undefined, s);
     assertOk(!isCreation(s), s);
   }
-  assertEquals(reflogEvent("cherry-pick: fast-forward"), "either");
-  assertEquals(reflogEvent("rebase (pick): fast-forward"), "either");
-  assertEquals(reflogEvent("commit: fast-forward"), "creation");
+});
+
+Deno.test("ownership: a creation entry owns only when it agrees with its commit's parents", () => {
+  const e = (commit: string, parents: string[], subject: string) => ({ commit, parents, subject });
+  // first parent: the entry before it is the commit's first parent.
+  assertOk(ownsCommit(e(A, [A0], "commit: a"), e(A0, [BASE], "commit: a0")));
+  assertOk(
+    ownsCommit(e(M, [A, B], "merge w2: Merge made by the 'ort' strategy."), e(A, [A0], "x")),
+  );
+  assertOk(!ownsCommit(e(M, [B, A], "merge w2: Merge made by the 'ort' strategy."), e(A, [], "x")));
+  assertOk(!ownsCommit(e(A, [A0], "commit: a"), e(BASE, [], "checkout: moving")), "not its parent");
+  assertOk(!ownsCommit(e(A, [A0], "commit: a"), undefined), "the entry before is not listed");
+  // An up-to-date rebase writes `rebase: checkout <branch>`, consistent with the parents but no creation.
+  assertOk(!ownsCommit(e(A, [A0], "rebase: checkout review"), e(A0, [BASE], "commit: a0")));
+  assertOk(!ownsCommit(e(A, [A0], "cherry-pick: fast-forward"), e(A0, [BASE], "commit: a0")));
+  // amend: same parents as the commit it replaces.
+  assertOk(ownsCommit(e(C, [A0], "commit (amend): c"), e(A, [A0], "commit: a")));
+  assertOk(!ownsCommit(e(C, [A], "commit (amend): c"), e(A, [A0], "commit: a")));
+  assertOk(ownsCommit(e(C, [A0], "rebase -i (fixup): c"), e(A, [A0], "rebase (pick): a")));
+  // initial: a root commit.
+  assertOk(ownsCommit(e(BASE, [], "commit (initial): base"), undefined));
+  assertOk(!ownsCommit(e(A, [A0], "commit (initial): a"), undefined));
+});
+
+Deno.test("ownership: consistent creations own a commit, moves never do, two makers contest it", () => {
   const map = new Map([["worktrees/a/HEAD", "W1"], ["worktrees/b/HEAD", "W2"], [
     "main-worktree/HEAD",
     "Primary",
   ]]);
-  const entry = (commit: string, selector: string, subject: string) =>
-    `${commit}\0${selector}\0${subject}\0`;
+  const entry = (commit: string, selector: string, parents: string, subject: string) =>
+    `${commit}\0${selector}\0${parents}\0${subject}\0`;
   const { owners, complete } = parseOwnership(
     [
-      entry(A0, "worktrees/a/HEAD@{5}", "commit: support HEAD@{1} syntax"),
-      entry(A, "worktrees/b/HEAD@{300}", "cherry-pick: same commit again"),
-      entry(A, "worktrees/a/HEAD@{100}", "commit: proof"),
-      entry(C, "worktrees/a/HEAD@{200}", "commit (amend): x"),
-      entry(C, "worktrees/b/HEAD@{1000000000}", "commit: mine: moving from w2 to c"),
-      entry(B, "main-worktree/HEAD@{50}", "checkout: moving from main to w2"),
-      entry(G, "worktrees/b/HEAD@{3}", "merge w1: Fast-forward"),
-      entry(G, "worktrees/a/HEAD@{3}", "rebase (pick): g"),
-      entry(M, "worktrees/zzz/HEAD@{10}", "commit: not a lane"),
-      // `cherry-pick --ff` of W1's commit by W2 leaves it W1's; alone, such an entry owns nothing.
-      entry(A0, "worktrees/b/HEAD@{4}", "cherry-pick: fast-forward"),
-      entry(P, "worktrees/b/HEAD@{6}", "cherry-pick: fast-forward"),
+      entry(G, "worktrees/a/HEAD@{0}", A, "rebase (pick): g"),
+      entry(A, "worktrees/a/HEAD@{1}", A0, "commit: support HEAD@{1} syntax"),
+      entry(A0, "worktrees/a/HEAD@{2}", BASE, "commit: a0"),
+      entry(BASE, "worktrees/a/HEAD@{3}", "", "reset: moving to HEAD"),
+      // W2: a forged, backdated entry consistent with C's parent contests C.
+      entry(C, "worktrees/b/HEAD@{0}", BASE, "commit: mine: moving from w2 to c"),
+      entry(BASE, "worktrees/b/HEAD@{1}", "", "reset: moving to HEAD"),
+      // W2's no-op rebase and fast-forwards onto W1's commits claim nothing.
+      entry(A, "worktrees/b/HEAD@{5}", A0, "rebase: checkout review"),
+      entry(A0, "worktrees/b/HEAD@{6}", BASE, "cherry-pick: fast-forward"),
+      entry(BASE, "worktrees/b/HEAD@{7}", "", "checkout: moving from a to b"),
+      // W1's C, whose entry before is not listed (an expired or deleted entry): not owned.
+      entry(C, "worktrees/a/HEAD@{9}", BASE, "commit: c"),
+      entry(M, "worktrees/zzz/HEAD@{10}", A, "commit: not a lane"),
+      entry(B, "main-worktree/HEAD@{0}", BASE, "checkout: moving from main to w2"),
+      entry(BASE, "main-worktree/HEAD@{1}", "", "commit (initial): base"),
     ].join(""),
     map,
   );
   assertOk(complete);
-  assertEquals(owners.get(A0), "W1", "a subject holding @{1} shifts no field");
-  assertEquals(owners.get(A), CONTESTED, "two lanes record its creation, whatever the order");
-  assertEquals(owners.get(C), CONTESTED, "a backdated forged entry contests, never takes");
-  assertEquals(owners.get(G), "W1", "a fast-forward merge is no creation");
-  assertEquals(owners.has(P), false, "a fast-forward any lane can write claims no commit");
+  assertEquals(owners.get(A), "W1", "a subject holding @{1} shifts no field");
+  assertEquals(owners.get(A0), "W1", "W2's fast-forward onto it takes nothing");
+  assertEquals(owners.get(G), "W1");
+  assertEquals(owners.get(C), "W2", "W1's entry for C has no listed entry before it");
+  assertEquals(owners.get(BASE), "Primary");
   assertEquals(owners.has(B), false);
   assertEquals(owners.has(M), false);
+  const both = parseOwnership(
+    entry(C, "worktrees/a/HEAD@{0}", BASE, "commit: c") +
+      entry(BASE, "worktrees/a/HEAD@{1}", "", "checkout: x") +
+      entry(C, "worktrees/b/HEAD@{0}", BASE, "commit: c") +
+      entry(BASE, "worktrees/b/HEAD@{1}", "", "checkout: x"),
+    map,
+  );
+  assertEquals(both.owners.get(C), CONTESTED, "two lanes record its creation, whatever the order");
   const p = policy("blind: W1 W2\n");
   const contested: History = { ...history, owners: new Map([...history.owners, [C, CONTESTED]]) };
   assertEquals(canInspect(p, "W1", C, contested), false, "a contested commit is no lane's");
@@ -229,19 +274,17 @@ Deno.test("ownership: creation events own a commit, bookkeeping never does, two 
 
 Deno.test("ownership: reflog output of the wrong shape is incomplete, never a partial answer", () => {
   const map = new Map([["worktrees/a/HEAD", "W1"]]);
-  const good = `${A}\0worktrees/a/HEAD@{0}\0commit: x\0`;
+  const good = `${A}\0worktrees/a/HEAD@{0}\0\0commit (initial): x\0`;
   assertEquals(parseOwnership(good, map).owners.get(A), "W1");
   assertEquals(parseOwnership("", map), { owners: new Map(), complete: true });
-  for (const selector of ["worktrees/a/HEAD@{2 minutes ago}", "worktrees/a/HEAD@{x@{y}"]) {
-    const dated = `${A}\0${selector}\0commit: x\0`;
-    assertEquals(parseOwnership(dated, map).owners.get(A), "W1", selector);
-  }
   for (
     const bad of [
-      `${A} worktrees/a/HEAD@{0} commit: x\n`, // not NUL-separated (an encoding rewrote it)
-      `${A}\0worktrees/a/HEAD@{0}\0`, // a field short
-      `${A.slice(0, 12)}\0worktrees/a/HEAD@{0}\0commit: x\0`, // abbreviated
-      `${A}\0worktrees/a/HEAD\0commit: x\0`, // no selector
+      `${A} worktrees/a/HEAD@{0}  commit: x\n`, // not NUL-separated (an encoding rewrote it)
+      `${A}\0worktrees/a/HEAD@{0}\0\0`, // a field short
+      `${A.slice(0, 12)}\0worktrees/a/HEAD@{0}\0\0commit: x\0`, // abbreviated
+      `${A}\0worktrees/a/HEAD@{0}\0${A0.slice(0, 7)}\0commit: x\0`, // abbreviated parent
+      `${A}\0worktrees/a/HEAD\0\0commit: x\0`, // no selector
+      `${A}\0worktrees/a/HEAD@{2 minutes ago}\0\0commit: x\0`, // a date, not a number
       good + "\u00fe\u00ff", // trailing bytes of another encoding
     ]
   ) {

@@ -120,7 +120,7 @@ Deno.test("README: the coord quick start runs as written: handoff, wait, inbox, 
       r.stdout,
       "artifact-check: ok: commit, tree and path resolve to the recorded ids\n",
     );
-    assertIncludes(r.stdout, "\nFrozen; please review.\n");
+    assertIncludes(r.stdout, "\n| Frozen; please review.\n"); // the body, framed
     assertIncludes(r.stdout, "E001-M0001 acknowledged by Primary\n");
     assertOk(/\nOWNER ACTION: .*\n$/.test(r.stdout), r.stdout);
     assertEquals(r.stderr, "");

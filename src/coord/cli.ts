@@ -18,6 +18,7 @@ import {
 } from "./ids.ts";
 import { MESSAGE_TYPES, type MessageType, type Provenance, PROVENANCES } from "./message.ts";
 import { Session } from "./session.ts";
+import { escapeLine } from "./terminal.ts";
 import { send } from "./commands/send.ts";
 import { handoff } from "./commands/handoff.ts";
 import { inbox, renderInbox } from "./commands/inbox.ts";
@@ -118,6 +119,54 @@ export function parserMessage(text: string): string {
   return (text.split("\n")[0] ?? "").replace(/\.$/, "");
 }
 
+const VALUE_OPTIONS = [
+  "--to",
+  "--cc",
+  "--type",
+  "--subject",
+  "--reply-to",
+  "--forward",
+  "--provenance",
+  "--sha",
+  "--path",
+];
+
+/**
+ * Refuse an argument that was not UTF-8. The runtime hands arguments over with every
+ * invalid byte sequence replaced by U+FFFD, so a U+FFFD in an argument is refused as well:
+ * nothing a caller typed is stored other than as typed (the body is checked the same way).
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * checkArgumentsText(["send", "E001", "--subject", "plain"]);
+ * let error = "";
+ * try {
+ *   checkArgumentsText(["send", "E001", "--subject", "bad \uFFFD"]);
+ * } catch (e) {
+ *   error = (e as Error).message;
+ * }
+ * assertEquals(error, "Invalid --subject: not UTF-8 (invalid bytes arrive as U+FFFD; either is refused)");
+ * ```
+ * @param args The arguments after `coord`.
+ * @throws {UsageError} naming the option whose value is not UTF-8.
+ */
+export function checkArgumentsText(args: readonly string[]): void {
+  args.forEach((arg, i) => {
+    if (!arg.includes("\uFFFD")) return;
+    const eq = arg.indexOf("=");
+    const option = arg.startsWith("--") && eq > 0
+      ? arg.slice(0, eq)
+      : VALUE_OPTIONS.includes(args[i - 1] ?? "")
+      ? args[i - 1]
+      : undefined;
+    const why = "not UTF-8 (invalid bytes arrive as U+FFFD; either is refused)";
+    throw new UsageError(
+      option === undefined ? `Argument "${clip(arg)}" is ${why}` : `Invalid ${option}: ${why}`,
+    );
+  });
+}
+
 function single(positionals: string[], what: string, optional = false): string | undefined {
   if (positionals.length > 1) {
     throw new UsageError(`Unexpected argument: "${clip(positionals[1] ?? "")}"`);
@@ -152,6 +201,7 @@ function requireValues(values: string[] | undefined, option: string): string[] {
  * @throws {UsageError | RefusedError | PolicyError | StoreError | GitError} for the entry point to map.
  */
 export async function runCoord(args: string[], context: CliContext): Promise<Output> {
+  checkArgumentsText(args);
   const [command, ...rest] = args;
   const out = (stdout: string, stderr: string[] = []): Output => ({ stdout, stderr });
   if (command === undefined) {
@@ -228,7 +278,9 @@ export async function runCoord(args: string[], context: CliContext): Promise<Out
       const workItem = parseWorkItem(single(positionals, "work item id"));
       const session = await Session.open(context.cwd);
       const result = await inbox(session, workItem, values.unacked === true);
-      const warnings = result.corrupt.map((c) => `warning: ${c.id} is corrupt: ${c.reason}`);
+      const warnings = result.corrupt.map((c) =>
+        `warning: ${c.id} is corrupt: ${escapeLine(c.reason)}`
+      );
       if (values.json) return out(json(result), warnings);
       if (result.messages.length === 0) {
         warnings.push(`no visible messages in ${workItem} for ${result.lane}`);

@@ -18,7 +18,8 @@ const decoder = new TextDecoder();
  *
  * @param at Where and how to run git (the caller's worktree).
  * @param ids Validated full object ids.
- * @returns id → object type (`commit`, `tree`, `blob`, `tag`), absent when missing.
+ * @returns id → object type (`commit`, `tree`, `blob`, `tag`), absent when missing (git's
+ * `<id> missing` is never taken for a type).
  * @throws {GitError} when git fails.
  */
 export async function objectTypes(at: At, ids: readonly string[]): Promise<Map<string, string>> {
@@ -38,7 +39,8 @@ export async function objectTypes(at: At, ids: readonly string[]): Promise<Map<s
     for (const id of pending) {
       const line = lines[answered];
       if (line === undefined || line === "") break;
-      const match = /^([0-9a-f]+) ([a-z]+)$/.exec(line);
+      // `<id> missing` (and `ambiguous`) is git saying there is no such object, not a type.
+      const match = /^([0-9a-f]+) (commit|tree|blob|tag)$/.exec(line); // GUARD:missing-is-no-type
       if (match?.[1] === id && match[2]) out.set(id, match[2]);
       answered++;
     }

@@ -10,7 +10,13 @@ import { join, resolve } from "node:path";
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
 import { PolicyError, RefusedError } from "./errors.ts";
 import { DEFAULT_POLICY_REF, isPolicyRef, parsePolicy, type Policy, PRIMARY } from "./policy.ts";
-import { discoverWorktree, parseWorktreeList, readWorktreeAdminNames, realOr } from "./worktree.ts";
+import {
+  discoverWorktree,
+  gitDirOf,
+  parseWorktreeList,
+  readWorktreeAdminNames,
+  realOr,
+} from "./worktree.ts";
 
 /** Where and how every git call of a command runs: the caller's directory, and the caller's own worktree and git dirs pinned in the environment. */
 export interface At {
@@ -156,6 +162,15 @@ export async function openRepo(cwd: string): Promise<Repo> {
   const worktrees: LaneWorktree[] = [];
   const mainReal = realOr(main);
   const linked = paths.slice(1).map(realOr);
+  // The git dir each lane's path names in its own `.git` (one direction of the binding;
+  // the admin dir's `gitdir` file, which `admin` was read from, is the other).
+  const claims = new Map<string, string | undefined>();
+  for (const [lane, rel] of policy.lanes) {
+    if (lane === PRIMARY) continue;
+    const want = realOr(resolve(mainReal, rel));
+    claims.set(want, gitDirOf(want));
+  }
+  const broken = new Set<string>();
   for (const [lane, rel] of policy.lanes) {
     if (lane === PRIMARY) {
       worktrees.push({ lane, path: mainReal, reflog: "main-worktree/HEAD" });
@@ -165,6 +180,11 @@ export async function openRepo(cwd: string): Promise<Repo> {
     const path = linked.find((p) => p === want);
     const id = path === undefined ? undefined : admin.get(path);
     if (path !== undefined && id !== undefined) {
+      if (!belongTogether(path, realOr(join(commonDir, "worktrees", id)), claims)) {
+        // Fail closed: no lane is this worktree, and its admin dir's reflog is nobody's.
+        broken.add(path);
+        continue;
+      }
       const twin = worktrees.find((w) => w.path === path);
       if (twin) {
         throw new PolicyError(`STATUS gives lanes "${twin.lane}" and "${lane}" the same worktree`);
@@ -178,8 +198,21 @@ export async function openRepo(cwd: string): Promise<Repo> {
     .filter((reflog) => !laneReflogs.has(reflog));
   if (!laneReflogs.has("main-worktree/HEAD")) unownedReflogs.push("main-worktree/HEAD");
   const top = realOr(toplevel);
+  const unbound = broken.has(top) || (claims.has(top) && !worktrees.some((w) => w.path === top));
+  if (top === found.top && unbound) {
+    throw new RefusedError(
+      "refused: this worktree and its administrative directory do not belong together as git made them (each must name the other, and no other lane's worktree may name it)",
+    );
+  }
   const mine = top === found.top ? worktrees.find((w) => w.path === top) : undefined;
-  if (!mine) throw new RefusedError(`refused: this worktree is no lane in STATUS at ${policyRef}`);
+  const ownGitDir = mine === undefined
+    ? undefined
+    : mine.lane === PRIMARY
+    ? realOr(commonDir)
+    : realOr(join(commonDir, mine.reflog.slice(0, -"/HEAD".length)));
+  if (!mine || realOr(found.gitDir) !== ownGitDir) {
+    throw new RefusedError(`refused: this worktree is no lane in STATUS at ${policyRef}`);
+  }
   return {
     cwd,
     at,
@@ -192,6 +225,40 @@ export async function openRepo(cwd: string): Promise<Repo> {
     unownedReflogs,
     lane: mine.lane,
   };
+}
+
+/**
+ * Whether a lane's worktree and an administrative directory belong together as `git
+ * worktree add` made them: the worktree's `.git` names that directory (the directory's
+ * `gitdir` file naming the worktree is how the pair was found), and no other lane's
+ * worktree names it. After `git worktree repair` following an edited `.git` file, two
+ * lanes' paths name one directory, or a path names a directory that names another path:
+ * then neither lane is bound and the directory's reflog belongs to no lane (fail closed).
+ *
+ * @example W2 edited its `.git` to name W1's directory and repaired it
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const claims = new Map([["/r/W1", "/r/.git/worktrees/W1"], ["/r/W2", "/r/.git/worktrees/W1"]]);
+ * assertEquals(belongTogether("/r/W2", "/r/.git/worktrees/W1", claims), false);
+ * const fine = new Map([["/r/W1", "/r/.git/worktrees/W1"], ["/r/W2", "/r/.git/worktrees/W2"]]);
+ * assertEquals(belongTogether("/r/W2", "/r/.git/worktrees/W2", fine), true);
+ * assertEquals(belongTogether("/r/W2", "/r/.git/worktrees/W1", fine), false);
+ * ```
+ * @param path The worktree (real path) whose directory's `gitdir` file names it.
+ * @param adminDir That administrative directory (real path).
+ * @param claims Every lane's worktree path → the git dir its `.git` names.
+ * @returns True when the pair is intact.
+ */
+export function belongTogether(
+  path: string,
+  adminDir: string,
+  claims: ReadonlyMap<string, string | undefined>,
+): boolean {
+  if (claims.get(path) !== adminDir) return false; // GUARD:worktree-names-admin
+  for (const [other, dir] of claims) {
+    if (other !== path && dir === adminDir) return false; // GUARD:admin-named-once
+  }
+  return true;
 }
 
 /**

@@ -5,13 +5,12 @@
  * @module
  */
 import { UsageError } from "./errors.ts";
+import { escapeLine } from "./terminal.ts";
 
 /** Work item ids: a letter then letters, digits or `_`, at most 32 characters (`E001`). */
 export const WORK_ITEM_PATTERN: RegExp = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
 /** Lane names: a letter then letters, digits, `_` or `-`, at most 32 characters (`W1`). */
 export const LANE_PATTERN: RegExp = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
-// deno-lint-ignore no-control-regex
-const CONTROL_ALL = /[\u0000-\u001f\u007f]/g;
 
 /** The largest message number (keeps ids short and file names bounded). */
 export const MAX_SEQ = 99_999_999;
@@ -189,12 +188,9 @@ export function parseSubject(value: string | undefined): string {
  * Shorten a caller's value for an error message.
  *
  * @param value Any text.
- * @returns At most 60 characters, control characters escaped.
+ * @returns At most 60 characters, control characters escaped ({@linkcode escapeLine}).
  */
 export function clip(value: string): string {
-  const safe = value.replace(
-    CONTROL_ALL,
-    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
-  );
+  const safe = escapeLine(value);
   return safe.length > 60 ? `${safe.slice(0, 57)}...` : safe;
 }

@@ -31,4 +31,4 @@ export {
   PROVENANCES,
 } from "./message.ts";
 export { Store } from "./store.ts";
-export { isCreation, parseOwnership, reflogEvent } from "./ownership.ts";
+export { creationRule, isCreation, ownsCommit, parseOwnership } from "./ownership.ts";

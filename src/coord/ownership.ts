@@ -1,8 +1,13 @@
 /**
- * Which lane made a commit: the lane whose worktree HEAD reflog records its creation
- * (commit, amend, merge, rebase, cherry-pick, revert, am), never a lane that merely
- * checked it out, reset to it or fast-forwarded onto it. All lanes' reflogs are read in
- * one git call, NUL-separated, so no commit subject can shift a field.
+ * Which lane made a commit: the lane whose worktree HEAD reflog plainly records its
+ * creation. An entry owns the commit it points at only when its message is one of git's
+ * own creation messages (commit, amend, merge, cherry-pick, revert, am, the picks of a
+ * rebase) AND it is consistent with the commit: the entry's old value (the entry before
+ * it in the same reflog) is the new commit's first parent, or for an amend has the same
+ * parents, or for an initial commit the commit has none. Every other entry, a move git
+ * wrote (checkout, switch, reset, a fast-forward, `rebase: checkout <branch>`) or one
+ * nobody foresaw, owns nothing. All lanes' reflogs are read in one git call,
+ * NUL-separated, so no commit subject can shift a field.
  *
  * @module
  */
@@ -11,107 +16,157 @@ import type { At, LaneWorktree } from "./identity.ts";
 import { CONTESTED, type Ownership } from "./visibility.ts";
 
 /**
- * Reflog messages that move HEAD to a commit that already existed. Only the action part
- * (before the first `: `) and git's own fixed text are matched; a commit subject appears
- * only after `commit: `, `cherry-pick: ` and the like, which never match here.
+ * How a creation entry must agree with the commit it points at: `first-parent` (the old
+ * value is the commit's first parent), `amend` (the old value's parents are the commit's
+ * parents), `initial` (the commit has no parents; HEAD was unborn).
  */
-const MOVES: readonly RegExp[] = [
-  /^$/, // a worktree's first entry, `update-ref` without a message
-  /^(checkout|switch): moving from .* to .*$/s,
-  /^reset: moving to .+$/s,
-  /^(merge|pull)\b[^\n]*: Fast-forward( \(no commit created; -m option ignored\))?$/,
-  /^(rebase|pull\b[^\n]*?)( -i)? \((start|finish|abort)\): (checkout|returning to) .+$/s,
-  /^(rebase|pull\b[^\n]*?)( -i)? \(reset\): .+$/s,
-  /^clone: from .+$/s,
-  /^branch: (Created from|Reset to) .+$/s,
+export type CreationRule = "first-parent" | "amend" | "initial";
+
+/**
+ * git's own creation messages. Only the action part before the first `: ` (and for a
+ * merge, git's fixed English wording after it) is matched; what follows is the commit's
+ * subject, which never changes the rule. A message git writes in another language, and
+ * any message not listed, owns nothing (fail closed).
+ */
+const CREATIONS: ReadonlyArray<readonly [RegExp, CreationRule]> = [
+  [/^commit: /s, "first-parent"],
+  [/^commit \(merge\): /s, "first-parent"],
+  [/^commit \(amend\): /s, "amend"],
+  [/^commit \(initial\): /s, "initial"],
+  [/^(merge|pull)\b[^\n]*: Merge made by (the '[a-z-]+' strategy|[a-z-]+)\.$/, "first-parent"],
+  [/^(cherry-pick|revert|am): /s, "first-parent"],
+  [/^(rebase|pull\b[^\n]*?)( -i)? \((pick|reword|edit|continue|merge)\): /s, "first-parent"],
+  [/^(rebase|pull\b[^\n]*?)( -i)? \((squash|fixup)\): /s, "amend"],
 ];
 
 /**
- * `cherry-pick --ff` (and a fast-forwarded revert or rebase step) writes
+ * `cherry-pick --ff` (and a fast-forwarded rebase or revert step) writes
  * `cherry-pick: fast-forward`, exactly what a cherry-pick that creates a commit whose
- * subject is `fast-forward` writes. Such an entry never makes a commit a lane's: any lane
- * can write one for any existing commit, so it would let a lane claim a commit no reflog
- * records (a popped stash, a removed worktree's work). The rare real cherry-pick of a
- * commit titled `fast-forward` is then Primary's only: fail closed.
+ * subject is `fast-forward` writes, and a fast-forward is consistent with the commit
+ * (its old value is the commit's parent). Such an entry never owns: any lane can write
+ * one for any existing commit. The rare real pick of a commit titled `fast-forward` is
+ * then Primary's only (fail closed).
  */
-const EITHER = /^(cherry-pick|revert|rebase)( \([a-z -]+\))?: fast-forward$/;
-
-/** What a reflog entry says happened to the commit it points at. */
-export type ReflogEvent = "creation" | "move" | "either";
+const FAST_FORWARD =
+  /^(cherry-pick|revert|am|rebase|pull\b[^\n]*?)( -i)?( \([a-z -]+\))?: fast-forward$/;
 
 /**
- * Classify a reflog message (`%gs`). Anything that is not recognisably a move of HEAD
- * (checkout, switch, reset, a fast-forward merge or pull, the start, finish, abort and
- * reset steps of a rebase, a clone) counts as creation: a message git writes in another
- * language, or one nobody foresaw, can at worst make a commit contested, never hand it
- * to Primary's side.
+ * The rule under which a reflog message (`%gs`) records a creation, or undefined when it
+ * records none.
+ *
+ * @example Creation messages, and moves that own nothing
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(creationRule("commit: checkout: moving from a to b"), "first-parent");
+ * assertEquals(creationRule("commit (amend): fix"), "amend");
+ * assertEquals(creationRule("merge w1: Merge made by the 'ort' strategy."), "first-parent");
+ * assertEquals(creationRule("rebase (pick): step"), "first-parent");
+ * assertEquals(creationRule("rebase: checkout w1"), undefined);
+ * assertEquals(creationRule("merge w1: Fast-forward"), undefined);
+ * assertEquals(creationRule("cherry-pick: fast-forward"), undefined);
+ * assertEquals(creationRule("some tool: something nobody foresaw"), undefined);
+ * ```
+ * @param subject The reflog message.
+ * @returns The rule, or undefined.
+ */
+export function creationRule(subject: string): CreationRule | undefined {
+  if (FAST_FORWARD.test(subject)) return undefined;
+  for (const [pattern, rule] of CREATIONS) if (pattern.test(subject)) return rule;
+  return undefined; // GUARD:only-creation-messages
+}
+
+/**
+ * Whether a reflog message is one of git's own creation messages (see
+ * {@linkcode creationRule}; the entry must also agree with its commit to own it).
  *
  * @example
  * ```ts
  * import { assertEquals } from "../_assert.ts";
- * assertEquals(reflogEvent("commit: merge w1: Fast-forward"), "creation");
- * assertEquals(reflogEvent("merge w1: Fast-forward"), "move");
- * assertEquals(reflogEvent("cherry-pick: fast-forward"), "either");
- * ```
- * @param subject The reflog message.
- * @returns `creation`, `move`, or `either` (a fast-forward that a commit subject could imitate).
- */
-export function reflogEvent(subject: string): ReflogEvent {
-  if (MOVES.some((pattern) => pattern.test(subject))) return "move";
-  return EITHER.test(subject) ? "either" : "creation";
-}
-
-/**
- * Whether a reflog message (`%gs`) plainly records the creation of the commit it points
- * at (see {@linkcode reflogEvent}).
- *
- * @example Checkout, reset and fast-forward create nothing; a subject cannot pretend
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * assertEquals(isCreation("commit (amend): fix"), true);
- * assertEquals(isCreation("commit: merge w1: Fast-forward"), true);
- * assertEquals(isCreation("commit: checkout: moving from a to b"), true);
- * assertEquals(isCreation("merge w1: Merge made by the 'ort' strategy."), true);
- * assertEquals(isCreation("rebase (pick): step"), true);
- * assertEquals(isCreation("cherry-pick: step"), true);
+ * assertEquals(isCreation("commit (initial): start"), true);
  * assertEquals(isCreation("checkout: moving from w2 to w1"), false);
- * assertEquals(isCreation("merge w1: Fast-forward"), false);
- * assertEquals(isCreation("pull: Fast-forward"), false);
- * assertEquals(isCreation("cherry-pick: fast-forward"), false);
- * assertEquals(isCreation("rebase (start): checkout main"), false);
- * assertEquals(isCreation("reset: moving to HEAD~1"), false);
  * ```
  * @param subject The reflog message.
- * @returns True for a plain creation event (or one that is not known bookkeeping).
+ * @returns True for a creation message.
  */
 export function isCreation(subject: string): boolean {
-  return reflogEvent(subject) === "creation";
+  return creationRule(subject) !== undefined;
+}
+
+/** One reflog entry as `git log -g` lists it. */
+export interface ReflogEntry {
+  /** The commit the entry moved HEAD to. */
+  commit: string;
+  /** That commit's parents. */
+  parents: readonly string[];
+  /** The message. */
+  subject: string;
 }
 
 /**
- * Build the ownership map from `git log -g -z --format=%H%x00%gD%x00%gs` output over
- * several reflogs (three NUL-terminated fields an entry). A commit belongs to the one
- * lane whose reflog records its creation; when two or more lanes' reflogs record it, it
- * is contested, whatever the times say (a reflog entry can be forged and backdated), and
- * only Primary may inspect it. An `either` entry (a fast-forward) owns nothing. Output that does not have that exact shape makes the
- * ownership incomplete, so that nothing after `base` is shown to a lane.
+ * Whether a creation entry agrees with its commit. The entry's old value is the commit of
+ * the entry just before it in the same reflog (`before`; undefined when that entry is
+ * not listed, because it was expired, deleted or points at a missing commit): then no
+ * `first-parent` or `amend` entry owns (fail closed).
+ *
+ * @example A no-op rebase's `rebase: checkout` is no creation; a real commit is
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const [p, c, x] = ["a".repeat(40), "b".repeat(40), "c".repeat(40)];
+ * const entry = (subject: string, parents: string[]) => ({ commit: c, parents, subject });
+ * const before = { commit: p, parents: [], subject: "commit (initial): p" };
+ * assertEquals(ownsCommit(entry("commit: c", [p]), before), true);
+ * assertEquals(ownsCommit(entry("commit: c", [x]), before), false);
+ * assertEquals(ownsCommit(entry("rebase: checkout w1", [p]), before), false);
+ * assertEquals(ownsCommit(entry("commit (amend): c", [x]), { ...before, parents: [x] }), true);
+ * assertEquals(ownsCommit(entry("commit: c", [p]), undefined), false);
+ * ```
+ * @param entry The entry.
+ * @param before The entry before it in the same reflog.
+ * @returns True when the entry plainly records the creation of its commit.
+ */
+export function ownsCommit(entry: ReflogEntry, before: ReflogEntry | undefined): boolean {
+  const rule = creationRule(entry.subject);
+  if (rule === undefined) return false;
+  if (rule === "initial") return entry.parents.length === 0;
+  if (before === undefined) return false;
+  if (rule === "amend") {
+    return before.parents.length === entry.parents.length &&
+      before.parents.every((p, i) => entry.parents[i] === p);
+  }
+  return entry.parents[0] === before.commit; // GUARD:first-parent
+}
+
+const OID = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * Build the ownership map from `git log -g -z --format=%H%x00%gD%x00%P%x00%gs` output over
+ * several reflogs (four NUL-terminated fields an entry: commit, selector `<reflog>@{<n>}`,
+ * parents, message). A commit belongs to the one lane whose reflog has an entry that owns
+ * it ({@linkcode ownsCommit}; the entry before entry `n` is entry `n+1`); when two or
+ * more lanes' reflogs do, it is contested, whatever the times say (a reflog entry can be
+ * forged and backdated), and only Primary may inspect it. Output that does not have that
+ * exact shape makes the ownership incomplete, so that nothing after `base` is shown to a
+ * lane.
  *
  * @example W2 checking out W1's commit does not take it; a forged creation entry contests it
  * ```ts
  * import { assertEquals } from "../_assert.ts";
  * import { CONTESTED } from "./visibility.ts";
- * const [a, b] = ["a".repeat(40), "b".repeat(40)];
- * const entry = (sha: string, reflog: string, msg: string) => `${sha}\0${reflog}@{0}\0${msg}\0`;
- * const text = entry(a, "worktrees/w2/HEAD", "checkout: moving from w2 to w1") +
- *   entry(a, "worktrees/w1/HEAD", "commit: support HEAD@{1} syntax") +
- *   entry(b, "worktrees/w1/HEAD", "commit: proof") +
- *   entry(b, "worktrees/w2/HEAD", "commit: mine: moving from w2 to b") +
- *   entry(b, "worktrees/w3/HEAD", "cherry-pick: fast-forward");
- * const lanes = new Map([["worktrees/w1/HEAD", "W1"], ["worktrees/w2/HEAD", "W2"]]);
+ * const [o, a, b] = ["0".repeat(40), "a".repeat(40), "b".repeat(40)];
+ * const entry = (sha: string, reflog: string, parents: string, msg: string) =>
+ *   `${sha}\0${reflog}\0${parents}\0${msg}\0`;
+ * const text = entry(a, "worktrees/w2/HEAD@{0}", o, "checkout: moving from w2 to w1") +
+ *   entry(o, "worktrees/w2/HEAD@{1}", "", "commit (initial): o") +
+ *   entry(a, "worktrees/w1/HEAD@{0}", o, "commit: support HEAD@{1} syntax") +
+ *   entry(o, "worktrees/w1/HEAD@{1}", "", "reset: moving to HEAD") +
+ *   entry(b, "worktrees/w3/HEAD@{0}", a, "cherry-pick: fast-forward") +
+ *   entry(a, "worktrees/w3/HEAD@{1}", o, "checkout: moving from w3 to a");
+ * const lanes = new Map([["worktrees/w1/HEAD", "W1"], ["worktrees/w2/HEAD", "W2"], ["worktrees/w3/HEAD", "W3"]]);
  * const { owners, complete } = parseOwnership(text, lanes);
  * assertEquals(complete, true);
  * assertEquals(owners.get(a), "W1");
- * assertEquals(owners.get(b), CONTESTED);
+ * assertEquals(owners.get(o), "W2");
+ * assertEquals(owners.has(b), false);
  * assertEquals(parseOwnership(`${a} worktrees/w1/HEAD@{0} commit: x\n`, lanes).complete, false);
  * ```
  * @param text git's output.
@@ -122,35 +177,40 @@ export function parseOwnership(
   text: string,
   reflogToLane: ReadonlyMap<string, string>,
 ): Ownership {
-  const makers = new Map<string, Set<string>>();
-  let complete = true;
+  const incomplete: Ownership = { owners: new Map(), complete: false };
   const body = text.endsWith("\0") ? text.slice(0, -1) : text;
   const fields = body === "" ? [] : body.split("\0");
-  if (fields.length % 3 !== 0) complete = false;
-  for (let i = 0; complete && i + 2 < fields.length; i += 3) {
-    const [commit = "", selector = "", subject = ""] = fields.slice(i, i + 3);
-    const at = selector.lastIndexOf("@{");
-    if (!/^([0-9a-f]{40}|[0-9a-f]{64})$/.test(commit) || at <= 0 || !selector.endsWith("}")) {
-      complete = false;
-      break;
+  if (fields.length % 4 !== 0) return incomplete;
+  // Reflog name → entry number → entry.
+  const reflogs = new Map<string, Map<number, ReflogEntry>>();
+  for (let i = 0; i + 3 < fields.length; i += 4) {
+    const [commit = "", selector = "", parentText = "", subject = ""] = fields.slice(i, i + 4);
+    const parents = parentText === "" ? [] : parentText.split(" ");
+    const at = /^(.+)@\{(\d+)\}$/.exec(selector);
+    if (!OID.test(commit) || !parents.every((p) => OID.test(p)) || !at?.[1] || !at[2]) {
+      return incomplete;
     }
-    // The reflog is the one whose name the selector starts with (whatever follows `@{`).
-    let lane: string | undefined;
-    for (const [name, owner] of reflogToLane) {
-      if (selector.startsWith(`${name}@{`)) lane = owner;
-    }
-    // Only a plain creation owns: a move, or a fast-forward any lane can write, never does.
-    if (lane === undefined || reflogEvent(subject) !== "creation") continue;
-    const set = makers.get(commit) ?? new Set<string>();
-    set.add(lane);
-    makers.set(commit, set);
+    const name = at[1];
+    if (!reflogToLane.has(name)) continue;
+    const entries = reflogs.get(name) ?? new Map<number, ReflogEntry>();
+    entries.set(Number(at[2]), { commit, parents, subject });
+    reflogs.set(name, entries);
   }
-  if (!complete) return { owners: new Map(), complete };
+  const makers = new Map<string, Set<string>>();
+  for (const [name, entries] of reflogs) {
+    const lane = reflogToLane.get(name)!;
+    for (const [n, entry] of entries) {
+      if (!ownsCommit(entry, entries.get(n + 1))) continue;
+      const set = makers.get(entry.commit) ?? new Set<string>();
+      set.add(lane);
+      makers.set(entry.commit, set);
+    }
+  }
   const owners = new Map<string, string>();
   for (const [commit, lanes] of makers) {
     owners.set(commit, lanes.size === 1 ? [...lanes][0]! : CONTESTED);
   }
-  return { owners, complete };
+  return { owners, complete: true };
 }
 
 /**
@@ -167,7 +227,7 @@ export const REFLOG_ARGS: readonly string[] = [
   "-z",
   "--encoding=UTF-8",
   "--no-abbrev",
-  "--format=%H%x00%gD%x00%gs",
+  "--format=%H%x00%gD%x00%P%x00%gs",
 ];
 
 /**

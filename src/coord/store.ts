@@ -13,6 +13,7 @@
 import { isPermissionError } from "../cli.ts";
 import { join } from "node:path";
 import { StoreError } from "./errors.ts";
+import { readRegularFile } from "./regular_file.ts";
 import { formatMessageId, isLaneName, MAX_SEQ, WORK_ITEM_PATTERN } from "./ids.ts";
 import { type Ack, AckSchema, type Message, MessageSchema, parseMessage } from "./message.ts";
 
@@ -25,6 +26,27 @@ export type StoredMessage =
   | { seq: number; id: string; ok: false; reason: string };
 
 const encoder = new TextEncoder();
+/**
+ * The largest record file a reader opens: a 1 MiB body with every character escaped in
+ * JSON, with room to spare. A bigger file is a corrupt record, never read into memory.
+ */
+export const MAX_RECORD_BYTES = 8 * 1024 * 1024;
+
+/** What reading one record file found. */
+export type RecordFile = { ok: true; text: string } | { ok: false; reason: string } | undefined;
+
+/**
+ * Read one record file without ever blocking ({@linkcode readRegularFile}: `lstat` first,
+ * anything but a regular file is never opened, then `O_NOFOLLOW | O_NONBLOCK`).
+ *
+ * @param path The record's path.
+ * @returns The text, the reason it is corrupt, or undefined when no such file exists.
+ */
+export function readRecordFile(path: string): RecordFile {
+  const file = readRegularFile(path, MAX_RECORD_BYTES);
+  if (file === undefined || file.ok) return file;
+  return { ok: false, reason: `the record ${file.reason}` };
+}
 
 /**
  * The file name of message number `seq`.
@@ -122,21 +144,19 @@ export class Store {
     const out: StoredMessage[] = [];
     for (let seq = 1;; seq++) {
       const id = formatMessageId(workItem, seq);
-      let text: string;
-      try {
-        text = Deno.readTextFileSync(join(msgs, seqFileName(seq)));
-      } catch (error) {
-        if (error instanceof Deno.errors.NotFound) {
-          if (seq <= listed) {
-            out.push({ seq, id, ok: false, reason: "the record is missing" });
-            continue;
-          }
-          break;
+      const file = readRecordFile(join(msgs, seqFileName(seq)));
+      if (file === undefined) {
+        if (seq <= listed) {
+          out.push({ seq, id, ok: false, reason: "the record is missing" });
+          continue;
         }
-        out.push({ seq, id, ok: false, reason: "the record cannot be read" });
+        break;
+      }
+      if (!file.ok) {
+        out.push({ seq, id, ok: false, reason: file.reason });
         continue;
       }
-      const parsed = parseMessage(text, id);
+      const parsed = parseMessage(file.text, id);
       out.push(
         parsed.ok
           ? { seq, id, ok: true, message: parsed.message }
@@ -155,16 +175,10 @@ export class Store {
    */
   readOne(workItem: string, seq: number): StoredMessage | undefined {
     const id = formatMessageId(workItem, seq);
-    let text: string;
-    try {
-      text = Deno.readTextFileSync(join(this.dir(workItem), "msgs", seqFileName(seq)));
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-        return undefined;
-      }
-      return { seq, id, ok: false, reason: "the record cannot be read" };
-    }
-    const parsed = parseMessage(text, id);
+    const file = readRecordFile(join(this.dir(workItem), "msgs", seqFileName(seq)));
+    if (file === undefined) return undefined;
+    if (!file.ok) return { seq, id, ok: false, reason: file.reason };
+    const parsed = parseMessage(file.text, id);
     return parsed.ok
       ? { seq, id, ok: true, message: parsed.message }
       : { seq, id, ok: false, reason: parsed.reason };
@@ -225,7 +239,9 @@ export class Store {
       const [, messageId, lane] = match;
       if (validate(messageId, lane)) {
         try {
-          const record = AckSchema.parse(JSON.parse(Deno.readTextFileSync(join(dir, entry.name))));
+          const file = readRecordFile(join(dir, entry.name));
+          if (!file?.ok) throw new Error("unreadable");
+          const record = AckSchema.parse(JSON.parse(file.text));
           if (record.message_id !== messageId || record.lane !== lane) throw new Error("mismatch");
         } catch {
           corrupt.push(`${messageId}.${lane}`);

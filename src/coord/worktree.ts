@@ -7,6 +7,7 @@
  */
 import { dirname, join, resolve } from "node:path";
 import { isPermissionError } from "../cli.ts";
+import { readRegularFile } from "./regular_file.ts";
 
 /** Let a missing Deno permission through: it is reported as one, never as "no worktree". */
 function rethrowPermission(error: unknown): void {
@@ -44,18 +45,8 @@ export function discoverWorktree(cwd: string): Discovered | undefined {
     }
     if (info?.isDirectory) return { top: dir, gitDir: dotGit, commonDir: commonOf(dotGit) };
     if (info?.isFile) {
-      try {
-        const text = Deno.readTextFileSync(dotGit);
-        const match = /^gitdir: (.+)$/m.exec(text);
-        if (match?.[1]) {
-          const gitDir = realOr(resolve(dir, match[1].trim()));
-          return { top: dir, gitDir, commonDir: commonOf(gitDir) };
-        }
-      } catch (error) {
-        rethrowPermission(error);
-        // An unreadable .git file is no worktree; keep walking like git would not, and fail below.
-      }
-      return undefined;
+      const gitDir = gitDirOf(dir);
+      return gitDir === undefined ? undefined : { top: dir, gitDir, commonDir: commonOf(gitDir) };
     }
     const parent = dirname(dir);
     if (parent === dir) return undefined;
@@ -63,14 +54,35 @@ export function discoverWorktree(cwd: string): Discovered | undefined {
   }
 }
 
-function commonOf(gitDir: string): string {
+/**
+ * The git dir a worktree's `.git` names: the directory itself, or the real path of the
+ * `gitdir:` line of a `.git` file (a linked worktree's administrative directory).
+ *
+ * @param worktree A worktree's top level.
+ * @returns The real path, or undefined when there is no readable `.git`.
+ */
+export function gitDirOf(worktree: string): string | undefined {
+  const dotGit = join(worktree, ".git");
+  let info: Deno.FileInfo;
   try {
-    const rel = Deno.readTextFileSync(join(gitDir, "commondir")).trim();
-    return realOr(resolve(gitDir, rel));
+    info = Deno.statSync(dotGit);
   } catch (error) {
     rethrowPermission(error);
-    return realOr(gitDir);
+    return undefined;
   }
+  if (info.isDirectory) return realOr(dotGit);
+  // An unreadable or special .git file is no worktree (and is never opened for reading).
+  const file = readRegularFile(dotGit, ADMIN_FILE_BYTES, true);
+  const match = file?.ok ? /^gitdir: (.+)$/m.exec(file.text) : null;
+  return match?.[1] ? realOr(resolve(worktree, match[1].trim())) : undefined;
+}
+
+/** The largest `.git`, `gitdir` or `commondir` file read. */
+const ADMIN_FILE_BYTES = 64 * 1024;
+
+function commonOf(gitDir: string): string {
+  const file = readRegularFile(join(gitDir, "commondir"), ADMIN_FILE_BYTES, true);
+  return file?.ok ? realOr(resolve(gitDir, file.text.trim())) : realOr(gitDir);
 }
 
 /**
@@ -111,13 +123,9 @@ export function readWorktreeAdminNames(commonDir: string): Map<string, string> {
   }
   for (const entry of entries) {
     if (!entry.isDirectory || !/^[A-Za-z0-9._-]+$/.test(entry.name)) continue;
-    try {
-      const gitdir = Deno.readTextFileSync(join(dir, entry.name, "gitdir")).trim();
-      out.set(realOr(dirname(resolve(dir, entry.name, gitdir))), entry.name);
-    } catch (error) {
-      rethrowPermission(error);
-      // A worktree whose admin files are unreadable is no lane's.
-    }
+    // A worktree whose admin files are unreadable (or special files) is no lane's.
+    const file = readRegularFile(join(dir, entry.name, "gitdir"), ADMIN_FILE_BYTES, true);
+    if (file?.ok) out.set(realOr(dirname(resolve(dir, entry.name, file.text.trim()))), entry.name);
   }
   return out;
 }

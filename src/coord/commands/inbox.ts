@@ -5,6 +5,7 @@
  */
 import type { Message } from "../message.ts";
 import type { Session } from "../session.ts";
+import { escapeLine } from "../terminal.ts";
 import type { StoredMessage } from "../store.ts";
 
 /** One inbox line. */
@@ -114,7 +115,8 @@ export async function inbox(
 }
 
 /**
- * Render an inbox as text: one message a line (id, sender, type, state, subject).
+ * Render an inbox as text: one message a line (id, sender, type, state, subject, the
+ * subject's control characters escaped).
  *
  * @example
  * ```ts
@@ -128,6 +130,8 @@ export async function inbox(
  */
 export function renderInbox(inbox: Inbox): string {
   return inbox.messages.map((m) =>
-    `${m.id}  ${m.sender.padEnd(9)}  ${m.type.padEnd(14)}  ${m.state.padEnd(12)}  ${m.subject}\n`
+    `${m.id}  ${m.sender.padEnd(9)}  ${m.type.padEnd(14)}  ${m.state.padEnd(12)}  ${
+      escapeLine(m.subject)
+    }\n`
   ).join("");
 }

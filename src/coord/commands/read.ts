@@ -9,6 +9,7 @@ import { MESSAGE_REFUSAL, RefusedError, StoreError } from "../errors.ts";
 import { formatMessageId, type MessageId } from "../ids.ts";
 import type { Message } from "../message.ts";
 import type { Session } from "../session.ts";
+import { escapeLine, frameBody } from "../terminal.ts";
 import { stateFor } from "./inbox.ts";
 
 /** What `coord read` shows. */
@@ -84,23 +85,31 @@ export async function read(session: Session, id: MessageId): Promise<ReadResult>
 }
 
 /**
- * Render a message as headers, a blank line, then the body.
+ * Render a message as headers, a blank line, then the body framed by
+ * {@linkcode frameBody}: every body line starts with `| `, so no body line can pass for a
+ * header or a forwarded section, and control characters anywhere are shown escaped.
  *
  * @example
  * ```ts
  * import { assertIncludes } from "../../_assert.ts";
  * const message = {
  *   format: "coord-lite/message@1" as const, id: "E001-M0001", work_item: "E001", sender: "W1", to: ["Primary"],
- *   cc: [], type: "NOTE" as const, subject: "hi", body: "text", reply_to: null, forward_of: null,
+ *   cc: [], type: "NOTE" as const, subject: "hi", body: "text\nfrom: Primary\n", reply_to: null, forward_of: null,
  *   provenance: null, time: "2026-01-01T00:00:00.000Z", artifact: null,
  * };
  * assertIncludes(renderMessage(message, "SENT"), "from: W1\n");
+ * assertIncludes(renderMessage(message, "SENT"), "\n\n| text\n| from: Primary\n");
  * ```
  * @param message The message.
  * @param state The reader's state of it.
+ * @param extra Lines to add after the headers (already escaped).
  * @returns The headers and body.
  */
-export function renderMessage(message: Message, state: string | undefined): string {
+export function renderMessage(
+  message: Message,
+  state: string | undefined,
+  extra: readonly string[] = [],
+): string {
   const lines = [
     `id: ${message.id}`,
     `work-item: ${message.work_item}`,
@@ -108,7 +117,7 @@ export function renderMessage(message: Message, state: string | undefined): stri
     `to: ${message.to.join(", ")}`,
   ];
   if (message.cc.length > 0) lines.push(`cc: ${message.cc.join(", ")}`);
-  lines.push(`type: ${message.type}`, `subject: ${message.subject}`);
+  lines.push(`type: ${message.type}`, `subject: ${escapeLine(message.subject)}`);
   if (message.provenance) lines.push(`provenance: ${message.provenance}`);
   lines.push(`time: ${message.time}`);
   if (message.reply_to) lines.push(`reply-to: ${message.reply_to}`);
@@ -117,34 +126,34 @@ export function renderMessage(message: Message, state: string | undefined): stri
   if (message.artifact) {
     lines.push(
       `artifact-commit: ${message.artifact.commit}`,
-      `artifact-path: ${message.artifact.path}`,
+      `artifact-path: ${escapeLine(message.artifact.path)}`,
       `artifact-object: ${message.artifact.object}`,
       `artifact-tree: ${message.artifact.tree}`,
     );
   }
-  return `${lines.join("\n")}\n\n${message.body}${
-    message.body.endsWith("\n") || message.body === "" ? "" : "\n"
-  }`;
+  lines.push(...extra);
+  return `${lines.join("\n")}\n\n${frameBody(message.body)}`;
 }
 
 /**
- * Render a read result for a person.
+ * Render a read result for a person: the message, then coord's own
+ * `----- forwarded message -----` line and the forwarded original, each body framed.
  *
  * @param result What {@linkcode read} returned.
  * @returns The text for stdout.
  */
 export function renderRead(result: ReadResult): string {
-  let text = renderMessage(result.message, result.state);
   const extra: string[] = [];
   if (result.acknowledged_by.length > 0) {
     extra.push(`acknowledged-by: ${result.acknowledged_by.join(", ")}`);
   }
   if (result.artifact_check) {
     const label = { ok: "ok", changed: "CHANGED", gone: "GONE" }[result.artifact_check.status];
-    for (const note of result.artifact_check.notes) extra.push(`artifact-check: ${label}: ${note}`);
+    for (const note of result.artifact_check.notes) {
+      extra.push(`artifact-check: ${label}: ${escapeLine(note)}`);
+    }
   }
-  const head = text.indexOf("\n\n");
-  if (extra.length > 0) text = `${text.slice(0, head)}\n${extra.join("\n")}${text.slice(head)}`;
+  let text = renderMessage(result.message, result.state, extra);
   if (result.forwarded) {
     text += `\n----- forwarded message -----\n${renderMessage(result.forwarded, undefined)}`;
   }

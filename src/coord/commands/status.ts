@@ -12,6 +12,7 @@ import { channelAllowed } from "../visibility.ts";
 import type { Message } from "../message.ts";
 import type { Session } from "../session.ts";
 import { stateFor } from "./inbox.ts";
+import { escapeLine } from "../terminal.ts";
 
 /** One work item's summary. */
 export interface WorkItemStatus {
@@ -170,7 +171,8 @@ async function checkHandoffCommits(
 }
 
 /**
- * Render a status report for a person.
+ * Render a status report for a person (a subject quoted in an owner action shown with its
+ * control characters escaped).
  *
  * @example Nothing to do
  * ```ts
@@ -196,7 +198,7 @@ export function renderStatus(report: StatusReport): string {
       `${w.id}: ${w.messages} visible, ${w.unacknowledged} unacknowledged, ${w.handoffs} handoffs, ${w.open_blockers.length} open blockers`,
     );
   }
-  for (const warning of report.warnings) lines.push(`warning: ${warning}`);
-  lines.push(`OWNER ACTION: ${report.owner_action}`);
+  for (const warning of report.warnings) lines.push(`warning: ${escapeLine(warning)}`);
+  lines.push(`OWNER ACTION: ${escapeLine(report.owner_action)}`);
   return lines.join("\n") + "\n";
 }

@@ -1,0 +1,85 @@
+/**
+ * Reading a small file that must be a regular file, without ever blocking: a FIFO, a
+ * device, a socket or a directory where a record or a git administrative file belongs is
+ * reported, never opened for reading.
+ *
+ * @module
+ */
+import { closeSync, constants, openSync, readSync } from "node:fs";
+import { isPermissionError } from "../cli.ts";
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** What reading a file found: its text, why it was not read, or undefined when it is absent. */
+export type RegularFile = { ok: true; text: string } | { ok: false; reason: string } | undefined;
+
+function kindOf(info: Deno.FileInfo): string {
+  if (info.isSymlink) return "a symbolic link";
+  if (info.isDirectory) return "a directory";
+  if (info.isFifo) return "a FIFO";
+  if (info.isSocket) return "a socket";
+  if (info.isCharDevice || info.isBlockDevice) return "a device";
+  return "not a regular file";
+}
+
+/**
+ * Read a UTF-8 file that must be regular. The path is examined first (`lstat`, or `stat`
+ * with `follow`); anything but a regular file is never opened. A regular file is then
+ * opened without waiting for a writer (`O_NONBLOCK`, and `O_NOFOLLOW` unless `follow`), so
+ * one swapped for a FIFO in between cannot hang the reader either, and exactly the size the
+ * first look gave is read (at most `maxBytes`): a file that reads shorter or longer is
+ * reported as changed.
+ *
+ * @example A FIFO is reported, never opened
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(readRegularFile("/dev/null", 100), { ok: false, reason: "is a device" });
+ * ```
+ * @param path The file.
+ * @param maxBytes The largest size read.
+ * @param follow Follow a symbolic link at the path (otherwise it is not a regular file).
+ * @returns The text, the reason it was not read (`is a FIFO`, `is too large`, …), or
+ * undefined when nothing is there.
+ */
+export function readRegularFile(path: string, maxBytes: number, follow = false): RegularFile {
+  let info: Deno.FileInfo;
+  try {
+    info = follow ? Deno.statSync(path) : Deno.lstatSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return undefined;
+    }
+    // A missing Deno permission is reported as one by the entry point.
+    if (isPermissionError(error)) throw error;
+    return { ok: false, reason: "cannot be read" };
+  }
+  if (!info.isFile) return { ok: false, reason: `is ${kindOf(info)}` }; // GUARD:special-file
+  if (info.size > maxBytes) return { ok: false, reason: "is too large" };
+  let fd: number;
+  try {
+    const nofollow = follow ? 0 : constants.O_NOFOLLOW ?? 0;
+    fd = openSync(path, constants.O_RDONLY | nofollow | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    if (isPermissionError(error)) throw error;
+    return { ok: false, reason: "cannot be read" };
+  }
+  try {
+    // No second stat (it costs more than the read): a file swapped in after the lstat reads
+    // as nothing (a FIFO opened without waiting), fails (a directory), or reads past the
+    // size the lstat gave (anything else), and none of those is taken for a record.
+    const buffer = new Uint8Array(info.size + 1);
+    let length = 0;
+    while (length <= info.size) {
+      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+      if (length === info.size) break; // a regular file's last read is a full one
+    }
+    if (length !== info.size) return { ok: false, reason: "changed while read" };
+    return { ok: true, text: utf8.decode(buffer.subarray(0, length)) };
+  } catch {
+    return { ok: false, reason: "cannot be read" };
+  } finally {
+    closeSync(fd);
+  }
+}
