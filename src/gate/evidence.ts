@@ -18,6 +18,8 @@ export interface SpawnState {
   time: number;
   /** Paths whose content changed since spawn. */
   changed: ReadonlySet<string>;
+  /** Paths known to have held something at spawn (a status entry, or the spawn HEAD). */
+  existed: ReadonlySet<string>;
 }
 
 /**
@@ -153,7 +155,15 @@ export async function checkEvidence(
         };
       }
       if (spawn && !spawn.changed.has(path)) { // guard: changed file
-        return { kind, ref, status: "preexisting", why: `file ${quoted} is unchanged since spawn` };
+        // Only a file known to exist at spawn is preexisting; an ignored one was not seen.
+        return spawn.existed.has(path) // guard: known at spawn
+          ? { kind, ref, status: "preexisting", why: `file ${quoted} is unchanged since spawn` }
+          : {
+            kind,
+            ref,
+            status: "unverified",
+            why: `file ${quoted} is ignored by git, so gate cannot tell whether it is new`,
+          };
       }
       return { kind, ref, status: "verified" };
     }
