@@ -159,7 +159,7 @@ export async function readContents(
   }
   for (const path of refused) out.set(path, { kind: "absent" });
   const [raw, kinds] = await Promise.all([
-    hashRegularFiles(top, regular, ["--no-filters"]),
+    hashRegularFiles(top, regular, ["--no-filters"], Number.POSITIVE_INFINITY), // guard: raw bytes
     pathKinds(top, left),
   ]);
   for (const path of regular) {

@@ -219,19 +219,22 @@ function stdinSafe(path: string): boolean {
  * @param top The worktree's top level.
  * @param paths Regular files relative to the top level.
  * @param flags `hash-object` flags (`--no-filters`, or none to hash as `git add` would).
+ * @param chunk Paths per `--stdin-paths` call (the runner reads while it writes, so one
+ *   call can take them all).
  * @returns Path → blob id, for the paths git could hash.
  */
 export async function hashRegularFiles(
   top: string,
   paths: readonly string[],
   flags: readonly string[],
+  chunk: number = HASH_CHUNK,
 ): Promise<Map<string, string>> {
   const unique = [...new Set(paths)];
   const plain = unique.filter(stdinSafe);
   const odd = unique.filter((p) => !stdinSafe(p));
   const batches: { paths: string[]; stdin: boolean }[] = [];
-  for (let start = 0; start < plain.length; start += HASH_CHUNK) {
-    batches.push({ paths: plain.slice(start, start + HASH_CHUNK), stdin: true });
+  for (let start = 0; start < plain.length; start += chunk) {
+    batches.push({ paths: plain.slice(start, start + chunk), stdin: true });
   }
   let current: string[] = [];
   let bytes = 0;

@@ -14,7 +14,7 @@ import {
 } from "../context/porcelain.ts";
 import { hashRegularFiles, pathKinds, STATUS_ARGS, STATUS_TIMEOUT_MS } from "../context/status.ts";
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
-import { parseCommit, readObjects } from "./objects.ts";
+import { HISTORY_CONFIG, HISTORY_ENV, parseCommit, readObjects } from "./objects.ts";
 
 const decoder = new TextDecoder();
 
@@ -91,6 +91,7 @@ export async function objectTypes(
     const chunk = oids.slice(start, start + 500);
     const text = await gitText(["cat-file", "--batch-check=%(objectname) %(objecttype)"], {
       cwd: top,
+      env: { ...HISTORY_ENV },
       stdin: chunk.join("\n") + "\n",
     });
     const lines = text.split("\n");
@@ -264,10 +265,19 @@ export async function notReachableFrom(
   base: string | null,
 ): Promise<Set<string>> {
   if (base === null || oids.length === 0) return new Set(oids);
-  const listed = await gitText(["rev-list", "--stdin"], {
+  const walked = await runGit([...HISTORY_CONFIG, "rev-list", "--stdin"], {
     cwd: top,
+    env: { ...HISTORY_ENV }, // guard: no grafts or shallow
     stdin: [...oids, `^${base}`].join("\n") + "\n",
+    allowFailure: true,
   });
+  if (walked.code !== 0) {
+    const detail = walked.stderr.trim().split("\n").at(-1) ?? "";
+    throw new GateError(
+      `Cannot evaluate: cannot walk the history from the spawn's HEAD (a shallow clone?): ${detail}`,
+    );
+  }
+  const listed = decoder.decode(walked.stdout);
   const fresh = new Set(listed.split("\n"));
   return new Set(oids.filter((oid) => fresh.has(oid)));
 }
