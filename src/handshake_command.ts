@@ -301,13 +301,12 @@ export async function handshakeMain(args: string[]): Promise<number> {
 
   // Settled at once: a capture that fails while the tree is still being read must not be
   // an unhandled rejection (which would end the process before the error is reported).
-  const contextSettled: Promise<{ ok: ContextResult | undefined } | { error: unknown }> =
-    v.context
-      ? captureWorkingContext({ recent: v.recent ?? [], audience }).then(
-        (ok) => ({ ok }),
-        (error) => ({ error }), // guard: capture failure handled
-      )
-      : Promise.resolve({ ok: undefined });
+  const contextSettled: Promise<{ ok: ContextResult | undefined } | { error: unknown }> = v.context
+    ? captureWorkingContext({ recent: v.recent ?? [], audience }).then(
+      (ok) => ({ ok }),
+      (error) => ({ error }), // guard: capture failure handled
+    )
+    : Promise.resolve({ ok: undefined });
   const contextResult = async (): Promise<ContextResult | undefined> => {
     const r = await contextSettled;
     if ("error" in r) throw r.error;

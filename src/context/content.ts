@@ -23,7 +23,7 @@
  * @module
  */
 import { type ObjectFormat, runGit } from "../git.ts";
-import { hashRegularFiles, HASH_TIMEOUT_MS, pathKinds } from "./status.ts";
+import { HASH_TIMEOUT_MS, hashRegularFiles, pathKinds } from "./status.ts";
 
 const decoder = new TextDecoder();
 

@@ -87,7 +87,7 @@ export function observedChanges(
     }
     const leaf = trees.before.get(path);
     if (leaf) {
-      if (!sameAsLeaf(leaf, current)) changed.push(path);
+      if (!sameAsLeaf(leaf, current)) changed.push(path); // guard: content only
     } else if (current.kind !== "absent" && (listed.has(path) || trees.after.has(path))) {
       changed.push(path); // created since spawn; present but unlisted is ignored: not observed
     }

@@ -10,7 +10,7 @@ import { readStatus, repoDirs } from "../context/status.ts";
 import { readContents } from "../context/content.ts";
 import { isFullOid } from "../git.ts";
 import { releaseObject } from "../anchor.ts";
-import { SNAPSHOT_ANCHOR } from "../context/capture.ts";
+import { SNAPSHOT_ANCHOR, SNAPSHOT_HEAD_ANCHOR } from "../context/capture.ts";
 import {
   canonicalClaim,
   type ChangeReport,
@@ -27,7 +27,7 @@ import {
   type SpawnState,
 } from "./evidence.ts";
 import { GateError, type LiveRepo, openRepo, readBlob, readCommits } from "./repo.ts";
-import { duplicateKeys } from "./json_keys.ts";
+import { MAX_JSON_DEPTH, scanJson } from "./json_keys.ts";
 import { compareTrees } from "./trees.ts";
 import { parseSnapshot } from "./snapshot_schema.ts";
 
@@ -219,12 +219,17 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
   let result: SubagentResult | undefined;
   if ("problem" in parsed) reasons.push(parsed.problem);
   else {
+    const scan = scanJson(text.replace(/^\uFEFF/, ""));
     reasons.push(
-      ...duplicateKeys(text.replace(/^\uFEFF/, "")).slice(0, MAX_ISSUES).map((d) =>
+      ...scan.duplicates.slice(0, MAX_ISSUES).map((d) =>
         `Schema violation at ${fieldPath(d.path)}: duplicate key ${JSON.stringify(d.key)}`
       ),
     );
-    reasons.push(...schemaReasons(parsed.value));
+    if (scan.tooDeep) {
+      reasons.push(
+        `Schema violation: objects and arrays nest deeper than ${MAX_JSON_DEPTH} levels`,
+      );
+    } else reasons.push(...schemaReasons(parsed.value));
     if (reasons.length === 0) result = SubagentResult.parse(parsed.value);
   }
 
@@ -264,7 +269,7 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
   if (options.done && repo && options.since !== undefined) {
     // The verdict stands whatever happens to the anchor: a failed release is a warning.
     try {
-      await releaseObject(repo.top, SNAPSHOT_ANCHOR, options.since);
+      await releaseObject(repo.top, SNAPSHOT_ANCHOR, options.since, [SNAPSHOT_HEAD_ANCHOR]);
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       report.warnings = [`Cannot release the snapshot's anchor: ${detail.replace(/\s+/g, " ")}`]; // guard: verdict survives release

@@ -109,6 +109,7 @@ export type WorktreeFile =
   | { kind: "symlink" }
   | { kind: "special" }
   | { kind: "unchecked" }
+  | { kind: "nested"; repo: string }
   | { kind: "missing" };
 
 /** Most argument bytes of one pathspec-limited call (Windows allows 32 KiB). */
@@ -151,9 +152,15 @@ export async function inspectWorktreeFiles(
   paths: readonly string[],
 ): Promise<Map<string, WorktreeFile>> {
   const unique = [...new Set(paths)];
+  const prefixes = new Set<string>();
+  for (const path of unique) {
+    for (let i = path.indexOf("/"); i > 0; i = path.indexOf("/", i + 1)) {
+      prefixes.add(path.slice(0, i));
+    }
+  }
   const indexModes = new Map<string, string>();
   const statusEntries = new Map<string, StatusEntry>();
-  for (const chunk of chunkByBytes(unique)) {
+  for (const chunk of chunkByBytes([...new Set([...unique, ...prefixes])])) {
     const [listed, status] = await Promise.all([
       runGit(["--literal-pathspecs", "ls-files", "-z", "-v", "--stage", "--", ...chunk], {
         cwd: top,
@@ -178,8 +185,22 @@ export async function inspectWorktreeFiles(
     }
   }
 
+  // A submodule (a gitlink in the index) or an untracked nested repository (`dir/` in
+  // status) on the way: its files are another repository's, which gate does not read.
+  const nestedIn = (path: string): string | undefined => {
+    for (let i = path.indexOf("/"); i > 0; i = path.indexOf("/", i + 1)) {
+      const prefix = path.slice(0, i);
+      if (indexModes.get(prefix) === "160000" || statusEntries.has(`${prefix}/`)) return prefix;
+    }
+    return undefined;
+  };
   const found = new Map<string, WorktreeFile | "lstat" | "hash">();
   for (const path of unique) {
+    const nested = nestedIn(path);
+    if (nested !== undefined) {
+      found.set(path, { kind: "nested", repo: nested }); // guard: submodule evidence
+      continue;
+    }
     const entry = statusEntries.get(path);
     const mode = entry ? worktreeMode(entry) : indexModes.get(path);
     if (entry && (entry.xy === "??" || entry.xy === "!!")) found.set(path, "lstat");
