@@ -302,3 +302,20 @@ Deno.test("gate-1 F7 (evidence): a file inside a submodule is unverified, not re
   assertEquals(report.evidence[0].status, "unverified", r.stdout);
   assertEquals(report.verdict, "accept", r.stdout);
 });
+
+Deno.test({
+  name: "gate-2 F3: a special file git did not add is never opened, and is a change of content",
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  const repo = await makeRepo({ files: { "app.ts": "a\n" } });
+  const snap = await spawn(repo);
+  await Deno.remove(join(repo, "app.ts"));
+  const made = await run("mkfifo", [join(repo, "app.ts")]); // the child's real act
+  assertEquals(made.code, 0, made.stderr);
+  const { code, report, stderr } = await gate(repo, await claim(repo, ["app.ts"]), [
+    "--since",
+    snap,
+  ]);
+  assertEquals(code, 0, stderr + JSON.stringify(report));
+  assertEquals(report.changes.confirmed, ["app.ts"]);
+});
