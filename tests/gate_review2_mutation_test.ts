@@ -39,8 +39,11 @@ const GUARDS: Omit<GuardCase, "file">[] = [
     guard: "what a path holds now is read directly, never inferred from status",
     mutations: [{
       file: "src/gate/changes.ts",
-      find: "const current = now.get(path);",
-      replace: "const current = listed.has(path) || !then.has(path) ? now.get(path) : undefined;",
+      find: "const current = now.get(path); // guard: read directly",
+      replace: "const head = trees.after.get(path); " +
+        "const current = listed.has(path) ? now.get(path) : head " +
+        '? { kind: "file" as const, mode: head.mode, raw: head.oid, filtered: head.oid } ' +
+        ': { kind: "absent" as const };',
     }],
     filter: "F12",
   },

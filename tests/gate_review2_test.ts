@@ -127,7 +127,7 @@ Deno.test("gate-2 F4: a nested repository is observed and claimed without a trai
 Deno.test("gate-2 F6: grafts and a shallow file do not cut the walk; a future-dated commit is unverified", async () => {
   const repo = await makeRepo({ files: { "app.ts": "a\n" } });
   // Dated a moment ahead, so that only ancestry can tell it predates the spawn.
-  const soon = Math.floor(Date.now() / 1000) + 2;
+  const soon = Math.floor(Date.now() / 1000) + 12;
   const env = { GIT_COMMITTER_DATE: `@${soon} +0000` };
   const commit = async (message: string) => {
     const r = await run("git", ["commit", "-q", "--allow-empty", "-m", message], {
@@ -140,7 +140,11 @@ Deno.test("gate-2 F6: grafts and a shallow file do not cut the walk; a future-da
   const a = await commit("parent: feature");
   const head = await commit("parent: docs");
   const snap = await spawn(repo);
-  await new Promise((resolve) => setTimeout(resolve, 3000)); // let the clock pass the date
+  const captured = Date.parse(JSON.parse(await git(repo, ["cat-file", "blob", snap])).captured_at);
+  assertEquals(captured <= soon * 1000, true, "precondition: the spawn precedes the commits' date");
+  while (Date.now() <= (soon + 1) * 1000) {
+    await new Promise((resolve) => setTimeout(resolve, 500)); // let the clock pass the date
+  }
   const res = result([], [{ kind: "commit", ref: a, ok: true }]);
   for (const [file, text] of [[".git/shallow", head], [".git/info/grafts", head]] as const) {
     await writeFiles(repo, { [file]: `${text}\n` });

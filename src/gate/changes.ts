@@ -78,7 +78,7 @@ export function observedChanges(
   const changed: string[] = [];
   const paths = new Set([...then.keys(), ...listed, ...trees.differ, ...claimed]);
   for (const path of paths) {
-    const current = now.get(path);
+    const current = now.get(path); // guard: read directly
     if (current === undefined) continue;
     const before = then.get(path);
     if (before !== undefined) {
