@@ -86,6 +86,9 @@ export async function listAnchors(top: string, kind: string): Promise<Anchor[]> 
  * @param kind The namespace.
  * @param oid A full object id that exists.
  * @param nowMs The current time in milliseconds (a parameter, so tests can age anchors).
+ * @param companion A second object kept alive with the first (for a snapshot, the spawn's
+ *   HEAD commit): `refs/tether/<companion.kind>/<seconds>/<oid>` names the first object
+ *   and points at the second, created in the same transaction and expired with it.
  * @returns The new anchor's ref.
  * @throws {GitError} when the anchor cannot be created.
  */
@@ -94,13 +97,25 @@ export async function anchorObject(
   kind: string,
   oid: string,
   nowMs: number = Date.now(),
+  companion?: { kind: string; oid: string },
 ): Promise<string> {
   const seconds = Math.floor(nowMs / 1000);
-  const existing = await listAnchors(top, kind);
+  const [existing, others] = await Promise.all([
+    listAnchors(top, kind),
+    companion ? listAnchors(top, companion.kind) : Promise.resolve([]),
+  ]);
   const ref = anchorRef(kind, oid, seconds);
-  await gitText(["update-ref", "--stdin"], { cwd: top, stdin: `update ${ref} ${oid}\n` });
+  const second = companion ? anchorRef(companion.kind, oid, seconds) : undefined;
+  await gitText(["update-ref", "--stdin"], {
+    cwd: top,
+    stdin: `start\nupdate ${ref} ${oid}\n` +
+      (second ? `update ${second} ${companion!.oid}\n` : "") + // guard: spawn HEAD anchored
+      "prepare\ncommit\n",
+  });
   const oldest = seconds - ANCHOR_MAX_AGE_DAYS * 86_400;
-  const expired = existing.filter((a) => a.seconds < oldest && a.ref !== ref); // guard: expiry
+  const expired = [...existing, ...others].filter((a) =>
+    a.seconds < oldest && a.ref !== ref && a.ref !== second // guard: expiry
+  );
   if (expired.length > 0) {
     await runGit(["update-ref", "--stdin"], {
       cwd: top,
@@ -112,16 +127,24 @@ export async function anchorObject(
 }
 
 /**
- * Remove every anchor of an object (two git calls at most).
+ * Remove every anchor of an object (two git calls at most), in each of the given
+ * namespaces (an anchor's name carries the object it keeps, also a companion's).
  *
  * @param top Top level.
  * @param kind The namespace.
  * @param oid The object id.
+ * @param also Further namespaces whose anchors name the same object (companions).
  * @returns How many anchors were removed.
  * @throws {GitError} when git fails.
  */
-export async function releaseObject(top: string, kind: string, oid: string): Promise<number> {
-  const mine = (await listAnchors(top, kind)).filter((a) => a.oid === oid);
+export async function releaseObject(
+  top: string,
+  kind: string,
+  oid: string,
+  also: readonly string[] = [],
+): Promise<number> {
+  const lists = await Promise.all([kind, ...also].map((k) => listAnchors(top, k)));
+  const mine = lists.flat().filter((a) => a.oid === oid);
   if (mine.length > 0) {
     await gitText(["update-ref", "--stdin"], {
       cwd: top,

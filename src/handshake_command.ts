@@ -299,9 +299,19 @@ export async function handshakeMain(args: string[]): Promise<number> {
   }
   const prompt = wrap ? await readPrompt() : null;
 
-  const contextPromise: Promise<ContextResult | undefined> = v.context
-    ? captureWorkingContext({ recent: v.recent ?? [], audience })
-    : Promise.resolve(undefined);
+  // Settled at once: a capture that fails while the tree is still being read must not be
+  // an unhandled rejection (which would end the process before the error is reported).
+  const contextSettled: Promise<{ ok: ContextResult | undefined } | { error: unknown }> = v.context
+    ? captureWorkingContext({ recent: v.recent ?? [], audience }).then(
+      (ok) => ({ ok }),
+      (error) => ({ error }), // guard: capture failure handled
+    )
+    : Promise.resolve({ ok: undefined });
+  const contextResult = async (): Promise<ContextResult | undefined> => {
+    const r = await contextSettled;
+    if ("error" in r) throw r.error;
+    return r.ok;
+  };
   // A public audience gets no path and no git state: the handshake block is left out too.
   const publicAudience = audience === "public";
   if (publicAudience && explicit) {
@@ -317,13 +327,13 @@ export async function handshakeMain(args: string[]): Promise<number> {
     : captureLive;
   try {
     tree = publicAudience ? undefined : representable(explicit ?? await capture(), cwdStyle);
-    context = await contextPromise;
+    context = await contextResult();
   } catch (error) {
     const reason = describe(error);
     if (wrap && !v.strict && prompt !== null) {
       // The seed: dispatch without the block. The working context, which needs no
       // commit and no repository, still goes in when it could be captured.
-      const partial = await contextPromise.catch(() => undefined);
+      const partial = await contextResult().catch(() => undefined);
       const head = contextPrefix(partial);
       err(`handshake: ${reason}; prompt passed through without a handshake block`);
       await out(
@@ -333,7 +343,6 @@ export async function handshakeMain(args: string[]): Promise<number> {
       );
       return 0;
     }
-    contextPromise.catch(() => {});
     err(`error: ${reason}`);
     return EXIT_PARENT_FAILURE;
   }

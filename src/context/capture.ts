@@ -113,6 +113,13 @@ async function readBranch(top: string): Promise<string> {
 export const SNAPSHOT_ANCHOR = "snapshots";
 
 /**
+ * The anchor namespace of spawn HEADs: `refs/tether/snapshot-heads/<seconds>/<snapshot id>`
+ * points at the commit HEAD named at spawn, so an amend plus `git gc` cannot take it away
+ * while the snapshot is kept.
+ */
+export const SNAPSHOT_HEAD_ANCHOR = "snapshot-heads";
+
+/**
  * Store a snapshot as a git blob, anchored under `refs/tether/snapshots/` (anchors older
  * than 14 days, `ANCHOR_MAX_AGE_DAYS`, are removed at the same time).
  *
@@ -131,7 +138,23 @@ export async function storeSnapshot(
   });
   // Reachable from a ref, the blob outlives `git gc --prune=now` until gate --done (or
   // expiry) lets it go.
-  await anchorObject(top, SNAPSHOT_ANCHOR, oid); // guard: snapshot anchored
+  const head = snapshot.git?.head ?? null;
+  try {
+    await anchorObject( // guard: snapshot anchored
+      top,
+      SNAPSHOT_ANCHOR,
+      oid,
+      Date.now(),
+      head === null ? undefined : { kind: SNAPSHOT_HEAD_ANCHOR, oid: head },
+    );
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `cannot anchor the snapshot under refs/tether/${SNAPSHOT_ANCHOR}/ (a ref in the way?): ${
+        detail.replace(/\s+/g, " ")
+      }`,
+    );
+  }
   return oid;
 }
 

@@ -25,6 +25,12 @@ export interface StatusEntry {
    * before it existed.
    */
   state?: string | undefined;
+  /**
+   * What the path held when it was read, compared as is: `<lstat mode>:<raw id>` (bytes
+   * with no filters, link text, or a submodule's commit), `special:<mode>`, or `absent`.
+   * Absent in snapshots written before it existed.
+   */
+  content?: string | undefined;
 }
 
 /** The worktree modes of regular files. */

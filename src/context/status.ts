@@ -12,15 +12,10 @@
  *
  * @module
  */
-import { type GitOptions, type GitResult, gitText, runGit } from "../git.ts";
+import { gitText, type ObjectFormat, runGit } from "../git.ts";
 import { GIT_CONCURRENCY, mapBounded } from "./bounded.ts";
-import {
-  parsePorcelainV2Z,
-  REGULAR_MODES,
-  type StatusEntry,
-  SYMLINK_MODE,
-  worktreeMode,
-} from "./porcelain.ts";
+import { contentKey, type PathContent, readContents } from "./content.ts";
+import { parsePorcelainV2Z, REGULAR_MODES, type StatusEntry, SYMLINK_MODE } from "./porcelain.ts";
 
 const decoder = new TextDecoder();
 
@@ -34,250 +29,90 @@ export const STATUS_ARGS: readonly string[] = [
 ];
 
 /**
- * Worktree-vs-index changes of tracked files. git computes the blob id of every listed
- * worktree file to count lines, and refuses (exit 128, "unsupported file type") rather
- * than read a FIFO or a device: when it succeeds, every path it lists was a regular file
- * or a symbolic link, and can be hashed without a per-path type check.
- */
-const NUMSTAT_ARGS: readonly string[] = [
-  "diff-files",
-  "--numstat",
-  "-z",
-  "--no-renames",
-  "--no-ext-diff",
-  "--no-textconv",
-  "--ignore-submodules",
-];
-
-/**
- * How long one status-like call may take. `git status` and `diff-files` run the
- * repository's clean filters on files whose stat data changed (as every `git status`
- * does); a filter that never ends must not hang the capture or gate.
+ * How long one status-like call may take. `git status` runs the repository's clean
+ * filters on files whose stat data changed (as every `git status` does); a filter that
+ * never ends must not hang the capture or gate.
  */
 export const STATUS_TIMEOUT_MS = 300_000;
 
 /** What a worktree path is, learned without reading it. */
 export type PathKind = "regular" | "symlink" | "special" | "none";
 
+/** Where a worktree's repository keeps its objects, and their format. */
+export interface RepoDirs {
+  /** The common git directory, absolute. */
+  commonDir: string;
+  /** The object format. */
+  format: ObjectFormat;
+}
+
 /**
- * Read every status entry of the worktree at `top`, with the id of what each path holds.
+ * The common git directory and object format of the worktree at `top` (one git call).
  *
- * The content ids come from a bounded number of git calls, whatever the number of
- * entries: the entries' paths are added to a private index beside the worktree's own
- * (`<git dir>/tether-context-index`; the user's index is never touched) with
- * `git add -f --ignore-errors --pathspec-from-file`, which `lstat`s each path and stores
- * a regular file as `git add` would, a symbolic link as its link text (never followed,
- * also a link to a directory), a nested repository or submodule as the commit its HEAD
- * names, and skips anything else (a FIFO or device is never opened); `git ls-files -s`
- * then lists the ids. When that fails (a path vanished meanwhile, an unreadable file),
- * the slower per-path reading below is used instead.
+ * @param top The worktree's top level.
+ * @returns Directory and format.
+ * @throws {GitError} when git fails.
+ */
+export async function repoDirs(top: string): Promise<RepoDirs> {
+  const [commonDir, format] = (await gitText(
+    ["rev-parse", "--path-format=absolute", "--git-common-dir", "--show-object-format"],
+    { cwd: top },
+  )).split("\n");
+  return { commonDir: commonDir!, format: format === "sha256" ? "sha256" : "sha1" };
+}
+
+/**
+ * The live status entries, without content (one `git status` call).
+ *
+ * @param top The worktree's top level.
+ * @returns The entries in git's order, `oid` null.
+ * @throws {GitError} when git fails.
+ */
+export async function readStatus(top: string): Promise<StatusEntry[]> {
+  const status = await runGit(STATUS_ARGS, {
+    cwd: top,
+    parse: true,
+    timeoutMs: STATUS_TIMEOUT_MS,
+  });
+  return parsePorcelainV2Z(decoder.decode(status.stdout));
+}
+
+/**
+ * Record what a path holds in its entry: `content` (see `contentKey`), `oid` the raw id
+ * (null for special or absent), and for an untracked entry the `lstat` mode in `state`.
+ *
+ * @param entry The entry, updated in place.
+ * @param content What the path holds.
+ */
+export function setContent(entry: StatusEntry, content: PathContent): void {
+  entry.content = contentKey(content);
+  entry.oid = content.kind === "absent" || content.kind === "special" ? null : content.raw;
+  if (entry.xy === "??" || entry.xy === "!!") {
+    entry.state = content.kind === "absent" ? "none" : content.mode;
+  }
+}
+
+/**
+ * Read every status entry of the worktree at `top`, with what each path holds read
+ * directly as raw bytes (see {@linkcode readContents}): a bounded number of git calls,
+ * whatever the number of entries.
  *
  * @param top The worktree's top level.
  * @returns The entries in git's order.
- * @throws {GitError} when git fails.
+ * @throws {Error} when git fails or a path cannot be read.
  */
 export async function readStatusEntries(top: string): Promise<StatusEntry[]> {
-  const [status, gitDir] = await Promise.all([
-    runGit(STATUS_ARGS, { cwd: top, parse: true, timeoutMs: STATUS_TIMEOUT_MS }),
-    gitText(["rev-parse", "--absolute-git-dir"], { cwd: top }),
-  ]);
-  const entries = parsePorcelainV2Z(decoder.decode(status.stdout));
-  const content = await contentThroughIndex(top, `${gitDir}/${CONTEXT_INDEX_NAME}`, entries);
-  if (content === undefined) {
-    await hashWorktreeFiles(top, entries, await numstatChecked(top));
-    return entries;
-  }
+  const [entries, dirs] = await Promise.all([readStatus(top), repoDirs(top)]);
+  const contents = await readContents(
+    top,
+    dirs.commonDir,
+    dirs.format,
+    entries.map((e) => e.path),
+  );
   for (const entry of entries) {
-    const found = content.get(entry.path.replace(/\/$/, ""));
-    if (entry.xy === "??" || entry.xy === "!!") entry.state = found?.mode ?? "none";
-    entry.oid = found?.oid ?? null;
+    setContent(entry, contents.get(entry.path.replace(/\/$/, "")) ?? { kind: "absent" });
   }
   return entries;
-}
-
-/** The private index the working context reads content through. */
-export const CONTEXT_INDEX_NAME = "tether-context-index";
-
-/** How often a call on the private index is retried while another process holds its lock. */
-const LOCK_RETRIES = 40;
-
-/** Run git on the private index, waiting while another capture holds its lock. */
-async function onPrivateIndex(
-  args: readonly string[],
-  options: GitOptions,
-): Promise<GitResult> {
-  for (let attempt = 0;; attempt++) {
-    const r = await runGit(args, { ...options, allowFailure: true });
-    if (r.code === 0 || attempt >= LOCK_RETRIES || !/\.lock'?: File exists/.test(r.stderr)) {
-      return r;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 50));
-  }
-}
-
-/**
- * Mode and id of what each entry's path holds, from a private index (see
- * {@linkcode readStatusEntries}): three git calls, whatever the number of paths.
- *
- * @returns Path (without a trailing `/`) → mode and id, or undefined when git could not
- *   add every path (the caller then reads path by path).
- */
-async function contentThroughIndex(
-  top: string,
-  indexFile: string,
-  entries: readonly StatusEntry[],
-): Promise<Map<string, { mode: string; oid: string }> | undefined> {
-  const paths = [
-    ...new Set(
-      entries.filter((e) => e.xy[1] !== "D" && e.xy !== "D ").map((e) => e.path.replace(/\/$/, "")),
-    ),
-  ];
-  const out = new Map<string, { mode: string; oid: string }>();
-  if (paths.length === 0) return out;
-  const env = { GIT_INDEX_FILE: indexFile };
-  const emptied = await onPrivateIndex(["read-tree", "--empty"], { cwd: top, env });
-  if (emptied.code !== 0) return undefined;
-  const added = await onPrivateIndex(
-    [
-      "--literal-pathspecs",
-      "add",
-      "-f",
-      "--ignore-errors",
-      "--pathspec-from-file=-",
-      "--pathspec-file-nul",
-    ],
-    { cwd: top, env, stdin: paths.join("\0") + "\0", timeoutMs: HASH_TIMEOUT_MS },
-  );
-  if (added.code !== 0) return undefined; // guard: bounded processes
-  const listed = await runGit(["ls-files", "-s", "-z"], { cwd: top, env, parse: true });
-  for (const record of decoder.decode(listed.stdout).split("\0")) {
-    const match = /^(\d{6}) ([0-9a-f]+) 0\t(.*)$/s.exec(record);
-    if (match) out.set(match[3]!, { mode: match[1]!, oid: match[2]! }); // guard: every kind
-  }
-  return out;
-}
-
-/** Paths `git diff-files --numstat` lists without failing: files or links, never special. */
-async function numstatChecked(top: string): Promise<Set<string>> {
-  const numstat = await runGit(NUMSTAT_ARGS, {
-    cwd: top,
-    parse: true,
-    allowFailure: true,
-    timeoutMs: STATUS_TIMEOUT_MS,
-  });
-  return numstat.code === 0 ? numstatPaths(decoder.decode(numstat.stdout)) : new Set<string>();
-}
-
-/** The paths of `diff-files --numstat -z` output (`added\tdeleted\tpath\0`). */
-function numstatPaths(text: string): Set<string> {
-  const paths = new Set<string>();
-  for (const record of text.split("\0")) {
-    const match = /^(?:\d+|-)\t(?:\d+|-)\t(.*)$/s.exec(record);
-    if (match?.[1]) paths.add(match[1]);
-  }
-  return paths;
-}
-
-/**
- * How an entry's worktree file can be read: already known regular, known symlink, known
- * to have no file, or unknown (ask `lstat` through git first).
- */
-function knownKind(
-  entry: StatusEntry,
-  checked: ReadonlySet<string>,
-): PathKind | "submodule" | "unknown" {
-  if (entry.xy === "??" || entry.xy === "!!") return "unknown";
-  const mode = worktreeMode(entry);
-  if (mode === undefined) return "unknown";
-  if (mode === SYMLINK_MODE) return "symlink";
-  if (mode === GITLINK_MODE) return "submodule";
-  if (!REGULAR_MODES.has(mode)) return "none";
-  // Unchanged against the index: git compared the file's stat data, so it is regular.
-  if (entry.xy[1] === " " && (entry.state ?? "").split(" ").length === 6) return "regular";
-  return checked.has(entry.path) ? "regular" : "unknown";
-}
-
-/**
- * Fill in `oid` for entries whose worktree file is a regular file or a symbolic link,
- * a submodule's entry the commit it has checked out, and record the `lstat` mode of
- * untracked entries in `state`. Regular files are hashed as `git add` would store them
- * (the repository's clean filters apply, as they do for `git status`), so an id compares
- * equal to the blob a commit holds for the same content.
- *
- * @param top The worktree's top level.
- * @param entries Entries to update in place.
- * @param checked Paths `git diff-files --numstat` listed without failing (known safe).
- */
-export async function hashWorktreeFiles(
-  top: string,
-  entries: StatusEntry[],
-  checked: ReadonlySet<string> = new Set(),
-): Promise<void> {
-  const kinds = entries.map((e) => knownKind(e, checked));
-  const unknown = entries.filter((_, i) => kinds[i] === "unknown").map((e) => e.path);
-  const learned = await pathKinds(top, unknown);
-  const regular: StatusEntry[] = [];
-  const links: StatusEntry[] = [];
-  const submodules: StatusEntry[] = [];
-  entries.forEach((entry, i) => {
-    let kind = kinds[i];
-    if (kind === "unknown") {
-      kind = learned.get(entry.path)?.kind ?? "none";
-      if (entry.xy === "??" || entry.xy === "!!") {
-        entry.state = learned.get(entry.path)?.mode ?? "none";
-      }
-    }
-    if (kind === "regular") regular.push(entry);
-    else if (kind === "symlink") links.push(entry);
-    else if (kind === "submodule") submodules.push(entry); // guard: submodule commit
-  });
-  const [blobs, linkIds, commits] = await Promise.all([
-    hashRegularFiles(top, regular.map((e) => e.path), []),
-    symlinkBlobIds(top, links.map((e) => e.path)),
-    submoduleCommits(top, submodules),
-  ]);
-  for (const e of regular) e.oid = blobs.get(e.path) ?? null;
-  for (const e of links) e.oid = linkIds.get(e.path) ?? null;
-  for (const e of submodules) e.oid = commits.get(e.path) ?? null;
-}
-
-/** The mode git gives a submodule (a gitlink). */
-const GITLINK_MODE = "160000";
-
-/**
- * The commit each submodule has checked out: the index's commit when porcelain v2 says
- * the submodule's commit did not change (`S.` in the submodule field), otherwise its HEAD
- * read with `git rev-parse` inside it (one call per moved submodule, at most
- * {@linkcode GIT_CONCURRENCY} at once; only refs are read).
- *
- * @param top The worktree's top level.
- * @param entries Status entries of submodules.
- * @returns Path → commit id, for the submodules whose HEAD could be read.
- */
-async function submoduleCommits(
-  top: string,
-  entries: readonly StatusEntry[],
-): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  const moved: StatusEntry[] = [];
-  for (const e of entries) {
-    const fields = (e.state ?? "").split(" ");
-    if (fields.length === 6 && fields[0]?.startsWith("S.")) out.set(e.path, fields[5]!);
-    else moved.push(e);
-  }
-  const heads = await mapBounded(moved, GIT_CONCURRENCY, async (e) => {
-    const r = await runGit(["rev-parse", "--verify", "-q", "HEAD"], {
-      cwd: `${top}/${e.path}`,
-      parse: true,
-      allowFailure: true,
-    });
-    return r.code === 0 ? decoder.decode(r.stdout).trim() : null;
-  });
-  moved.forEach((e, i) => {
-    const head = heads[i];
-    if (head) out.set(e.path, head);
-  });
-  return out;
 }
 
 /**
@@ -384,19 +219,22 @@ function stdinSafe(path: string): boolean {
  * @param top The worktree's top level.
  * @param paths Regular files relative to the top level.
  * @param flags `hash-object` flags (`--no-filters`, or none to hash as `git add` would).
+ * @param chunk Paths per `--stdin-paths` call (the runner reads while it writes, so one
+ *   call can take them all).
  * @returns Path → blob id, for the paths git could hash.
  */
 export async function hashRegularFiles(
   top: string,
   paths: readonly string[],
   flags: readonly string[],
+  chunk: number = HASH_CHUNK,
 ): Promise<Map<string, string>> {
   const unique = [...new Set(paths)];
   const plain = unique.filter(stdinSafe);
   const odd = unique.filter((p) => !stdinSafe(p));
   const batches: { paths: string[]; stdin: boolean }[] = [];
-  for (let start = 0; start < plain.length; start += HASH_CHUNK) {
-    batches.push({ paths: plain.slice(start, start + HASH_CHUNK), stdin: true });
+  for (let start = 0; start < plain.length; start += chunk) {
+    batches.push({ paths: plain.slice(start, start + chunk), stdin: true });
   }
   let current: string[] = [];
   let bytes = 0;

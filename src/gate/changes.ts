@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { type StatusEntry, worktreeMode } from "../context/porcelain.ts";
+import { contentKey, type PathContent } from "../context/content.ts";
+import type { StatusEntry } from "../context/porcelain.ts";
 import { normalizeRelative } from "../context/snapshot.ts";
 import type { TreeLeaf, TreePair } from "./trees.ts";
 
@@ -18,84 +19,78 @@ export interface ChangeReport {
   observed_unclaimed: string[];
 }
 
-/**
- * What a status entry says its path holds in the worktree: mode and content id (blob of
- * the bytes or link text, the checked-out commit of a submodule), `absent` when the file
- * is gone. Untracked entries carry the `lstat` mode in `state`.
- *
- * @example A modified file, a deleted one, an untracked one
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * const z = "0".repeat(40);
- * assertEquals(entryContent({ xy: " M", path: "a", oid: "1", state: `N... 100644 100644 100755 ${z} ${z}` }), "100755:1");
- * assertEquals(entryContent({ xy: " D", path: "b", oid: null, state: `N... 100644 100644 000000 ${z} ${z}` }), "absent");
- * assertEquals(entryContent({ xy: "??", path: "c", oid: "2", state: "100644" }), "100644:2");
- * ```
- * @param entry A status entry read with its content ids.
- * @returns A comparable description of the content.
- */
-export function entryContent(entry: StatusEntry): string {
-  if (entry.xy === "??" || entry.xy === "!!") {
-    const mode = entry.state || "none";
-    // Something that is no file (a nested repository's directory) still is something.
-    if (mode === "none") return entry.path.endsWith("/") ? "directory" : "unreadable";
-    return `${mode}:${entry.oid ?? ""}`;
-  }
-  const mode = worktreeMode(entry);
-  return mode === "000000" ? "absent" : `${mode ?? "?"}:${entry.oid ?? ""}`; // guard: content only
+/** A path without a trailing `/` (git prints a nested repository's directory with one). */
+export function plainPath(path: string): string {
+  return path.replace(/\/$/, "");
 }
 
 /**
- * What a tree holds at a path, in {@linkcode entryContent}'s terms.
+ * Whether a path that had no status entry at spawn (so it held what the spawn HEAD held)
+ * holds the same now. Raw ids are compared first; only when they differ may the filtered
+ * id (what `git add` would store) prove it unchanged, never changed. Modes are not
+ * compared: the spawn side's mode came from the repository's own settings, the live one
+ * from `lstat`.
  *
- * @param leaf The tree's leaf, or undefined when the tree has no file there.
- * @returns A comparable description of the content.
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const leaf = { mode: "100755", oid: "a" };
+ * assertEquals(sameAsLeaf(leaf, { kind: "file", mode: "100644", raw: "a", filtered: "b" }), true);
+ * assertEquals(sameAsLeaf(leaf, { kind: "file", mode: "100644", raw: "c", filtered: "a" }), true);
+ * assertEquals(sameAsLeaf(leaf, { kind: "absent" }), false);
+ * ```
+ * @param leaf The spawn HEAD's leaf at the path.
+ * @param now What the path holds now.
+ * @returns True when nothing shows a change of content.
  */
-export function leafContent(leaf: TreeLeaf | undefined): string {
-  return leaf ? `${leaf.mode}:${leaf.oid}` : "absent";
+export function sameAsLeaf(leaf: TreeLeaf, now: PathContent): boolean {
+  // An uninitialised submodule is an empty directory: it cannot be told from a removed one.
+  if (now.kind === "absent") return leaf.mode === "160000";
+  if (now.kind === "special") return false;
+  return now.raw === leaf.oid || now.filtered === leaf.oid; // guard: raw bytes first
 }
 
 /**
- * The paths whose content changed between spawn and now. A path's content at a moment is
- * what its status entry says (the worktree's bytes, mode, link text or submodule commit)
- * or, when it had no entry, what HEAD held (git found worktree, index and HEAD equal).
- * Moving HEAD, the branch or the index changes no file, so it is no change.
+ * The paths whose content changed between spawn and now. A path that had a status entry
+ * at spawn is compared with what the snapshot recorded (type and raw id, read directly);
+ * a path without one held what the spawn HEAD held ({@linkcode sameAsLeaf}). What a path
+ * holds now is always read directly, never inferred from the live status: a child can
+ * hide a path from status without touching it. A path that neither the spawn nor the live
+ * state knows (no entry, in no HEAD tree) is ignored by git: not observed.
  *
- * @example A commit that moved a file's change from the worktree into HEAD is no change
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * const z = "0".repeat(40);
- * const spawn = [{ xy: " M", path: "a", oid: "2", state: `N... 100644 100644 100644 ${z} ${z}` }];
- * const trees = {
- *   differ: ["a", "b"],
- *   before: new Map([["a", { mode: "100644", oid: "1" }], ["b", { mode: "100644", oid: "3" }]]),
- *   after: new Map([["a", { mode: "100644", oid: "2" }], ["b", { mode: "100644", oid: "4" }]]),
- * };
- * assertEquals(observedChanges(spawn, [], trees), ["b"]);
- * ```
- * @param spawn Entries at spawn (from the snapshot).
- * @param live Entries now.
- * @param trees The spawn HEAD's and the live HEAD's trees compared, with both trees'
- *   leaves at every path of `spawn` and `live`.
+ * @param spawn Entries at spawn (from the snapshot), each with its `content`.
+ * @param live Entries now (only their paths matter).
+ * @param now What every path of interest holds now.
+ * @param trees The spawn HEAD's and the live HEAD's trees compared.
+ * @param claimed Further paths to judge (the child's claims).
  * @returns Changed paths, sorted.
  */
 export function observedChanges(
   spawn: readonly StatusEntry[],
   live: readonly StatusEntry[],
+  now: ReadonlyMap<string, PathContent>,
   trees: TreePair,
+  claimed: readonly string[] = [],
 ): string[] {
-  const content = (entries: readonly StatusEntry[]) => {
-    const map = new Map<string, string[]>();
-    for (const e of entries) map.set(e.path, [...(map.get(e.path) ?? []), entryContent(e)]);
-    return new Map([...map].map(([p, xs]) => [p, [...new Set(xs)].sort().join("\n")]));
-  };
-  const then = content(spawn);
-  const now = content(live);
+  const then = new Map<string, string>();
+  for (const e of spawn) if (!then.has(plainPath(e.path))) then.set(plainPath(e.path), e.content!);
+  const listed = new Set(live.map((e) => plainPath(e.path)));
   const changed: string[] = [];
-  for (const path of new Set([...then.keys(), ...now.keys(), ...trees.differ])) {
-    const before = then.get(path) ?? leafContent(trees.before.get(path));
-    const after = now.get(path) ?? leafContent(trees.after.get(path));
-    if (before !== after) changed.push(path);
+  const paths = new Set([...then.keys(), ...listed, ...trees.differ, ...claimed]);
+  for (const path of paths) {
+    const current = now.get(path); // guard: read directly
+    if (current === undefined) continue;
+    const before = then.get(path);
+    if (before !== undefined) {
+      if (before !== contentKey(current)) changed.push(path);
+      continue;
+    }
+    const leaf = trees.before.get(path);
+    if (leaf) {
+      if (!sameAsLeaf(leaf, current)) changed.push(path); // guard: content only
+    } else if (current.kind !== "absent" && (listed.has(path) || trees.after.has(path))) {
+      changed.push(path); // created since spawn; present but unlisted is ignored: not observed
+    }
   }
   return changed.sort();
 }
@@ -112,7 +107,7 @@ export function observedChanges(
  * @returns The canonical path (unchanged when it does not normalise to anything).
  */
 export function canonicalClaim(path: string): string {
-  return normalizeRelative(path.replaceAll("\\", "/")) || path;
+  return plainPath(normalizeRelative(path.replaceAll("\\", "/")) || path);
 }
 
 /**

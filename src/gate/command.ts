@@ -176,6 +176,8 @@ export async function gateMain(args: string[]): Promise<number> {
     throw error;
   }
   if ("problem" in input) err(`error: ${input.problem}`);
-  await out(values.json ? JSON.stringify(report, null, 2) + "\n" : renderReport(report));
+  const { warnings, ...printed } = report;
+  await out(values.json ? JSON.stringify(printed, null, 2) + "\n" : renderReport(printed));
+  for (const warning of warnings ?? []) err(`warning: ${warning}`);
   return report.verdict === "accept" ? EXIT_ACCEPT : EXIT_REJECT;
 }

@@ -6,20 +6,28 @@
  */
 import { SubagentResult } from "../contract/schemas.ts";
 import type { WorkingContextSnapshot } from "../context/snapshot.ts";
-import { readStatusEntries } from "../context/status.ts";
-import { GitError, isFullOid } from "../git.ts";
+import { readStatus, repoDirs } from "../context/status.ts";
+import { readContents } from "../context/content.ts";
+import { isFullOid } from "../git.ts";
 import { releaseObject } from "../anchor.ts";
-import { SNAPSHOT_ANCHOR } from "../context/capture.ts";
-import { type ChangeReport, classifyChanges, observedChanges } from "./changes.ts";
+import { SNAPSHOT_ANCHOR, SNAPSHOT_HEAD_ANCHOR } from "../context/capture.ts";
+import {
+  canonicalClaim,
+  type ChangeReport,
+  classifyChanges,
+  observedChanges,
+  plainPath,
+} from "./changes.ts";
 import {
   type CheckedEvidence,
   checkEvidence,
   type EvidenceFinding,
+  evidencePath,
   isCheckable,
   type SpawnState,
 } from "./evidence.ts";
 import { GateError, type LiveRepo, openRepo, readBlob, readCommits } from "./repo.ts";
-import { duplicateKeys } from "./json_keys.ts";
+import { MAX_JSON_DEPTH, scanJson } from "./json_keys.ts";
 import { compareTrees } from "./trees.ts";
 import { parseSnapshot } from "./snapshot_schema.ts";
 
@@ -35,6 +43,8 @@ export interface GateReport {
   changes?: ChangeReport;
   /** What the parent should merge into its recent files: confirmed changes, then its own. */
   recent_files: string[];
+  /** Problems after the verdict (a failed `--done` release); printed on stderr, not in JSON. */
+  warnings?: string[];
 }
 
 /** How to evaluate. */
@@ -111,6 +121,8 @@ export function schemaReasons(value: unknown): string[] {
 async function observe(
   repo: LiveRepo,
   since: string,
+  claimed: readonly string[],
+  evidencePaths: readonly string[],
 ): Promise<{ snapshot: WorkingContextSnapshot; observed: string[]; spawn: SpawnState }> {
   if (!isFullOid(since, repo.format)) {
     throw new GateError(
@@ -127,15 +139,19 @@ async function observe(
     );
   }
   const captured = Date.parse(snapshot.captured_at);
-  if (Number.isNaN(captured) || git.entries.some((e) => e.state === undefined)) {
+  if (
+    Number.isNaN(captured) ||
+    git.entries.some((e) => e.state === undefined || e.content === undefined)
+  ) {
     throw new GateError(
       `Cannot evaluate: snapshot "${since}" was written by an older tether; capture a new one`,
     );
   }
   const heads = [git.head, repo.head].filter((h): h is string => h !== null);
-  const [live, commits] = await Promise.all([
-    readStatusEntries(repo.top),
+  const [live, commits, dirs] = await Promise.all([
+    readStatus(repo.top),
     readCommits(repo.top, heads, repo.format),
+    repoDirs(repo.top),
   ]);
   const tree = (head: string | null, whose: string): string | null => {
     if (head === null) return null;
@@ -147,18 +163,44 @@ async function observe(
         : `Cannot evaluate: ${whose} HEAD "${head}" is no longer in this repository`,
     );
   };
+  const spawnPaths = git.entries.map((e) => plainPath(e.path));
+  const livePaths = live.map((e) => plainPath(e.path));
   const trees = await compareTrees(
     repo.top,
     repo.format,
     tree(git.head, "the snapshot's"),
     tree(repo.head, "the live"),
-    [...git.entries, ...live].map((e) => e.path),
+    [...spawnPaths, ...livePaths, ...claimed, ...evidencePaths],
   );
-  const observed = observedChanges(git.entries, live, trees);
+  let now;
+  try {
+    now = await readContents(repo.top, dirs.commonDir, dirs.format, [
+      ...spawnPaths,
+      ...livePaths,
+      ...claimed,
+      ...trees.differ,
+    ]);
+  } catch (error) {
+    if (error instanceof GateError) throw error;
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new GateError(`Cannot evaluate: ${detail.replace(/\s+/g, " ")}`);
+  }
+  const observed = observedChanges(git.entries, live, now, trees, claimed);
+  // What existed at spawn: an entry's recorded content, else the spawn HEAD's leaf.
+  const existed = new Set<string>(trees.before.keys());
+  for (const e of git.entries) {
+    if (e.content === "absent") existed.delete(plainPath(e.path));
+    else existed.add(plainPath(e.path));
+  }
   return {
     snapshot,
     observed,
-    spawn: { head: git.head, time: Math.floor(captured / 1000), changed: new Set(observed) },
+    spawn: {
+      head: git.head,
+      time: Math.floor(captured / 1000),
+      changed: new Set(observed),
+      existed,
+    },
   };
 }
 
@@ -177,12 +219,17 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
   let result: SubagentResult | undefined;
   if ("problem" in parsed) reasons.push(parsed.problem);
   else {
+    const scan = scanJson(text.replace(/^\uFEFF/, ""));
     reasons.push(
-      ...duplicateKeys(text.replace(/^\uFEFF/, "")).slice(0, MAX_ISSUES).map((d) =>
+      ...scan.duplicates.slice(0, MAX_ISSUES).map((d) =>
         `Schema violation at ${fieldPath(d.path)}: duplicate key ${JSON.stringify(d.key)}`
       ),
     );
-    reasons.push(...schemaReasons(parsed.value));
+    if (scan.tooDeep) {
+      reasons.push(
+        `Schema violation: objects and arrays nest deeper than ${MAX_JSON_DEPTH} levels`,
+      );
+    } else reasons.push(...schemaReasons(parsed.value));
     if (reasons.length === 0) result = SubagentResult.parse(parsed.value);
   }
 
@@ -190,8 +237,12 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
     (result?.evidence.some((e) => isCheckable(e.kind)) ?? false) ||
     result?.working_context?.head !== undefined;
   const repo = needsRepo ? await openRepo(options.cwd) : undefined;
+  const claimed = (result?.files_changed ?? []).map(canonicalClaim);
+  const evidencePaths = (result?.evidence ?? []).filter((e) => e.kind === "file").map((e) =>
+    evidencePath(e.ref)
+  ).filter((p): p is string => typeof p === "string");
   const observation = repo && options.since !== undefined
-    ? await observe(repo, options.since)
+    ? await observe(repo, options.since, claimed, evidencePaths)
     : undefined;
 
   let findings: EvidenceFinding[] = [];
@@ -216,11 +267,12 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
   };
   if (changes) report.changes = changes;
   if (options.done && repo && options.since !== undefined) {
+    // The verdict stands whatever happens to the anchor: a failed release is a warning.
     try {
-      await releaseObject(repo.top, SNAPSHOT_ANCHOR, options.since);
+      await releaseObject(repo.top, SNAPSHOT_ANCHOR, options.since, [SNAPSHOT_HEAD_ANCHOR]);
     } catch (error) {
-      if (error instanceof GitError) throw new GateError(`Cannot release: ${error.message}`);
-      throw error;
+      const detail = error instanceof Error ? error.message : String(error);
+      report.warnings = [`Cannot release the snapshot's anchor: ${detail.replace(/\s+/g, " ")}`]; // guard: verdict survives release
     }
   }
   return report;

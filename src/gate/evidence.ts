@@ -18,6 +18,8 @@ export interface SpawnState {
   time: number;
   /** Paths whose content changed since spawn. */
   changed: ReadonlySet<string>;
+  /** Paths known to have held something at spawn (a status entry, or the spawn HEAD). */
+  existed: ReadonlySet<string>;
 }
 
 /**
@@ -94,9 +96,15 @@ export async function checkEvidence(
   // New since spawn: committed at or after the spawn's second and not reachable from the
   // spawn's HEAD. (A commit's time is inside its checked content, so it cannot be forged
   // for an existing commit.)
+  const now = Math.floor(Date.now() / 1000);
+  const future = new Set(commits.filter((oid) => {
+    const c = commitsRead.get(oid);
+    return spawn !== undefined && c?.kind === "commit" && c.time > now; // guard: future date
+  }));
   const recent = commits.filter((oid) => {
     const c = commitsRead.get(oid);
-    return c?.kind === "commit" && (spawn === undefined || c.time >= spawn.time); // guard: date
+    return c?.kind === "commit" && (spawn === undefined || c.time >= spawn.time) && // guard: date
+      !future.has(oid);
   });
   const fresh = spawn === undefined
     ? new Set(recent)
@@ -116,6 +124,14 @@ export async function checkEvidence(
       const read = commitsRead.get(ref) ?? { kind: "missing" };
       if (read.kind === "commit") {
         if (fresh.has(ref)) return { kind, ref, status: "verified" }; // guard: new commit
+        if (future.has(ref)) {
+          return {
+            kind,
+            ref,
+            status: "unverified",
+            why: `commit ${quoted} is dated after gate's clock, so its age cannot be told`,
+          };
+        }
         return {
           kind,
           ref,
@@ -140,6 +156,16 @@ export async function checkEvidence(
         return { kind, ref, status: "refuted", why: `file ${path?.message ?? quoted}` };
       }
       const found = files.get(path) ?? { kind: "missing" };
+      if (found.kind === "nested") {
+        return {
+          kind,
+          ref,
+          status: "unverified",
+          why: `file ${quoted} is inside the submodule or nested repository ${
+            JSON.stringify(found.repo)
+          }, which gate does not look into`,
+        };
+      }
       if (found.kind !== "regular") {
         return { kind, ref, status: "refuted", why: `file ${quoted} ${NOT_REGULAR[found.kind]}` };
       }
@@ -153,7 +179,15 @@ export async function checkEvidence(
         };
       }
       if (spawn && !spawn.changed.has(path)) { // guard: changed file
-        return { kind, ref, status: "preexisting", why: `file ${quoted} is unchanged since spawn` };
+        // Only a file known to exist at spawn is preexisting; an ignored one was not seen.
+        return spawn.existed.has(path) // guard: known at spawn
+          ? { kind, ref, status: "preexisting", why: `file ${quoted} is unchanged since spawn` }
+          : {
+            kind,
+            ref,
+            status: "unverified",
+            why: `file ${quoted} is ignored by git, so gate cannot tell whether it is new`,
+          };
       }
       return { kind, ref, status: "verified" };
     }
@@ -167,7 +201,7 @@ export async function checkEvidence(
 }
 
 /** Why a path that is not a regular file in the worktree is refuted (nothing about targets). */
-const NOT_REGULAR: Record<Exclude<WorktreeFile["kind"], "regular">, string> = {
+const NOT_REGULAR: Record<Exclude<WorktreeFile["kind"], "regular" | "nested">, string> = {
   missing: "does not exist in the worktree",
   symlink: "is a symbolic link, not a regular file",
   special: "is not a regular file",

@@ -10,6 +10,21 @@
 import { runGit } from "../git.ts";
 import type { ObjectFormat } from "../git.ts";
 import { objectId } from "../seed/commit.ts";
+
+/**
+ * The history gate reads is the objects themselves: no graft file, no shallow file (both
+ * are plain files a child can write in the git directory), and no commit-graph (a cache a
+ * child can rewrite); replace refs are off for every call already. A genuinely shallow
+ * clone then cannot be walked past its boundary: git fails, and gate says so (exit 3).
+ */
+export const HISTORY_ENV: Readonly<Record<string, string>> = {
+  GIT_GRAFT_FILE: "/nonexistent/tether-no-grafts",
+  GIT_SHALLOW_FILE: "/nonexistent/tether-no-shallow",
+};
+
+/** Config for history walks: no commit-graph. */
+export const HISTORY_CONFIG: readonly string[] = ["-c", "core.commitGraph=false"];
+
 const decoder = new TextDecoder();
 
 function hex(bytes: Uint8Array): string {
@@ -44,6 +59,7 @@ export async function readObjects(
   if (unique.length === 0) return out;
   const { stdout } = await runGit(["cat-file", "--batch"], {
     cwd: top,
+    env: { ...HISTORY_ENV },
     parse: true,
     stdin: unique.join("\n") + "\n",
   });

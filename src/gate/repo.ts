@@ -14,7 +14,7 @@ import {
 } from "../context/porcelain.ts";
 import { hashRegularFiles, pathKinds, STATUS_ARGS, STATUS_TIMEOUT_MS } from "../context/status.ts";
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
-import { parseCommit, readObjects } from "./objects.ts";
+import { HISTORY_CONFIG, HISTORY_ENV, parseCommit, readObjects } from "./objects.ts";
 
 const decoder = new TextDecoder();
 
@@ -91,6 +91,7 @@ export async function objectTypes(
     const chunk = oids.slice(start, start + 500);
     const text = await gitText(["cat-file", "--batch-check=%(objectname) %(objecttype)"], {
       cwd: top,
+      env: { ...HISTORY_ENV },
       stdin: chunk.join("\n") + "\n",
     });
     const lines = text.split("\n");
@@ -108,6 +109,7 @@ export type WorktreeFile =
   | { kind: "symlink" }
   | { kind: "special" }
   | { kind: "unchecked" }
+  | { kind: "nested"; repo: string }
   | { kind: "missing" };
 
 /** Most argument bytes of one pathspec-limited call (Windows allows 32 KiB). */
@@ -150,9 +152,15 @@ export async function inspectWorktreeFiles(
   paths: readonly string[],
 ): Promise<Map<string, WorktreeFile>> {
   const unique = [...new Set(paths)];
+  const prefixes = new Set<string>();
+  for (const path of unique) {
+    for (let i = path.indexOf("/"); i > 0; i = path.indexOf("/", i + 1)) {
+      prefixes.add(path.slice(0, i));
+    }
+  }
   const indexModes = new Map<string, string>();
   const statusEntries = new Map<string, StatusEntry>();
-  for (const chunk of chunkByBytes(unique)) {
+  for (const chunk of chunkByBytes([...new Set([...unique, ...prefixes])])) {
     const [listed, status] = await Promise.all([
       runGit(["--literal-pathspecs", "ls-files", "-z", "-v", "--stage", "--", ...chunk], {
         cwd: top,
@@ -177,8 +185,22 @@ export async function inspectWorktreeFiles(
     }
   }
 
+  // A submodule (a gitlink in the index) or an untracked nested repository (`dir/` in
+  // status) on the way: its files are another repository's, which gate does not read.
+  const nestedIn = (path: string): string | undefined => {
+    for (let i = path.indexOf("/"); i > 0; i = path.indexOf("/", i + 1)) {
+      const prefix = path.slice(0, i);
+      if (indexModes.get(prefix) === "160000" || statusEntries.has(`${prefix}/`)) return prefix;
+    }
+    return undefined;
+  };
   const found = new Map<string, WorktreeFile | "lstat" | "hash">();
   for (const path of unique) {
+    const nested = nestedIn(path);
+    if (nested !== undefined) {
+      found.set(path, { kind: "nested", repo: nested }); // guard: submodule evidence
+      continue;
+    }
     const entry = statusEntries.get(path);
     const mode = entry ? worktreeMode(entry) : indexModes.get(path);
     if (entry && (entry.xy === "??" || entry.xy === "!!")) found.set(path, "lstat");
@@ -264,10 +286,19 @@ export async function notReachableFrom(
   base: string | null,
 ): Promise<Set<string>> {
   if (base === null || oids.length === 0) return new Set(oids);
-  const listed = await gitText(["rev-list", "--stdin"], {
+  const walked = await runGit([...HISTORY_CONFIG, "rev-list", "--stdin"], {
     cwd: top,
+    env: { ...HISTORY_ENV }, // guard: no grafts or shallow
     stdin: [...oids, `^${base}`].join("\n") + "\n",
+    allowFailure: true,
   });
+  if (walked.code !== 0) {
+    const detail = walked.stderr.trim().split("\n").at(-1) ?? "";
+    throw new GateError(
+      `Cannot evaluate: cannot walk the history from the spawn's HEAD (a shallow clone?): ${detail}`,
+    );
+  }
+  const listed = decoder.decode(walked.stdout);
   const fresh = new Set(listed.split("\n"));
   return new Set(oids.filter((oid) => fresh.has(oid)));
 }

@@ -12,6 +12,7 @@ const entry = z.object({
   path: z.string().min(1),
   oid: z.string().nullable(),
   state: z.string().optional(),
+  content: z.string().optional(),
 })
   .strict();
 

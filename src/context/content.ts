@@ -1,0 +1,197 @@
+/**
+ * What worktree paths hold, read directly and as raw bytes: the content both the spawn
+ * capture and `gate` compare. Nothing depends on conversion state the child controls
+ * (attributes, `core.autocrlf`, `core.fileMode`, `core.symlinks`, an index flag): a regular
+ * file is identified by the blob id of its bytes as they are on disk (`--no-filters`), a
+ * symbolic link by its link text, a nested repository or submodule by the commit its HEAD
+ * names, and the type comes from git's own `lstat` with `core.fileMode` and
+ * `core.symlinks` forced on.
+ *
+ * The reading goes through a private index that is fresh for every run: a file named
+ * `tmp_tether_index_<random uuid>` in the repository's object directory (never the user's
+ * index, never a name a child can predict, lock or replace beforehand). Tether runs without
+ * file access and cannot delete it; `git prune` (run by `git gc`) deletes every file
+ * named `tmp_*` in the object directory once it is older than the prune expiry
+ * (`gc.pruneExpire`, two weeks by default), so leftovers go with git's own housekeeping.
+ *
+ * A bounded number of git calls, whatever the number of paths: seed the private index
+ * with a placeholder entry per path (so every pathspec matches), `git add -A -f` them
+ * (which `lstat`s each path, re-reads what exists, drops what does not and never opens a
+ * FIFO or device), list the result, and hash the regular files' bytes in batches. Only the
+ * rare paths git refused to add (special files) are looked at one by one.
+ *
+ * @module
+ */
+import { type ObjectFormat, runGit } from "../git.ts";
+import { HASH_TIMEOUT_MS, hashRegularFiles, pathKinds } from "./status.ts";
+
+const decoder = new TextDecoder();
+
+/** What a path holds now. */
+export type PathContent =
+  | {
+    /** A regular file, a symbolic link, or a nested repository / submodule. */
+    kind: "file" | "symlink" | "gitlink";
+    /** The `lstat` mode: `100644`, `100755`, `120000`, `160000`. */
+    mode: string;
+    /** Blob id of the raw bytes (file), of the link text (link), or the commit (gitlink). */
+    raw: string;
+    /** The id `git add` stores (filters applied); equals `raw` except for regular files. */
+    filtered: string;
+  }
+  | { kind: "special"; mode: string }
+  | { kind: "absent" };
+
+/** Placeholder id of a seeded entry that `git add` did not replace. */
+function placeholder(format: ObjectFormat): string {
+  return "1".repeat(format === "sha256" ? 64 : 40);
+}
+
+/** Config that makes git read every path's type from `lstat`, whatever the repository says. */
+export const LSTAT_CONFIG: readonly string[] = [
+  "-c",
+  "core.fileMode=true",
+  "-c",
+  "core.symlinks=true",
+  "-c",
+  "advice.addEmbeddedRepo=false",
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "core.untrackedCache=false",
+];
+
+/** The private index of one run: a fresh, unpredictable name git's prune removes. */
+export function privateIndexPath(commonDir: string): string {
+  return `${commonDir}/objects/tmp_tether_index_${crypto.randomUUID()}`; // guard: fresh index
+}
+
+/** How many times paths git refuses as pathspecs (beyond a link, inside a submodule) are dropped. */
+const MAX_REFUSED = 16;
+
+/** A path `git add` refused as a pathspec: beyond a symbolic link or inside a submodule. */
+function refusedPath(stderr: string): string | undefined {
+  const m = /fatal: pathspec '(.*)' is beyond a symbolic link/.exec(stderr) ??
+    /fatal: Pathspec '(.*)' is in submodule/.exec(stderr);
+  return m?.[1];
+}
+
+/**
+ * Read what each path holds now (see the module documentation).
+ *
+ * @param top The worktree's top level.
+ * @param commonDir The repository's common git directory (absolute).
+ * @param format The object format.
+ * @param paths Paths relative to the top level, without a trailing `/`.
+ * @returns Path → content.
+ * @throws {Error} (a `GitError` or a plain one) when a path's content cannot be read:
+ *   never a guess.
+ */
+export async function readContents(
+  top: string,
+  commonDir: string,
+  format: ObjectFormat,
+  paths: readonly string[],
+): Promise<Map<string, PathContent>> {
+  let wanted = [...new Set(paths.map((p) => p.replace(/\/$/, "")))].filter((p) => p !== "");
+  const out = new Map<string, PathContent>();
+  if (wanted.length === 0) return out;
+  const env = { GIT_INDEX_FILE: privateIndexPath(commonDir) };
+  const dummy = placeholder(format);
+  const seeded = await runGit(["update-index", "-z", "--index-info"], {
+    cwd: top,
+    env,
+    allowFailure: true,
+    stdin: wanted.map((p) => `100644 ${dummy}\t${p}\0`).join(""),
+  });
+  if (seeded.code !== 0) {
+    throw new Error(`cannot prepare a private index: ${seeded.stderr.trim().split("\n")[0]}`);
+  }
+  const refused = new Set<string>();
+  for (let attempt = 0;; attempt++) {
+    const added = await runGit([
+      ...LSTAT_CONFIG,
+      "--literal-pathspecs",
+      "add",
+      "-A",
+      "-f",
+      "--ignore-errors",
+      "--pathspec-from-file=-",
+      "--pathspec-file-nul",
+    ], {
+      cwd: top,
+      env,
+      allowFailure: true,
+      stdin: wanted.join("\0") + "\0",
+      timeoutMs: HASH_TIMEOUT_MS,
+    });
+    // Exit 1: some paths could not be added (special files); they keep the placeholder.
+    if (added.code === 0 || added.code === 1) break;
+    const path = refusedPath(added.stderr);
+    if (path === undefined || !wanted.includes(path) || attempt >= MAX_REFUSED) {
+      throw new Error(`cannot read the worktree: ${added.stderr.trim().split("\n").at(-1)}`);
+    }
+    // Not a path of this worktree (behind a link, inside a submodule): nothing is there.
+    refused.add(path);
+    wanted = wanted.filter((p) => p !== path);
+    if (wanted.length === 0) break;
+  }
+  const listed = await runGit(["ls-files", "-s", "-z"], { cwd: top, env, parse: true });
+  const indexed = new Map<string, { mode: string; oid: string }>();
+  for (const record of decoder.decode(listed.stdout).split("\0")) {
+    const match = /^(\d{6}) ([0-9a-f]+) 0\t(.*)$/s.exec(record);
+    if (match) indexed.set(match[3]!, { mode: match[1]!, oid: match[2]! });
+  }
+  const regular: string[] = [];
+  const left: string[] = [];
+  for (const path of wanted) {
+    const found = refused.has(path) ? undefined : indexed.get(path);
+    if (found === undefined) out.set(path, { kind: "absent" });
+    else if (found.oid === dummy) left.push(path); // guard: unread is no content
+    else if (found.mode === "120000") {
+      out.set(path, { kind: "symlink", mode: found.mode, raw: found.oid, filtered: found.oid });
+    } else if (found.mode === "160000") {
+      out.set(path, { kind: "gitlink", mode: found.mode, raw: found.oid, filtered: found.oid });
+    } else {
+      out.set(path, { kind: "file", mode: found.mode, raw: "", filtered: found.oid });
+      regular.push(path);
+    }
+  }
+  for (const path of refused) out.set(path, { kind: "absent" });
+  const [raw, kinds] = await Promise.all([
+    hashRegularFiles(top, regular, ["--no-filters"], Number.POSITIVE_INFINITY), // guard: raw bytes
+    pathKinds(top, left),
+  ]);
+  for (const path of regular) {
+    const id = raw.get(path);
+    if (!id) throw new Error(`cannot read ${JSON.stringify(path)} (changed while it was read?)`);
+    const entry = out.get(path);
+    if (entry?.kind === "file") entry.raw = id;
+  }
+  for (const path of left) {
+    const kind = kinds.get(path);
+    if (kind?.kind === "special") out.set(path, { kind: "special", mode: kind.mode });
+    else if (kind?.kind === "none") out.set(path, { kind: "absent" });
+    else throw new Error(`cannot read ${JSON.stringify(path)}: git could not add it`);
+  }
+  return out;
+}
+
+/**
+ * A comparable description of what a path holds: type and raw id, the special file's
+ * mode, or `absent`.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(contentKey({ kind: "file", mode: "100755", raw: "ab", filtered: "cd" }), "100755:ab");
+ * assertEquals(contentKey({ kind: "absent" }), "absent");
+ * ```
+ * @param content What was read.
+ * @returns The key.
+ */
+export function contentKey(content: PathContent): string {
+  if (content.kind === "absent") return "absent";
+  if (content.kind === "special") return `special:${content.mode}`;
+  return `${content.mode}:${content.raw}`;
+}
