@@ -61,16 +61,6 @@ const CASES: GuardCase[] = [
     file: "tests/exact_test.ts",
     filter: "records another HEAD",
   },
-  {
-    guard: "captures take turns under the seed lock",
-    mutations: [{
-      file: "src/seed/state.ts",
-      find: `if (prepared === "prepare: ok") { // GUARD:seed-lock`,
-      replace: "if (true) {",
-    }],
-    file: "tests/seed_state_test.ts",
-    filter: "waits for the seed lock",
-  },
 ];
 
 Deno.test("mutation: disabling each exact-mode guard makes its tests fail", async (t) => {
