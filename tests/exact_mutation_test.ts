@@ -61,6 +61,78 @@ const CASES: GuardCase[] = [
     file: "tests/exact_test.ts",
     filter: "records another HEAD",
   },
+  {
+    guard: "an attached HEAD's branch reflog proves HEAD held still (review 2, f4-linked)",
+    mutations: [{
+      file: "src/capture.ts",
+      find: "return [headLog, path]; // tether:guard f4-branch-reflog",
+      replace: "return [headLog];",
+    }],
+    file: "tests/verify_review2_test.ts",
+    filter: "update-ref of this branch",
+  },
+  {
+    guard: "the working tree is recorded twice and both records agree (review 2, torn index)",
+    mutations: [{
+      file: "src/seed/state.ts",
+      find: "worktree === again; // GUARD:seed-twice",
+      replace: "true;",
+    }],
+    file: "tests/verify_review2_test.ts",
+    filter: "torn index",
+  },
+  {
+    guard: "the private index compares names case by case",
+    mutations: [{
+      file: "src/seed/state.ts",
+      find: `"core.ignoreCase=false", // GUARD:seed-ignorecase`,
+      replace: `"core.ignoreStat=false",`,
+    }],
+    file: "tests/verify_review2_test.ts",
+    filter: "core.ignoreCase=true: a new readme.md",
+  },
+  {
+    guard: "the private index rewrites no line endings",
+    mutations: [{
+      file: "src/seed/state.ts",
+      find: `"core.autocrlf=false", // GUARD:seed-autocrlf`,
+      replace: `"core.ignoreStat=false",`,
+    }],
+    file: "tests/verify_review2_test.ts",
+    filter: "autocrlf",
+  },
+  {
+    guard: "the private index sees the executable bit and symlinks",
+    mutations: [{
+      file: "src/seed/state.ts",
+      find:
+        `...(Deno.build.os === "windows" ? [] : ["-c", "core.fileMode=true", "-c", "core.symlinks=true"]), // GUARD:seed-filemode`,
+      replace: "",
+    }],
+    file: "tests/verify_review2_test.ts",
+    filter: "core.fileMode=false: chmod",
+  },
+  {
+    guard: "the caller's GIT_CONFIG_* reach no private-index call",
+    mutations: [{
+      file: "src/seed/state.ts",
+      find:
+        `const NO_CALLER_CONFIG = { GIT_CONFIG_COUNT: "0", GIT_CONFIG_PARAMETERS: "" }; // GUARD:seed-no-caller-config`,
+      replace: "const NO_CALLER_CONFIG = {};",
+    }],
+    file: "tests/verify_review2_test.ts",
+    filter: "GIT_CONFIG_PARAMETERS core.fileMode",
+  },
+  {
+    guard: "each capture has its own fresh private index (no lock, no shared stat data)",
+    mutations: [{
+      file: "src/seed/state.ts",
+      find: "`${objects}/${SEED_INDEX_PREFIX}${crypto.randomUUID()}`; // GUARD:seed-fresh-index",
+      replace: "`${objects}/${SEED_INDEX_PREFIX}shared`;",
+    }],
+    file: "tests/seed_state_test.ts",
+    filter: "concurrent seed captures",
+  },
 ];
 
 Deno.test("mutation: disabling each exact-mode guard makes its tests fail", async (t) => {

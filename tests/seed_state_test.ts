@@ -115,7 +115,7 @@ Deno.test("seed state neither locks nor rewrites the user's index (staged change
     assertEquals(state.index, await git(dir, ["write-tree"]));
   }));
 
-Deno.test("concurrent seed captures take turns: each records the tree as it is", () =>
+Deno.test("concurrent seed captures never interleave: each records the tree as it is", () =>
   withRepo(async (dir) => {
     await writeFiles(dir, { "scratch.txt": "sibling\n" });
     const expected = await captureState(dir);
