@@ -121,7 +121,7 @@ const CASES: GuardCase[] = [
       replace: "const NO_CALLER_CONFIG = {};",
     }],
     file: "tests/verify_review2_test.ts",
-    filter: "GIT_CONFIG_PARAMETERS core.fileMode",
+    filter: "GIT_CONFIG_PARAMETERS core.excludesFile",
   },
   {
     guard: "each capture has its own fresh private index (no lock, no shared stat data)",
@@ -132,6 +132,17 @@ const CASES: GuardCase[] = [
     }],
     file: "tests/seed_state_test.ts",
     filter: "concurrent seed captures",
+  },
+  {
+    guard: "a tree that already diverged halts with the v1 finding, whatever the seed side met",
+    mutations: [{
+      file: "src/v2/exact.ts",
+      find:
+        `if (v1.status === "mismatch" && ("error" in expected || "error" in observed)) { // GUARD:v1-halts-first`,
+      replace: "if (false) {",
+    }],
+    file: "tests/verify_review2_test.ts",
+    filter: "empty nested repository after",
   },
 ];
 

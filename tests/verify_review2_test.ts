@@ -167,10 +167,13 @@ const HIDING: {
     },
   },
   {
-    name: "GIT_CONFIG_PARAMETERS core.fileMode=false in the child's environment",
+    // The excludes file is not pinned (it is the repository's own choice): only dropping
+    // the caller's configuration keeps an agent's exported one out.
+    name: "GIT_CONFIG_PARAMETERS core.excludesFile in the child's environment",
     config: {},
-    change: (dir) => Deno.chmod(join(dir, "a.txt"), 0o755),
-    env: { GIT_CONFIG_PARAMETERS: "'core.filemode'='false'" },
+    before: (dir) => Deno.writeTextFile(join(dir, ".git", "hide"), "evil.sh\n"),
+    change: (dir) => writeFiles(dir, { "evil.sh": "rm -rf ~\n" }),
+    env: { GIT_CONFIG_PARAMETERS: "'core.excludesfile'='.git/hide'" },
   },
 ];
 
@@ -199,4 +202,37 @@ Deno.test("review2 stale lock: a killed capture's leftovers do not stop exact ha
     await Deno.writeTextFile(join(dir, ".git", "tether-seed-index.lock"), "");
     const block = await prompt(dir, true);
     assertEquals((await bin("verify", [], { cwd: dir, stdin: block })).code, 0);
+  }));
+
+Deno.test("review2 error path: a sibling's empty nested repository after the handshake halts (v1 finding)", () =>
+  withRepo(async (dir) => {
+    const block = await prompt(dir, true);
+    await git(dir, ["init", "-q", "scratch"]);
+    const r = await bin("verify", [], { cwd: dir, stdin: block });
+    assertEquals(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /parent_dirty_fingerprint/);
+  }));
+
+Deno.test("review2 error path: a conflicting merge after the handshake halts (v1 finding)", () =>
+  withRepo(async (dir) => {
+    await git(dir, ["checkout", "-q", "-b", "other"]);
+    await writeFiles(dir, { "a.txt": "other\n" });
+    await git(dir, ["commit", "-qam", "other"]);
+    await git(dir, ["checkout", "-q", "main"]);
+    await writeFiles(dir, { "a.txt": "main\n" });
+    await git(dir, ["commit", "-qam", "main"]);
+    const block = await prompt(dir, true);
+    await run("git", ["merge", "-q", "other"], { cwd: dir }); // conflicts: exit 1
+    assert.match(await git(dir, ["status", "--porcelain"]), /^UU a\.txt/m);
+    const r = await bin("verify", [], { cwd: dir, stdin: block });
+    assertEquals(r.code, 1, r.stdout + r.stderr);
+  }));
+
+Deno.test("review2 error path: a failing git call is named by its subcommand, not by a -c value", () =>
+  withRepo(async (dir) => {
+    await git(dir, ["init", "-q", "scratch"]);
+    const r = await bin("handshake", ["--exact"], { cwd: dir });
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assert.match(r.stderr, /git add exited/);
+    assert.doesNotMatch(r.stderr, /git core\./);
   }));
