@@ -317,6 +317,18 @@ async function capture(cwd: string | undefined): Promise<LiveTree> {
   );
 }
 
+/**
+ * Refuse, before anything else runs, an environment that points git away from the
+ * current directory (see {@linkcode ENVIRONMENT_REASON}): callers that write (a seed
+ * capture writes objects and a private index) call it first, so a refused environment
+ * writes nothing anywhere.
+ *
+ * @throws {GitError} when the environment points git elsewhere, or git fails.
+ */
+export async function confirmEnvironment(): Promise<void> {
+  await probe(undefined);
+}
+
 let early: Promise<LiveTree> | undefined;
 
 /**

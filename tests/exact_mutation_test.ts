@@ -144,6 +144,26 @@ const CASES: GuardCase[] = [
     file: "tests/verify_review2_test.ts",
     filter: "empty nested repository after",
   },
+  {
+    guard: "exact handshake refuses a foreign environment before the seed capture writes",
+    mutations: [{
+      file: "src/v2/exact.ts",
+      find: "await confirmEnvironment(); // GUARD:probe-before-seed\n",
+      replace: "\n",
+    }],
+    file: "tests/verify_review2_test.ts",
+    filter: "refused environment",
+  },
+  {
+    guard: "exact verify refuses a foreign environment before the seed capture writes",
+    mutations: [{
+      file: "src/v2/exact.ts",
+      find: "await confirmEnvironment(); // GUARD:probe-before-seed-verify",
+      replace: "",
+    }],
+    file: "tests/verify_review2_test.ts",
+    filter: "refused environment",
+  },
 ];
 
 Deno.test("mutation: disabling each exact-mode guard makes its tests fail", async (t) => {

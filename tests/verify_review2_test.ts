@@ -236,3 +236,30 @@ Deno.test("review2 error path: a failing git call is named by its subcommand, no
     assert.match(r.stderr, /git add exited/);
     assert.doesNotMatch(r.stderr, /git core\./);
   }));
+
+/** What git's object store of `dir` holds: loose objects and tether's private indexes. */
+async function objectsOf(dir: string): Promise<string> {
+  const names: string[] = [];
+  for await (const e of Deno.readDir(join(dir, ".git", "objects"))) {
+    if (e.name.startsWith("tmp_")) names.push(e.name);
+  }
+  return `${await git(dir, ["count-objects"])} ${names.join(",")}`;
+}
+
+Deno.test("review2 refused environment: GIT_DIR pointing elsewhere writes nothing there", () =>
+  withRepo(async (dir) => {
+    const other = await makeRepo({ files: { "s.txt": "secret\n" } });
+    try {
+      await writeFiles(other, { "new.txt": "untracked secret\n" });
+      const block = await prompt(dir, true);
+      const before = await objectsOf(other);
+      const env = { GIT_DIR: join(other, ".git"), GIT_WORK_TREE: other };
+      const v = await bin("verify", [], { cwd: dir, stdin: block, env });
+      assertEquals(v.code, 3, v.stdout + v.stderr);
+      const h = await bin("handshake", ["--exact"], { cwd: dir, env });
+      assertEquals(h.code, 3, h.stdout + h.stderr);
+      assertEquals(await objectsOf(other), before);
+    } finally {
+      await Deno.remove(other, { recursive: true });
+    }
+  }));

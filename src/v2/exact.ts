@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { captureLive, type LiveTree } from "../capture.ts";
+import { captureLive, confirmEnvironment, type LiveTree } from "../capture.ts";
 import { GitError, objectFormat } from "../git.ts";
 import { type TreeField, type TreeState as Fields } from "../fields.ts";
 import { type Verdict, verifyLive, type VerifyOptions } from "../verification.ts";
@@ -39,6 +39,7 @@ export interface ExactCapture {
  */
 export async function captureExact(): Promise<ExactCapture> {
   const dir = Deno.cwd();
+  await confirmEnvironment(); // GUARD:probe-before-seed
   for (let attempt = 1;; attempt++) {
     const [live, state] = await Promise.all([captureLive(), captureState(dir)]);
     if (live.parent_head === state.head) {
@@ -182,6 +183,11 @@ export async function verifyExact(
     return errorVerdict(block, "workspace_mode worktree is not verified by this verify");
   }
   const dir = Deno.cwd();
+  try {
+    await confirmEnvironment(); // GUARD:probe-before-seed-verify
+  } catch (error) {
+    return errorVerdict(block, `live git verification failed: ${describe(error)}`);
+  }
   const settle = <T>(p: Promise<T>) =>
     p.then((value) => ({ value }), (error: unknown) => ({ error: describe(error) }));
   const [v1, expected, observed] = await Promise.all([
