@@ -164,6 +164,16 @@ const CASES: GuardCase[] = [
     file: "tests/verify_review2_test.ts",
     filter: "refused environment",
   },
+  {
+    guard: "the v2 parser trims only the v1 white space (space, tab)",
+    mutations: [{
+      file: "src/v2/block.ts",
+      find: "const trimAscii = trimBlanks; // GUARD:one-white-space",
+      replace: 'const trimAscii = (t: string) => t.replace(/^[ \\t\\v\\f]+|[ \\t\\v\\f]+$/g, "");',
+    }],
+    file: "tests/verify_review2_test.ts",
+    filter: "one white space",
+  },
 ];
 
 Deno.test("mutation: disabling each exact-mode guard makes its tests fail", async (t) => {

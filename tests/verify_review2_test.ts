@@ -263,3 +263,19 @@ Deno.test("review2 refused environment: GIT_DIR pointing elsewhere writes nothin
       await Deno.remove(other, { recursive: true });
     }
   }));
+
+Deno.test("review2 one white space: v1 and v2 parsers agree on what is layout (space and tab only)", () =>
+  withRepo(async (dir) => {
+    const v1 = await prompt(dir, false);
+    const v2 = await prompt(dir, true);
+    // A vertical-tab-indented v1 sentinel is task text for both parsers: the v2 block leads.
+    const led = await bin("verify", [], { cwd: dir, stdin: `\v${v1}${v2}` });
+    assertEquals(led.code, 0, led.stdout + led.stderr);
+    // A trailing form feed or vertical tab is part of a value in v2 as in v1: never a match.
+    for (const c of ["\f", "\v"]) {
+      const tail = v2.replace(/\nparent_branch: main\n/, `\nparent_branch: main${c}\n`);
+      assert.notEqual(tail, v2);
+      const r = await bin("verify", [], { cwd: dir, stdin: tail });
+      assert.notEqual(r.code, 0, JSON.stringify(c) + r.stdout);
+    }
+  }));
