@@ -196,12 +196,12 @@ export async function verifyExact(
     settle(captureState(dir)),
   ]);
   if (v1.status === "error") return errorVerdict(block, v1.reason ?? "unknown", v1);
-  if (v1.status === "mismatch" && ("error" in expected || "error" in observed)) { // GUARD:v1-halts-first
+  if ("error" in expected) return errorVerdict(block, expected.error, v1);
+  if (v1.status === "mismatch" && "error" in observed) { // GUARD:v1-halts-first
     // The tree already diverged from the block: that is the finding, whatever the content
     // capture met (an empty nested repository, an unmerged index, no write access).
     return { ...v1, version: 2, workspace_mode: "shared", seed: null };
   }
-  if ("error" in expected) return errorVerdict(block, expected.error, v1);
   if ("error" in observed) {
     return errorVerdict(block, `live git verification failed: ${observed.error}`, v1);
   }
