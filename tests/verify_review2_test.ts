@@ -253,12 +253,18 @@ Deno.test("review2 refused environment: GIT_DIR pointing elsewhere writes nothin
       await writeFiles(other, { "new.txt": "untracked secret\n" });
       const block = await prompt(dir, true);
       const before = await objectsOf(other);
-      const env = { GIT_DIR: join(other, ".git"), GIT_WORK_TREE: other };
+      // The probe is held up a moment, so a capture started beside it (not after it) would
+      // have written into the other repository by the time the refusal ends the process.
+      const s = await shim(
+        `for x in "$@"; do if [ "$x" = --absolute-git-dir ]; then sleep 3; fi; done`,
+      );
+      const env = { ...s.env, GIT_DIR: join(other, ".git"), GIT_WORK_TREE: other };
       const v = await bin("verify", [], { cwd: dir, stdin: block, env });
       assertEquals(v.code, 3, v.stdout + v.stderr);
       const h = await bin("handshake", ["--exact"], { cwd: dir, env });
       assertEquals(h.code, 3, h.stdout + h.stderr);
       assertEquals(await objectsOf(other), before);
+      await Deno.remove(s.dir, { recursive: true });
     } finally {
       await Deno.remove(other, { recursive: true });
     }
