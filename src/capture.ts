@@ -287,9 +287,8 @@ async function attempt(reflog: string, cwd: string | undefined): Promise<Moment 
     readHeadOid(cwd),
     readHeadRef(cwd),
   ]);
-  const still = after === before && headAfter === head && refAfter === ref &&
-    ref === attached; // tether:guard f4-still
-  return still ? { head, ref, status } : undefined;
+  const still = after === before && headAfter === head && refAfter === ref; // tether:guard f4-still
+  return still && ref === attached ? { head, ref, status } : undefined;
 }
 
 async function capture(cwd: string | undefined): Promise<LiveTree> {
