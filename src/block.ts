@@ -45,12 +45,26 @@ export type ParseResult =
   | { kind: "missing" }
   | { kind: "error"; reason: string; ignored?: number };
 
-// The block format's white space is ASCII: a space or a tab. Nothing else is layout.
-const OPEN_ANY = /^<!--[ \t]*subagent-env-handshake(?![A-Za-z0-9_-])(.*?)-->$/;
-const CLOSE_ANY = /^<!--[ \t]*\/subagent-env-handshake[ \t]*-->$/;
+// The block format's white space is ASCII: a space or a tab. Nothing else is layout. One
+// definition for every block version (the v2 parser imports these).
+/** Any handshake sentinel line (after {@linkcode trimBlanks}); group 1 is the version text. */
+export const OPEN_ANY = /^<!--[ \t]*subagent-env-handshake(?![A-Za-z0-9_-])(.*?)-->$/;
+/** Any closing sentinel line (after {@linkcode trimBlanks}). */
+export const CLOSE_ANY = /^<!--[ \t]*\/subagent-env-handshake[ \t]*-->$/;
 
-/** Strip ASCII blanks (space, tab) from both ends: the only white space a block's layout uses. */
-function trimBlanks(line: string): string {
+/**
+ * Strip ASCII blanks (space, tab) from both ends: the only white space a block's layout uses.
+ *
+ * @example A vertical tab is not layout
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * assertEquals(trimBlanks("\t a \t"), "a");
+ * assertEquals(trimBlanks("\va\f"), "\va\f");
+ * ```
+ * @param line The text.
+ * @returns The text without leading and trailing spaces and tabs.
+ */
+export function trimBlanks(line: string): string {
   return line.replace(/^[ \t]+|[ \t]+$/g, "");
 }
 

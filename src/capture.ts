@@ -5,8 +5,9 @@
  *    environment and with none of it; when the answers differ, a `GIT_DIR`,
  *    `GIT_WORK_TREE`, `GIT_INDEX_FILE` or the like points git at another tree than the
  *    one the caller stands in, and the capture is refused.
- * 2. **When.** `git status` runs between two reads of HEAD's reflog (every HEAD update
- *    appends to it). HEAD and the branch are read while status runs, and read again after.
+ * 2. **When.** `git status` runs between two reads of HEAD's reflog and, when HEAD is
+ *    attached, its branch's reflog (every update of HEAD, from this worktree or through
+ *    the branch from another, appends to one of them; a missing one is the error path). HEAD and the branch are read while status runs, and read again after.
  *    When the reflog is unchanged and the reads agree, HEAD held still from before status
  *    began until after it ended, so status compared against that HEAD. Otherwise the
  *    capture is taken again, and after {@linkcode CAPTURE_ATTEMPTS} it is refused: a HEAD
@@ -185,8 +186,8 @@ async function probe(cwd: string | undefined): Promise<Probe> {
   return { location: parseLocation(lines.slice(5)), reflog: lines[4]! };
 }
 
-async function reflogId(reflog: string, cwd: string | undefined): Promise<string> {
-  const r = await runGit(["hash-object", "--no-filters", "--", reflog], {
+async function reflogId(reflogs: readonly string[], cwd: string | undefined): Promise<string> {
+  const r = await runGit(["hash-object", "--no-filters", "--", ...reflogs], {
     ...at(cwd),
     allowFailure: true,
   });
@@ -194,13 +195,36 @@ async function reflogId(reflog: string, cwd: string | undefined): Promise<string
     await readHeadOid(cwd); // a repository without commits has no reflog either: say that
     throw new GitError(
       "failed",
-      "HEAD has no reflog to show it held still during the capture (core.logAllRefUpdates " +
-        "is off, or refs are not files)",
+      (reflogs.length > 1 ? "HEAD or the branch it is attached to" : "HEAD") +
+        " has no reflog to show it held still during the capture (core.logAllRefUpdates " +
+        "is off, refs are not files, or the branch was made without one)",
       r.stderr,
       r.code,
     );
   }
   return decoder.decode(r.stdout);
+}
+
+/**
+ * The reflogs that record every move of HEAD: HEAD's own, and when HEAD is attached, the
+ * branch's too (in the common directory), since another worktree's `git update-ref
+ * refs/heads/<branch>` moves this HEAD without writing this worktree's `logs/HEAD`.
+ */
+async function reflogsOf(
+  headLog: string,
+  ref: string,
+  cwd: string | undefined,
+): Promise<string[]> {
+  if (ref === "HEAD") return [headLog];
+  const r = await runGit(["rev-parse", "--git-path", `logs/${ref}`], {
+    ...at(cwd),
+    parse: true,
+  });
+  const path = decoder.decode(r.stdout).replace(/\n$/, "");
+  if (path === "" || path.includes("\n")) {
+    throw new GitError("failed", `Cannot read where the reflog of ${ref} is`);
+  }
+  return [headLog, path]; // tether:guard f4-branch-reflog
 }
 
 async function readHeadOid(cwd: string | undefined): Promise<string> {
@@ -248,7 +272,9 @@ interface Moment {
  * @returns The moment, or undefined when HEAD moved.
  */
 async function attempt(reflog: string, cwd: string | undefined): Promise<Moment | undefined> {
-  const before = await reflogId(reflog, cwd);
+  const attached = await readHeadRef(cwd);
+  const reflogs = await reflogsOf(reflog, attached, cwd);
+  const before = await reflogId(reflogs, cwd);
   const during = [
     runGit(["status", "--porcelain"], { ...at(cwd), keepReplaceObjects: true }), // parity with the bash recipe
     readHeadOid(cwd),
@@ -257,12 +283,12 @@ async function attempt(reflog: string, cwd: string | undefined): Promise<Moment 
   for (const p of during) p.catch(() => {});
   const [status, head, ref] = await Promise.all(during);
   const [after, headAfter, refAfter] = await Promise.all([
-    reflogId(reflog, cwd),
+    reflogId(reflogs, cwd),
     readHeadOid(cwd),
     readHeadRef(cwd),
   ]);
   const still = after === before && headAfter === head && refAfter === ref; // tether:guard f4-still
-  return still ? { head, ref, status } : undefined;
+  return still && ref === attached ? { head, ref, status } : undefined;
 }
 
 async function capture(cwd: string | undefined): Promise<LiveTree> {
@@ -288,6 +314,18 @@ async function capture(cwd: string | undefined): Promise<LiveTree> {
     "failed",
     `HEAD kept moving during capture (${CAPTURE_ATTEMPTS} attempts): the tree is changing`,
   );
+}
+
+/**
+ * Refuse, before anything else runs, an environment that points git away from the
+ * current directory (see {@linkcode ENVIRONMENT_REASON}): callers that write (a seed
+ * capture writes objects and a private index) call it first, so a refused environment
+ * writes nothing anywhere.
+ *
+ * @throws {GitError} when the environment points git elsewhere, or git fails.
+ */
+export async function confirmEnvironment(): Promise<void> {
+  await probe(undefined);
 }
 
 let early: Promise<LiveTree> | undefined;

@@ -258,7 +258,7 @@ export async function runGit(
   }
   // Stopped by the timeout: no output, or killed by a signal after the timeout fired.
   if (output === undefined || (signal?.aborted && output.signal !== null)) {
-    const what = args.find((a) => !a.startsWith("-")) ?? "git";
+    const what = subcommand(args);
     throw new GitError(
       "failed",
       `git ${what} took longer than ${options.timeoutMs} ms and was stopped`,
@@ -278,6 +278,29 @@ export const UNBORN_MESSAGE =
   "The repository has no commits yet (HEAD names no commit): commit once, then run again";
 
 /**
+ * The subcommand of a git argument list: the first word that is neither an option nor the
+ * value of a `-c` or `-C` before it.
+ *
+ * @example Configuration before the subcommand
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * assertEquals(subcommand(["-c", "core.ignoreStat=false", "add", "-A"]), "add");
+ * assertEquals(subcommand(["--no-pager", "status"]), "status");
+ * assertEquals(subcommand([]), "git");
+ * ```
+ * @param args The arguments given to git.
+ * @returns The subcommand, or `git` when there is none.
+ */
+export function subcommand(args: readonly string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "-c" || arg === "-C") i++;
+    else if (!arg.startsWith("-")) return arg;
+  }
+  return "git";
+}
+
+/**
  * Turn a failed git result into a typed error.
  *
  * @param args The subcommand that failed.
@@ -294,7 +317,7 @@ export function failure(args: readonly string[], result: GitResult): GitError {
   ) {
     return new GitError("unborn", UNBORN_MESSAGE, stderr, result.code);
   }
-  const what = args.find((a) => !a.startsWith("-")) ?? "git";
+  const what = subcommand(args);
   return new GitError(
     "failed",
     `git ${what} exited with ${result.code}${stderr ? `: ${stderr}` : ""}`,

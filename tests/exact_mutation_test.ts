@@ -62,14 +62,116 @@ const CASES: GuardCase[] = [
     filter: "records another HEAD",
   },
   {
-    guard: "captures take turns under the seed lock",
+    guard: "an attached HEAD's branch reflog proves HEAD held still (review 2, f4-linked)",
+    mutations: [{
+      file: "src/capture.ts",
+      find: "return [headLog, path]; // tether:guard f4-branch-reflog",
+      replace: "return [headLog];",
+    }],
+    file: "tests/verify_review2_test.ts",
+    filter: "update-ref of this branch",
+  },
+  {
+    guard: "the working tree is recorded twice and both records agree (review 2, torn index)",
     mutations: [{
       file: "src/seed/state.ts",
-      find: `if (prepared === "prepare: ok") { // GUARD:seed-lock`,
-      replace: "if (true) {",
+      find: "worktree === again; // GUARD:seed-twice",
+      replace: "true;",
+    }],
+    file: "tests/verify_review2_test.ts",
+    filter: "torn index",
+  },
+  {
+    guard: "the private index compares names case by case",
+    mutations: [{
+      file: "src/seed/state.ts",
+      find: `"core.ignoreCase=false", // GUARD:seed-ignorecase`,
+      replace: `"core.ignoreStat=false",`,
+    }],
+    file: "tests/verify_review2_test.ts",
+    filter: "core.ignoreCase=true: a new readme.md",
+  },
+  {
+    guard: "the private index rewrites no line endings",
+    mutations: [{
+      file: "src/seed/state.ts",
+      find: `"core.autocrlf=false", // GUARD:seed-autocrlf`,
+      replace: `"core.ignoreStat=false",`,
+    }],
+    file: "tests/verify_review2_test.ts",
+    filter: "autocrlf",
+  },
+  {
+    guard: "the private index sees the executable bit and symlinks",
+    mutations: [{
+      file: "src/seed/state.ts",
+      find:
+        `...(Deno.build.os === "windows" ? [] : ["-c", "core.fileMode=true", "-c", "core.symlinks=true"]), // GUARD:seed-filemode`,
+      replace: "",
+    }],
+    file: "tests/verify_review2_test.ts",
+    filter: "core.fileMode=false: chmod",
+  },
+  {
+    guard: "the caller's GIT_CONFIG_* reach no private-index call",
+    mutations: [{
+      file: "src/seed/state.ts",
+      find:
+        `const NO_CALLER_CONFIG = { GIT_CONFIG_COUNT: "0", GIT_CONFIG_PARAMETERS: "" }; // GUARD:seed-no-caller-config`,
+      replace: "const NO_CALLER_CONFIG = {};",
+    }],
+    file: "tests/verify_review2_test.ts",
+    filter: "GIT_CONFIG_PARAMETERS core.excludesFile",
+  },
+  {
+    guard: "each capture has its own fresh private index (no lock, no shared stat data)",
+    mutations: [{
+      file: "src/seed/state.ts",
+      find: "`${objects}/${SEED_INDEX_PREFIX}${crypto.randomUUID()}`; // GUARD:seed-fresh-index",
+      replace: "`${objects}/${SEED_INDEX_PREFIX}shared`;",
     }],
     file: "tests/seed_state_test.ts",
-    filter: "waits for the seed lock",
+    filter: "concurrent seed captures",
+  },
+  {
+    guard: "a tree that already diverged halts with the v1 finding, whatever the seed side met",
+    mutations: [{
+      file: "src/v2/exact.ts",
+      find: `if (v1.status === "mismatch" && "error" in observed) { // GUARD:v1-halts-first`,
+      replace: "if (false) {",
+    }],
+    file: "tests/verify_review2_test.ts",
+    filter: "empty nested repository after",
+  },
+  {
+    guard: "exact handshake refuses a foreign environment before the seed capture writes",
+    mutations: [{
+      file: "src/v2/exact.ts",
+      find: "await confirmEnvironment(); // GUARD:probe-before-seed\n",
+      replace: "\n",
+    }],
+    file: "tests/verify_review2_test.ts",
+    filter: "refused environment",
+  },
+  {
+    guard: "exact verify refuses a foreign environment before the seed capture writes",
+    mutations: [{
+      file: "src/v2/exact.ts",
+      find: "await confirmEnvironment(); // GUARD:probe-before-seed-verify",
+      replace: "",
+    }],
+    file: "tests/verify_review2_test.ts",
+    filter: "refused environment",
+  },
+  {
+    guard: "the v2 parser trims only the v1 white space (space, tab)",
+    mutations: [{
+      file: "src/v2/block.ts",
+      find: "const trimAscii = trimBlanks; // GUARD:one-white-space",
+      replace: 'const trimAscii = (t: string) => t.replace(/^[ \\t\\v\\f]+|[ \\t\\v\\f]+$/g, "");',
+    }],
+    file: "tests/verify_review2_test.ts",
+    filter: "one white space",
   },
 ];
 

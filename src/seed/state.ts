@@ -6,16 +6,15 @@
  * the commit its HEAD names). Two states are the same content exactly when their ids are
  * equal, so comparing states never reads a file twice.
  *
- * The working-tree tree is built in a private index beside the worktree's own
- * (`<git dir>/tether-seed-index`), and the index tree in a private copy of the index's
- * entries (`<git dir>/tether-seed-index-staged`), so the user's index is never locked or
- * changed; git does every read and write, so callers need no file permission. Captures of
- * one repository take turns under a ref lock, so two never interleave in the private
- * indexes.
+ * The working-tree tree is built in a fresh private index of each capture (in the object
+ * directory, see {@linkcode SEED_INDEX_PREFIX}), and the index tree in a private copy of
+ * the index's entries, so the user's index is never locked or changed, and two captures
+ * never share a file; git does every read and write, so callers need no file permission
+ * (but git needs write access to the object directory).
  *
  * @module
  */
-import { GitError, gitText, runGit, startGit } from "../git.ts";
+import { GitError, gitText, runGit } from "../git.ts";
 
 /** A worktree's content at one consistent moment. */
 export interface TreeState {
@@ -29,45 +28,44 @@ export interface TreeState {
 
 /** Options for {@linkcode captureState}. */
 export interface CaptureStateOptions {
-  /**
-   * Reuse the stat information of the private index, so only files whose stat changed
-   * are read again (fast on large trees). Off: every file is hashed afresh, which is
-   * what a judge of an untrusted agent wants, since an agent can forge stat data.
-   */
-  trustStatCache?: boolean;
-  /** How often the capture is tried when HEAD or the index moved while it ran. */
+  /** How often the capture is tried when HEAD, the index or the files moved while it ran. */
   attempts?: number;
-  /** How often the seed lock is tried while another capture holds it (default 200). */
-  lockAttempts?: number;
   /**
    * The scratch index to build the working-tree tree in (absolute; the staged tree goes to
-   * `<indexFile>-staged`), instead of the worktree's private ones. A spawn passes one no
-   * other process uses (inside the new child's git directory); such a capture needs no
-   * seed lock, since nothing else touches its scratch.
+   * `<indexFile>-staged`), instead of a fresh one in the object directory. A spawn passes
+   * one no other process uses (inside the new child's git directory).
    */
   indexFile?: string;
 }
 
-/** The name of the private index, inside the worktree's own git directory. */
-export const SEED_INDEX_NAME = "tether-seed-index";
-/** The name of the private copy of the user's index, from which the index tree is written. */
-export const SEED_STAGED_INDEX_NAME = "tether-seed-index-staged";
 /**
- * The ref whose lock serialises captures of one worktree: the private indexes are shared
- * by every capture, and two captures interleaving their steps would record a tree that
- * never existed. The ref is locked in a prepared transaction and never written.
+ * The name prefix of a capture's private indexes, inside the object directory of the
+ * repository's common git directory: `tmp_tether_seed_<uuid>` (the working tree) and
+ * `tmp_tether_seed_<uuid>-staged` (the index). Each capture takes a fresh unpredictable
+ * name, so captures never share a file, never wait for one another, and never reuse stat
+ * data another process could have forged: every file is hashed. tether cannot delete
+ * files (git is its only access); `git prune`, which `git gc` runs, removes `tmp_*` files
+ * at the top of the object directory once they are older than its expiry (checked:
+ * `git prune --expire=now` removes `objects/tmp_tether_seed_<uuid>` and its `-staged`).
  */
-export const SEED_LOCK_REF = "refs/tether/seed-lock";
+export const SEED_INDEX_PREFIX = "tmp_tether_seed_";
 
-const LOCK_RETRIES = 40;
-const SEED_LOCK_RETRIES = 200;
 const NO_REPLACE = { GIT_NO_REPLACE_OBJECTS: "1" };
+/**
+ * Configuration from the caller's environment is dropped for the private-index calls
+ * (`GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_COUNT`: a `-c` given to an outer git or exported
+ * by an agent), so only the repository's files and the pins below decide what they see.
+ */
+const NO_CALLER_CONFIG = { GIT_CONFIG_COUNT: "0", GIT_CONFIG_PARAMETERS: "" }; // GUARD:seed-no-caller-config
 /**
  * Configuration for the private-index calls that changes what they see to the plain
  * truth: no assume-unchanged marking of added files, no sparse-checkout filtering (a file
- * missing from the working tree is missing), no untracked cache.
+ * missing from the working tree is missing), no untracked cache; names compared case by
+ * case (a new `readme.md` beside `README.md` is a file of its own), no stat shortcut, no
+ * line-ending rewrite, and (except on Windows, where git cannot see them) the executable
+ * bit and symlinks as they are.
  */
-const PLAIN_CONFIG = [
+export const PLAIN_CONFIG: readonly string[] = [
   "-c",
   "core.ignoreStat=false",
   "-c",
@@ -76,79 +74,33 @@ const PLAIN_CONFIG = [
   "index.sparse=false",
   "-c",
   "core.untrackedCache=false",
+  "-c",
+  "core.ignoreCase=false", // GUARD:seed-ignorecase
+  "-c",
+  "core.trustctime=true",
+  "-c",
+  "core.checkStat=default",
+  "-c",
+  "core.autocrlf=false", // GUARD:seed-autocrlf
+  ...(Deno.build.os === "windows" ? [] : ["-c", "core.fileMode=true", "-c", "core.symlinks=true"]), // GUARD:seed-filemode
 ];
 
-function isLockContention(error: unknown): boolean {
-  // git's advice after the lock line fills the stderr tail, so match the advice too.
-  return error instanceof GitError &&
-    /\.lock'?: File exists|Unable to create .*\.lock|Another git process seems|remove the file manually/i
-      .test(error.stderrTail + error.message);
-}
-
-function pause(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 50));
-}
-
-/** Run a git call that takes an index lock, retrying while another process holds it. */
-async function withLockRetry<T>(call: () => Promise<T>): Promise<T> {
-  for (let attempt = 0;; attempt++) {
-    try {
-      return await call();
-    } catch (error) {
-      if (attempt >= LOCK_RETRIES || !isLockContention(error)) throw error;
-      await pause();
-    }
-  }
-}
-
-/**
- * Hold the seed lock of the repository at `top` while `body` runs: a prepared
- * `update-ref --stdin` transaction on {@linkcode SEED_LOCK_REF}, aborted afterwards (and
- * released by git if this process dies).
- */
-async function withSeedLock<T>(
-  top: string,
-  body: () => Promise<T>,
-  attempts = SEED_LOCK_RETRIES,
-): Promise<T> {
-  for (let attempt = 0;; attempt++) {
-    const proc = startGit(["update-ref", "--stdin"], { cwd: top, env: NO_REPLACE });
-    await proc.send(`start\ncreate ${SEED_LOCK_REF} HEAD\nprepare\n`).catch(() => {});
-    const started = await proc.readLine();
-    const prepared = started === "start: ok" ? await proc.readLine() : undefined;
-    if (prepared === "prepare: ok") { // GUARD:seed-lock
-      try {
-        return await body();
-      } finally {
-        await proc.send("abort\n").catch(() => {});
-        await proc.finish();
-      }
-    }
-    const { stderr } = await proc.finish();
-    if (attempt + 1 >= attempts || !/cannot lock ref|File exists/i.test(stderr)) {
-      const last = stderr.trim().split("\n").slice(-1)[0] ?? "";
-      throw new GitError("failed", `Cannot take the seed lock ${SEED_LOCK_REF}: ${last}`, last);
-    }
-    await pause();
-  }
-}
-
-/** Where a worktree's private indexes live and what its top level is. */
+/** Where a worktree's top level and object directory are. */
 interface Places {
   top: string;
-  gitDir: string;
+  objects: string;
 }
 
 async function places(dir: string): Promise<Places> {
   const text = await gitText(
-    ["rev-parse", "--path-format=absolute", "--git-dir", "--show-toplevel"],
+    ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-path", "objects"],
     { cwd: dir },
   );
   const lines = text.split("\n");
   if (lines.length !== 2 || !lines[0] || !lines[1]) {
-    throw new GitError("failed", "Cannot read the git directory and top level");
+    throw new GitError("failed", "Cannot read the top level and the object directory");
   }
-  return { gitDir: lines[0], top: lines[1] };
+  return { top: lines[0], objects: lines[1] };
 }
 
 /** HEAD and the index's entries (`ls-files -s`), read together without locking the index. */
@@ -166,29 +118,40 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /**
- * The absolute path of the private index of the worktree at `top`.
+ * The absolute path of a fresh private index for the worktree at `top`, in its object
+ * directory (see {@linkcode SEED_INDEX_PREFIX}).
  *
  * @param top The worktree's top level.
- * @returns `<git dir>/tether-seed-index`.
+ * @returns `<objects>/tmp_tether_seed_<uuid>`.
  * @throws {GitError} when `top` is not in a git worktree.
  */
 export async function seedIndexPath(top: string): Promise<string> {
-  const gitDir = await gitText(["rev-parse", "--path-format=absolute", "--git-dir"], {
-    cwd: top,
-  });
-  return `${gitDir}/${SEED_INDEX_NAME}`;
+  const { objects } = await places(top);
+  return `${objects}/${SEED_INDEX_PREFIX}${crypto.randomUUID()}`;
+}
+
+/**
+ * Write the tree of the working tree: the index tree read into the scratch index without
+ * stat data (so every file is hashed), then `add -A`.
+ */
+async function worktreeTree(top: string, env: Record<string, string>, index: string) {
+  const opts = { cwd: top, env };
+  await runGit([...PLAIN_CONFIG, "read-tree", "--end-of-options", index], opts);
+  await runGit([...PLAIN_CONFIG, "add", "-A", "--", ":/"], opts);
+  return await gitText([...PLAIN_CONFIG, "write-tree"], opts);
 }
 
 /**
  * Record the content state of the worktree at `dir` (its top level or any directory in
  * it). The index tree is written from a private copy of the index's entries, so the
- * user's index is neither locked nor rewritten. HEAD and the index are read before and
- * after the working tree; when either moved, the capture is tried again, and after the
- * last attempt it fails rather than pair values from different moments. Captures of one
- * repository take turns under {@linkcode SEED_LOCK_REF}.
+ * user's index is neither locked nor rewritten. HEAD and the index are read, the working
+ * tree recorded, HEAD and the index read again and the working tree recorded again: when
+ * either reading or either record differs, something moved (even away and back), the
+ * capture is tried again, and after the last attempt it fails rather than pair values
+ * from different moments.
  *
  * @param dir The worktree's top level, or a directory in it.
- * @param options Stat cache use and attempts.
+ * @param options Attempts and scratch index.
  * @returns HEAD, index tree and working-tree tree ids.
  * @throws {GitError} when git fails, HEAD is unborn, or the tree kept moving.
  */
@@ -196,48 +159,35 @@ export async function captureState(
   dir: string,
   options: CaptureStateOptions = {},
 ): Promise<TreeState> {
-  const { top, gitDir } = await places(dir);
-  const scratch = options.indexFile;
-  const staged = {
-    ...NO_REPLACE,
-    GIT_INDEX_FILE: scratch ? `${scratch}-staged` : `${gitDir}/${SEED_STAGED_INDEX_NAME}`,
-  };
-  const env = { ...NO_REPLACE, GIT_INDEX_FILE: scratch ?? `${gitDir}/${SEED_INDEX_NAME}` };
-  const opts = { cwd: top, env };
+  const { top, objects } = await places(dir);
+  const scratch = options.indexFile ??
+    `${objects}/${SEED_INDEX_PREFIX}${crypto.randomUUID()}`; // GUARD:seed-fresh-index
+  const base = { ...NO_REPLACE, ...NO_CALLER_CONFIG };
+  const staged = { ...base, GIT_INDEX_FILE: `${scratch}-staged` };
+  const env = { ...base, GIT_INDEX_FILE: scratch };
   const attempts = options.attempts ?? 3;
-  const locked = scratch === undefined
-    ? <T>(body: () => Promise<T>) => withSeedLock(top, body, options.lockAttempts)
-    : <T>(body: () => Promise<T>) => body();
-  return await locked(async () => {
-    for (let attempt = 1;; attempt++) {
-      const [head, entries] = await headAndEntries(top);
-      await withLockRetry(() => runGit(["read-tree", "--empty"], { cwd: top, env: staged }));
-      await withLockRetry(() =>
-        runGit([...PLAIN_CONFIG, "update-index", "-z", "--index-info"], {
-          cwd: top,
-          env: staged,
-          stdin: entries,
-        })
+  for (let attempt = 1;; attempt++) {
+    const [head, entries] = await headAndEntries(top);
+    await runGit(["read-tree", "--empty"], { cwd: top, env: staged });
+    await runGit([...PLAIN_CONFIG, "update-index", "-z", "--index-info"], {
+      cwd: top,
+      env: staged,
+      stdin: entries,
+    });
+    const index = await gitText(["write-tree"], { cwd: top, env: staged });
+    const worktree = await worktreeTree(top, env, index);
+    const [headAfter, entriesAfter] = await headAndEntries(top);
+    const again = await worktreeTree(top, env, index);
+    const still = head === headAfter && sameBytes(entries, entriesAfter) &&
+      worktree === again; // GUARD:seed-twice
+    if (still) return { head, index, worktree };
+    if (attempt >= attempts) {
+      throw new GitError(
+        "failed",
+        "The tree kept moving: HEAD, the index or the files changed while the state was read",
       );
-      const index = await withLockRetry(() => gitText(["write-tree"], { cwd: top, env: staged }));
-      const readTree = options.trustStatCache === false
-        ? ["read-tree", "--end-of-options", index]
-        : ["read-tree", "--reset", "--end-of-options", index];
-      await withLockRetry(() => runGit([...PLAIN_CONFIG, ...readTree], opts));
-      await withLockRetry(() => runGit([...PLAIN_CONFIG, "add", "-A", "--", ":/"], opts));
-      const worktree = await withLockRetry(() => gitText(["write-tree"], opts));
-      const [headAfter, entriesAfter] = await headAndEntries(top);
-      if (head === headAfter && sameBytes(entries, entriesAfter)) {
-        return { head, index, worktree };
-      }
-      if (attempt >= attempts) {
-        throw new GitError(
-          "failed",
-          "The tree kept moving: HEAD or the index changed while the state was read",
-        );
-      }
     }
-  });
+  }
 }
 
 /**

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { parseBlock, type ParseResult } from "../block.ts";
+import { CLOSE_ANY, OPEN_ANY, parseBlock, type ParseResult, trimBlanks } from "../block.ts";
 import { FIELD_NAMES, type FieldName, type Handshake, validateField } from "../fields.ts";
 
 /** The opening sentinel of a v2 block. */
@@ -138,14 +138,9 @@ export function buildV2Block(handshake: HandshakeV2 | V2Handshake): string {
   return `${OPEN_V2}\n\n${lines.join("\n")}\n\n${CLOSE_V2}\n`;
 }
 
-// ASCII white space only: a no-break space is part of a value, never trimmed away.
-const ASCII_SPACE = "[ \\t\\v\\f]";
-const OPEN_ANY = new RegExp(`^<!--${ASCII_SPACE}*subagent-env-handshake\\b(.*?)-->$`);
-const CLOSE_ANY = new RegExp(`^<!--${ASCII_SPACE}*/subagent-env-handshake${ASCII_SPACE}*-->$`);
-
-function trimAscii(text: string): string {
-  return text.replace(/^[ \t\v\f\r\n]+|[ \t\v\f\r\n]+$/g, "");
-}
+// The block format's white space, sentinels and trim are v1's (space and tab only): one
+// definition, so a line is layout or content alike for both parsers.
+const trimAscii = trimBlanks; // GUARD:one-white-space
 
 function normalise(text: string): string[] {
   return text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").split("\n").map(trimAscii);

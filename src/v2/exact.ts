@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { captureLive, type LiveTree } from "../capture.ts";
+import { captureLive, confirmEnvironment, type LiveTree } from "../capture.ts";
 import { GitError, objectFormat } from "../git.ts";
 import { type TreeField, type TreeState as Fields } from "../fields.ts";
 import { type Verdict, verifyLive, type VerifyOptions } from "../verification.ts";
@@ -39,6 +39,7 @@ export interface ExactCapture {
  */
 export async function captureExact(): Promise<ExactCapture> {
   const dir = Deno.cwd();
+  await confirmEnvironment(); // GUARD:probe-before-seed
   for (let attempt = 1;; attempt++) {
     const [live, state] = await Promise.all([captureLive(), captureState(dir)]);
     if (live.parent_head === state.head) {
@@ -182,6 +183,11 @@ export async function verifyExact(
     return errorVerdict(block, "workspace_mode worktree is not verified by this verify");
   }
   const dir = Deno.cwd();
+  try {
+    await confirmEnvironment(); // GUARD:probe-before-seed-verify
+  } catch (error) {
+    return errorVerdict(block, `live git verification failed: ${describe(error)}`);
+  }
   const settle = <T>(p: Promise<T>) =>
     p.then((value) => ({ value }), (error: unknown) => ({ error: describe(error) }));
   const [v1, expected, observed] = await Promise.all([
@@ -191,6 +197,11 @@ export async function verifyExact(
   ]);
   if (v1.status === "error") return errorVerdict(block, v1.reason ?? "unknown", v1);
   if ("error" in expected) return errorVerdict(block, expected.error, v1);
+  if (v1.status === "mismatch" && "error" in observed) { // GUARD:v1-halts-first
+    // The tree already diverged from the block: that is the finding, whatever the content
+    // capture met (an empty nested repository, an unmerged index, no write access).
+    return { ...v1, version: 2, workspace_mode: "shared", seed: null };
+  }
   if ("error" in observed) {
     return errorVerdict(block, `live git verification failed: ${observed.error}`, v1);
   }

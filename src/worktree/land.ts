@@ -96,8 +96,8 @@ export async function readChildWork(dir: string): Promise<ChildWork> {
   const format = await objectFormat();
   const [seedState, state] = await Promise.all([
     readSeed(top, seed, format),
-    // The child is judged, not trusted: its stat data could be forged, so hash afresh.
-    captureState(top, { trustStatCache: false }),
+    // The child is judged, not trusted: a fresh private index hashes every file.
+    captureState(top),
   ]);
   const [changed, log] = await Promise.all([
     changedPaths(top, seedState.worktree, state.worktree),
@@ -150,7 +150,7 @@ export async function land(
     cwd: child.top,
   });
   const scratch = `${gitDir}/tether-land-index`;
-  const parent = await captureState(parentTop, { indexFile: scratch, trustStatCache: false });
+  const parent = await captureState(parentTop, { indexFile: scratch });
   const base = await commitTree(child.seedState.worktree, []); // tether:guard wt-merge-base
   const [ours, theirs] = await Promise.all([
     commitTree(parent.worktree, [base]),

@@ -207,10 +207,7 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
     let live = first;
     let state: TreeState | undefined;
     for (let attempt = 1; state === undefined; attempt++) {
-      const candidate = await captureState(parent.top, {
-        indexFile: scratch,
-        trustStatCache: false,
-      });
+      const candidate = await captureState(parent.top, { indexFile: scratch });
       const after = await captureLive();
       if (
         candidate.head === live.parent_head && after.parent_head === live.parent_head &&
