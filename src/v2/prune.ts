@@ -20,7 +20,8 @@ export interface PruneResult {
 }
 
 /**
- * Which anchors are stale: made before `cutoff` (epoch seconds), or of unknown age.
+ * Which anchors are stale: made at or before `cutoff` (epoch seconds, so `--older-than 0s`
+ * takes a seed made this second too), or of unknown age.
  *
  * @example One old, one new, one without a reflog
  * ```ts
@@ -31,7 +32,7 @@ export interface PruneResult {
  * ```
  * @param refs The anchors.
  * @param reflog `git log -g --date=unix --format=%gD` lines (`<ref>@{<seconds>}`).
- * @param cutoff Epoch seconds; an anchor whose newest entry is older is stale.
+ * @param cutoff Epoch seconds; an anchor whose newest entry is not newer is stale.
  * @returns The stale anchors, in the order given.
  */
 export function staleRefs(refs: string[], reflog: string[], cutoff: number): string[] {
@@ -44,7 +45,7 @@ export function staleRefs(refs: string[], reflog: string[], cutoff: number): str
       newest.set(ref, Math.max(newest.get(ref) ?? -Infinity, seconds));
     }
   }
-  return refs.filter((ref) => (newest.get(ref) ?? -Infinity) < cutoff);
+  return refs.filter((ref) => (newest.get(ref) ?? -Infinity) <= cutoff);
 }
 
 /**
