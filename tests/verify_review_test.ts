@@ -235,7 +235,8 @@ Deno.test("f4: HEAD that moves away and back while status runs is never paired w
   const { repo, c2, dirty, dates } = await alternatingRepo();
   const shim = await tempDir();
   try {
-    // Start at (C2, clean). The first time status runs, after a HEAD read has happened,
+    // Start at (C2, clean). The first time status runs, once the HEAD read that runs beside
+    // it has answered (so only the reflog can tell),
     // the shim steps to (C1, " M a"), lets status see it, and steps back to C2 (the very
     // same commit) before status answers: HEAD reads before and after agree, status does not.
     await git(repo, ["reset", "-q", "--mixed", c2]);
@@ -257,7 +258,7 @@ case " $* " in
       /usr/bin/env ${envLine} "${real}" -C "${repo}" commit -qam c2
       printf '%s' "\${out%x}"; exit 0
     fi ;;
-  *" HEAD "*) "${real}" "$@"; rc=$?; : > "${headRead}"; exit $rc ;;
+  *" rev-parse --verify -q HEAD "*) "${real}" "$@"; rc=$?; : > "${headRead}"; exit $rc ;;
 esac
 exec "${real}" "$@"
 `,
