@@ -10,6 +10,7 @@ import { assertEquals, assertExcludes, assertIncludes } from "../src/_assert.ts"
 import { captureWorkingContext } from "../src/context/capture.ts";
 import { PERMISSIONS } from "../src/permissions.ts";
 import { bin, git, makeRepo, ROOT, type Run, tempDir, writeFiles } from "./_helpers.ts";
+import { result } from "./_gate_fixture.ts";
 
 const decoder = new TextDecoder();
 /** FIFOs, `ulimit`, a CR or a newline in a file name: POSIX only. */
@@ -52,17 +53,6 @@ async function within(
     stderr: decoder.decode(out.stderr),
     timedOut: controller.signal.aborted,
   };
-}
-
-function result(files: string[], evidence: unknown[], extra: Record<string, unknown> = {}) {
-  return JSON.stringify({
-    ok: true,
-    summary: "done",
-    files_changed: files,
-    errors: [],
-    evidence,
-    ...extra,
-  });
 }
 
 async function mkfifo(path: string): Promise<void> {

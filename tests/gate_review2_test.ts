@@ -7,28 +7,7 @@
 import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { bin, commitAll, git, makeRepo, run, writeFiles } from "./_helpers.ts";
-
-function result(files: string[], evidence: unknown[], extra: Record<string, unknown> = {}) {
-  return JSON.stringify({
-    ok: true,
-    summary: "done",
-    files_changed: files,
-    errors: [],
-    evidence,
-    ...extra,
-  });
-}
-
-async function spawn(repo: string): Promise<string> {
-  const r = await bin("handshake", ["--json", "--context"], { cwd: repo });
-  assertEquals(r.code, 0, r.stderr);
-  return JSON.parse(r.stdout).snapshot_id;
-}
-
-async function gate(repo: string, stdin: string, args: string[] = []) {
-  const r = await bin("gate", ["--json", ...args], { cwd: repo, stdin });
-  return { code: r.code, stderr: r.stderr, report: r.stdout ? JSON.parse(r.stdout) : undefined };
-}
+import { gate, result, spawn } from "./_gate_fixture.ts";
 
 /** A result claiming `files`, with a commit the child makes now as its evidence. */
 async function claim(repo: string, files: string[]): Promise<string> {
