@@ -28,7 +28,7 @@ export {
   OPEN,
   parseBlock,
   type ParseResult,
-} from "./src/block.ts";
+} from "./src/handshake/block.ts";
 export {
   FIELD_NAMES,
   FieldError,
@@ -39,25 +39,29 @@ export {
   type TreeState,
   validateField,
   validateHandshake,
-} from "./src/fields.ts";
-export { fingerprint, sha256Hex } from "./src/fingerprint.ts";
+} from "./src/handshake/fields.ts";
+export { fingerprint, sha256Hex } from "./src/handshake/fingerprint.ts";
 export {
   DIVERGENCE_TEMPLATE,
   divergenceFinding,
   UNVERIFIED_TAG,
   unverifiedText,
   verifiedLine,
-} from "./src/finding.ts";
-export { canonicalCwd, nativeCwd, type PathOs, styleCwd } from "./src/cwd.ts";
-export { captureLive, type CaptureOptions, type LiveTree } from "./src/capture.ts";
-export { captureHandshake, handshakeBlock, type HandshakeOptions } from "./src/handshake_block.ts";
+} from "./src/handshake/finding.ts";
+export { canonicalCwd, nativeCwd, type PathOs, styleCwd } from "./src/handshake/cwd.ts";
+export { captureLive, type CaptureOptions, type LiveTree } from "./src/handshake/capture.ts";
+export {
+  captureHandshake,
+  handshakeBlock,
+  type HandshakeOptions,
+} from "./src/handshake/library.ts";
 export {
   diverge,
   type Verdict,
   verifyLive,
   type VerifyOptions,
   type VerifyStatus,
-} from "./src/verification.ts";
+} from "./src/handshake/verification.ts";
 export { formatIssuedAt, issuedAtNow, parseDuration } from "./src/time.ts";
 
 // The one git runner.

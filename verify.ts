@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { prestartCapture } from "./src/capture.ts";
+import { prestartCapture } from "./src/handshake/capture.ts";
 
 if (import.meta.main) {
   // `git status` is the slow part: start it before loading the rest and reading stdin.
   prestartCapture();
   const { runMain } = await import("./src/cli.ts");
-  const { verifyMain } = await import("./src/verify_command.ts");
+  const { verifyMain } = await import("./src/handshake/verify_command.ts");
   await runMain("verify", () => verifyMain(Deno.args), 3);
 }

@@ -5,8 +5,8 @@
  */
 import fc from "fast-check";
 import { assertEquals } from "../src/_assert.ts";
-import { buildBlock, parseBlock } from "../src/block.ts";
-import { type Handshake, namesWhoeverAsks, validateField } from "../src/fields.ts";
+import { buildBlock, parseBlock } from "../src/handshake/block.ts";
+import { type Handshake, namesWhoeverAsks, validateField } from "../src/handshake/fields.ts";
 
 const hex = (n: number) => fc.stringMatching(new RegExp(`^[0-9a-f]{${n}}$`));
 const segment = fc.stringMatching(/^[A-Za-z0-9._-]{1,12}$/).filter((s) => !s.startsWith("."));

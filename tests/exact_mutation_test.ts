@@ -8,7 +8,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the live content state is compared with the seed's",
     mutations: [{
-      file: "src/v2/exact.ts",
+      file: "src/handshake/v2/exact.ts",
       find: "const same = sameState(expected.value, observed.value); // GUARD:seed-comparison",
       replace: "const same = true;",
     }],
@@ -54,7 +54,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the seed must record the block's parent_head",
     mutations: [{
-      file: "src/v2/exact.ts",
+      file: "src/handshake/v2/exact.ts",
       find: "if (state.head !== block.parent_head.toLowerCase()) { // GUARD:seed-head",
       replace: "if (false) {",
     }],
@@ -64,7 +64,7 @@ const CASES: GuardCase[] = [
   {
     guard: "an attached HEAD's branch reflog proves HEAD held still (review 2, f4-linked)",
     mutations: [{
-      file: "src/capture.ts",
+      file: "src/handshake/capture.ts",
       find: "return [headLog, path]; // tether:guard f4-branch-reflog",
       replace: "return [headLog];",
     }],
@@ -136,7 +136,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a tree that already diverged halts with the v1 finding, whatever the seed side met",
     mutations: [{
-      file: "src/v2/exact.ts",
+      file: "src/handshake/v2/exact.ts",
       find: `if (v1.status === "mismatch" && "error" in observed) { // GUARD:v1-halts-first`,
       replace: "if (false) {",
     }],
@@ -146,7 +146,7 @@ const CASES: GuardCase[] = [
   {
     guard: "exact handshake refuses a foreign environment before the seed capture writes",
     mutations: [{
-      file: "src/v2/exact.ts",
+      file: "src/handshake/v2/exact.ts",
       find: "await confirmEnvironment(); // GUARD:probe-before-seed\n",
       replace: "\n",
     }],
@@ -156,7 +156,7 @@ const CASES: GuardCase[] = [
   {
     guard: "exact verify refuses a foreign environment before the seed capture writes",
     mutations: [{
-      file: "src/v2/exact.ts",
+      file: "src/handshake/v2/exact.ts",
       find: "await confirmEnvironment(); // GUARD:probe-before-seed-verify",
       replace: "",
     }],
@@ -166,7 +166,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the v2 parser trims only the v1 white space (space, tab)",
     mutations: [{
-      file: "src/v2/block.ts",
+      file: "src/handshake/v2/block.ts",
       find: "const trimAscii = trimBlanks; // GUARD:one-white-space",
       replace: 'const trimAscii = (t: string) => t.replace(/^[ \\t\\v\\f]+|[ \\t\\v\\f]+$/g, "");',
     }],

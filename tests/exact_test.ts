@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { assertEquals } from "../src/_assert.ts";
-import { parseBlock } from "../src/block.ts";
+import { parseBlock } from "../src/handshake/block.ts";
 import { bashFingerprint, bin, git, makeRepo, run, tempDir, writeFiles } from "./_helpers.ts";
 
 async function withRepo(

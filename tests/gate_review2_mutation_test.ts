@@ -86,7 +86,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
   {
     guard: "a failed context capture is settled at once (no unhandled rejection)",
     mutations: [{
-      file: "src/handshake_command.ts",
+      file: "src/handshake/command.ts",
       find: "(error) => ({ error }), // guard: capture failure handled",
       replace: "(error) => { throw error; },",
     }],

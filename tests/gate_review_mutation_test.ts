@@ -20,7 +20,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
   {
     guard: "the v1 fingerprint keeps replace refs for bash parity",
     mutations: [{
-      file: "src/capture.ts",
+      file: "src/handshake/capture.ts",
       find: `runGit(["status", "--porcelain"], { ...at(cwd), keepReplaceObjects: true }),`,
       replace: `runGit(["status", "--porcelain"], at(cwd)),`,
     }],

@@ -27,7 +27,7 @@ const CASES: GuardCase[] = [
   {
     guard: "capture taken again when HEAD moves during status",
     mutations: [{
-      file: "src/capture.ts",
+      file: "src/handshake/capture.ts",
       find: "const still = after === before && headAfter === head && refAfter === ref;",
       replace: "const still = true;",
     }],
@@ -37,7 +37,7 @@ const CASES: GuardCase[] = [
   {
     guard: "f4: HEAD's reflog unchanged across status (a HEAD that moved away and back)",
     mutations: [{
-      file: "src/capture.ts",
+      file: "src/handshake/capture.ts",
       find: "const still = after === before && headAfter === head && refAfter === ref;",
       replace: "const still = headAfter === head && refAfter === ref;",
     }],
@@ -47,7 +47,7 @@ const CASES: GuardCase[] = [
   {
     guard: "f1: the probe asks git once without the caller's environment",
     mutations: [{
-      file: "src/capture.ts",
+      file: "src/handshake/capture.ts",
       find: "cleanEnv: true, // tether:guard f1-clean-probe",
       replace: "cleanEnv: false,",
     }],
@@ -57,7 +57,7 @@ const CASES: GuardCase[] = [
   {
     guard: "f1: both answers must agree",
     mutations: [{
-      file: "src/capture.ts",
+      file: "src/handshake/capture.ts",
       find: "if (theirs.code !== 0 || decoder.decode(theirs.stdout) !== text) {",
       replace: "if (false) {",
     }],
@@ -67,7 +67,7 @@ const CASES: GuardCase[] = [
   {
     guard: "f1: parent_cwd always compared with git's location, never assumed equal",
     mutations: [{
-      file: "src/verification.ts",
+      file: "src/handshake/verification.ts",
       find: "const sameCwd = resolved !== undefined && resolved === live.location;",
       replace: "const sameCwd = true;",
     }],
@@ -77,7 +77,7 @@ const CASES: GuardCase[] = [
   {
     guard: "f2: a value is never trimmed at its end",
     mutations: [{
-      file: "src/block.ts",
+      file: "src/handshake/block.ts",
       find: `const value = line.slice(colon + 1).replace(/^[ \\t]+/, "");`,
       replace: "const value = line.slice(colon + 1).trim();",
     }],
@@ -87,7 +87,7 @@ const CASES: GuardCase[] = [
   {
     guard: "f2: a value with white space at either end is refused",
     mutations: [{
-      file: "src/fields.ts",
+      file: "src/handshake/fields.ts",
       find: "if (value.trim() !== value) {",
       replace: "if (false) {",
     }],
@@ -97,7 +97,7 @@ const CASES: GuardCase[] = [
   {
     guard: "f3: the branch compared as a ref",
     mutations: [{
-      file: "src/verification.ts",
+      file: "src/handshake/verification.ts",
       find: "const sameBranch = branchRef(expected.parent_branch) === live.headRef;",
       replace: "const sameBranch = expected.parent_branch === observed.parent_branch;",
     }],
@@ -107,7 +107,7 @@ const CASES: GuardCase[] = [
   {
     guard: "f3: a branch named HEAD is the error path",
     mutations: [{
-      file: "src/verification.ts",
+      file: "src/handshake/verification.ts",
       find: `if (live.headRef === "refs/heads/HEAD") {`,
       replace: "if (false) {",
     }],
@@ -117,7 +117,7 @@ const CASES: GuardCase[] = [
   {
     guard: "f5: parent_cwd naming whoever asks is refused",
     mutations: [{
-      file: "src/fields.ts",
+      file: "src/handshake/fields.ts",
       find: "return namesWhoeverAsks(value) // tether:guard f5-whoever-asks",
       replace: "return false",
     }],
@@ -127,7 +127,7 @@ const CASES: GuardCase[] = [
   {
     guard: "f5: git resolves parent_cwd from /, not from the asker's directory",
     mutations: [{
-      file: "src/verification.ts",
+      file: "src/handshake/verification.ts",
       find: "neutralStart: true, // tether:guard f5-neutral-start",
       replace: "",
     }],
@@ -137,7 +137,7 @@ const CASES: GuardCase[] = [
   {
     guard: "f6: the first block is the handshake",
     mutations: [{
-      file: "src/block.ts",
+      file: "src/handshake/block.ts",
       find: "const start = opens[0]!; // tether:guard f6-first-block",
       replace: "const start = opens[opens.length - 1]!;",
     }],
@@ -147,7 +147,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a directory outside the work tree has no location",
     mutations: [{
-      file: "src/capture.ts",
+      file: "src/handshake/capture.ts",
       find: `if (inside !== "true" || `,
       replace: "if (false || ",
     }],

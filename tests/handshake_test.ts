@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { assertEquals, assertExcludes, assertIncludes, assertOk } from "../src/_assert.ts";
-import { parseBlock } from "../src/block.ts";
+import { parseBlock } from "../src/handshake/block.ts";
 import {
   bashFingerprint,
   bin,

@@ -3,11 +3,11 @@
  * text (golden), cwd spellings, times.
  */
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
-import { buildBlock, parseBlock } from "../src/block.ts";
-import { fingerprint } from "../src/fingerprint.ts";
-import { divergenceFinding, unverifiedText } from "../src/finding.ts";
-import { canonicalCwd, nativeCwd, styleCwd } from "../src/cwd.ts";
-import { type Handshake, validateField } from "../src/fields.ts";
+import { buildBlock, parseBlock } from "../src/handshake/block.ts";
+import { fingerprint } from "../src/handshake/fingerprint.ts";
+import { divergenceFinding, unverifiedText } from "../src/handshake/finding.ts";
+import { canonicalCwd, nativeCwd, styleCwd } from "../src/handshake/cwd.ts";
+import { type Handshake, validateField } from "../src/handshake/fields.ts";
 import { formatIssuedAt, issuedAtNow, parseDuration } from "../src/time.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);

@@ -1,7 +1,12 @@
 /** The v2 block: built in one layout, parsed with v1's tolerance and strictness. */
 import assert from "node:assert/strict";
 import { assertEquals } from "../src/_assert.ts";
-import { buildV2Block, type HandshakeV2, parseHandshake, v2Fields } from "../src/v2/block.ts";
+import {
+  buildV2Block,
+  type HandshakeV2,
+  parseHandshake,
+  v2Fields,
+} from "../src/handshake/v2/block.ts";
 
 const BASE: HandshakeV2 = {
   parent_head: "a".repeat(40),

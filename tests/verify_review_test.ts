@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
-import { parseBlock } from "../src/block.ts";
+import { parseBlock } from "../src/handshake/block.ts";
 import { bashFingerprint, bin, commitAll, git, makeRepo, run, tempDir } from "./_helpers.ts";
 
 const linux = Deno.build.os === "linux";

@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
-import { parseBlock } from "../src/block.ts";
-import { parseV2Block, type V2Handshake } from "../src/v2/block.ts";
+import { parseBlock } from "../src/handshake/block.ts";
+import { parseV2Block, type V2Handshake } from "../src/handshake/v2/block.ts";
 import { bin, git, writeFiles } from "./_helpers.ts";
 import { CARRIED, dirtyFamily, linkedWorktrees, treeFacts } from "./_worktree_fixture.ts";
 

@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
-import { DIVERGENCE_TEMPLATE } from "../src/finding.ts";
+import { DIVERGENCE_TEMPLATE } from "../src/handshake/finding.ts";
 import { bin, commitAll, git, makeRepo, writeFiles } from "./_helpers.ts";
 import { dirtyFamily, type Family } from "./_worktree_fixture.ts";
 

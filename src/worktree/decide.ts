@@ -5,7 +5,7 @@
  * @module
  */
 import type { TreeState } from "../seed/state.ts";
-import { HARNESS, type V2Handshake } from "../v2/block.ts";
+import { HARNESS, type V2Handshake } from "../handshake/v2/block.ts";
 import { type BaseRelation, describeBase, listPaths } from "./plan.ts";
 
 /** What git reported about the child's worktree. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { DIVERGENCE_TEMPLATE } from "../finding.ts";
+import { DIVERGENCE_TEMPLATE } from "../handshake/finding.ts";
 
 /** The values one side of the finding shows. */
 export interface FindingSide {

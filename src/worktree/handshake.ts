@@ -6,15 +6,15 @@
  *
  * @module
  */
-import { styleCwd } from "../cwd.ts";
-import { validateField } from "../fields.ts";
+import { styleCwd } from "../handshake/cwd.ts";
+import { validateField } from "../handshake/fields.ts";
 import { GitError } from "../git.ts";
 import { issuedAtNow } from "../time.ts";
 import { err, out, UsageError } from "../cli.ts";
 import type { DecodedPrompt } from "../encoding.ts";
-import { prependTo } from "../handshake_command.ts";
+import { prependTo } from "../handshake/command.ts";
 import { captureWorkingContext, type ContextResult } from "../context/capture.ts";
-import { buildV2Block, HARNESS, type V2Handshake, validateV2Field } from "../v2/block.ts";
+import { buildV2Block, HARNESS, type V2Handshake, validateV2Field } from "../handshake/v2/block.ts";
 import { childDirs } from "./plan.ts";
 import { seedParent, type Spawn, type SpawnedChild, spawnWorktrees, undo } from "./spawn.ts";
 

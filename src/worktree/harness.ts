@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { TreeState } from "../fields.ts";
+import type { TreeState } from "../handshake/fields.ts";
 import { issuedAtNow } from "../time.ts";
-import { buildV2Block, HARNESS } from "../v2/block.ts";
+import { buildV2Block, HARNESS } from "../handshake/v2/block.ts";
 import { seedParent } from "./spawn.ts";
 
 /**

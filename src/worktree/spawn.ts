@@ -8,8 +8,8 @@
  */
 import { resolve } from "node:path";
 import { GitError, gitText, runGit } from "../git.ts";
-import { captureLive, type LiveTree } from "../capture.ts";
-import { fingerprint } from "../fingerprint.ts";
+import { captureLive, type LiveTree } from "../handshake/capture.ts";
+import { fingerprint } from "../handshake/fingerprint.ts";
 import { captureState, seedIndexPath, type TreeState } from "../seed/state.ts";
 import { writeSeed } from "../seed/commit.ts";
 import { BRANCH_PREFIX, branchName, SPAWN_REF_PREFIX } from "./plan.ts";

@@ -5,14 +5,14 @@
  *
  * @module
  */
-import { captureLive, type LiveTree, LOCATION_ARGS, parseLocation } from "../capture.ts";
-import { HOST_OS, nativeCwd } from "../cwd.ts";
-import { parseIssuedAt } from "../fields.ts";
-import { unverifiedText, verifiedLine } from "../finding.ts";
+import { captureLive, type LiveTree, LOCATION_ARGS, parseLocation } from "../handshake/capture.ts";
+import { HOST_OS, nativeCwd } from "../handshake/cwd.ts";
+import { parseIssuedAt } from "../handshake/fields.ts";
+import { unverifiedText, verifiedLine } from "../handshake/finding.ts";
 import { GitError, gitText, objectFormat, runGit } from "../git.ts";
 import { readSeed, seedId } from "../seed/commit.ts";
 import { captureState, changedPaths, type TreeState } from "../seed/state.ts";
-import { HARNESS, parseV2Block, type V2Handshake } from "../v2/block.ts";
+import { HARNESS, parseV2Block, type V2Handshake } from "../handshake/v2/block.ts";
 import { decideWorktree, type WorktreeFacts } from "./decide.ts";
 import { worktreeFinding } from "./finding.ts";
 import { type BaseRelation, relation, showPath } from "./plan.ts";

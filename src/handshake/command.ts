@@ -15,8 +15,8 @@ import {
   validateField,
 } from "./fields.ts";
 import { fingerprint } from "./fingerprint.ts";
-import { GitError } from "./git.ts";
-import { issuedAtNow } from "./time.ts";
+import { GitError } from "../git.ts";
+import { issuedAtNow } from "../time.ts";
 import {
   err,
   helpOrVersion,
@@ -29,13 +29,13 @@ import {
   readStdin,
   UsageError,
   VERSION,
-} from "./cli.ts";
-import { captureWorkingContext, type ContextResult } from "./context/capture.ts";
+} from "../cli.ts";
+import { captureWorkingContext, type ContextResult } from "../context/capture.ts";
 import { runHook } from "./hook.ts";
 import { buildV2Block } from "./v2/block.ts";
 import { captureExact } from "./v2/exact.ts";
 import { pruneSeedsMain } from "./v2/prune.ts";
-import { concatBytes, type DecodedPrompt, decodePrompt, encodeText } from "./encoding.ts";
+import { concatBytes, type DecodedPrompt, decodePrompt, encodeText } from "../encoding.ts";
 
 /** Exit code when the parent side cannot capture its tree. */
 export const EXIT_PARENT_FAILURE = 3;
@@ -279,7 +279,7 @@ export async function handshakeMain(args: string[]): Promise<number> {
       throw new UsageError("worktree mode captures live; drop the explicit fields");
     }
     if (v.audience !== undefined) throw new UsageError("--audience goes without worktree mode");
-    const { worktreeHandshake } = await import("./worktree/handshake.ts");
+    const { worktreeHandshake } = await import("../worktree/handshake.ts");
     return await worktreeHandshake({
       dir: v.worktree,
       count,
@@ -424,8 +424,8 @@ async function readPrompt(): Promise<DecodedPrompt> {
  *
  * @example A Latin-1 prompt stays byte-identical behind the block
  * ```ts
- * import { assertEquals } from "./_assert.ts";
- * import { decodePrompt } from "./encoding.ts";
+ * import { assertEquals } from "../_assert.ts";
+ * import { decodePrompt } from "../encoding.ts";
  * const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9]);
  * const out = prependTo(decodePrompt(latin1), ["B\n"]);
  * assertEquals([...out], [0x42, 0x0a, 0x63, 0x61, 0x66, 0xe9]);

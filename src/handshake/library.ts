@@ -9,7 +9,7 @@ import { buildBlock } from "./block.ts";
 import { captureLive } from "./capture.ts";
 import { styleCwd } from "./cwd.ts";
 import { type Handshake, validateHandshake } from "./fields.ts";
-import { issuedAtNow } from "./time.ts";
+import { issuedAtNow } from "../time.ts";
 
 /** Options for {@linkcode captureHandshake} and {@linkcode handshakeBlock}. */
 export interface HandshakeOptions {
@@ -45,7 +45,7 @@ export async function captureHandshake(options: HandshakeOptions = {}): Promise<
  *
  * @example Prepend the block to a subagent's prompt
  * ```ts ignore
- * import { handshakeBlock } from "./mod.ts";
+ * import { handshakeBlock } from "../mod.ts";
  * const prompt = `${await handshakeBlock({ cwd: "/path/to/repo" })}\nFix the failing test.`;
  * ```
  * @param options The directory and how to spell it.

@@ -11,7 +11,7 @@ import {
   type TreeField,
   type TreeState,
 } from "./fields.ts";
-import { GitError, runGit } from "./git.ts";
+import { GitError, runGit } from "../git.ts";
 import {
   branchRef,
   captureDirectory,
@@ -48,7 +48,7 @@ export interface Verdict {
  *
  * @example One field diverged
  * ```ts
- * import { assertEquals } from "./_assert.ts";
+ * import { assertEquals } from "../_assert.ts";
  * const a = { parent_head: "a".repeat(40), parent_branch: "main", parent_cwd: "/r", parent_dirty_fingerprint: "e3b0c44298fc" };
  * assertEquals(diverge(a, { ...a, parent_branch: "dev" }, true), ["parent_branch"]);
  * assertEquals(diverge(a, a, false), ["parent_cwd"]);

@@ -15,7 +15,7 @@ export type PathOs = "windows" | "posix";
  *
  * @example Four spellings of one Windows directory
  * ```ts
- * import { assertEquals } from "./_assert.ts";
+ * import { assertEquals } from "../_assert.ts";
  * for (const p of ["C:\\Users\\Ann\\repo", "C:/Users/Ann/repo/", "/c/Users/Ann/repo", "/cygdrive/c/Users/Ann/repo"]) {
  *   assertEquals(canonicalCwd(p, "windows"), "c:/users/ann/repo");
  * }
@@ -50,7 +50,7 @@ function collapse(path: string): string {
  *
  * @example Git Bash form on Windows
  * ```ts
- * import { assertEquals } from "./_assert.ts";
+ * import { assertEquals } from "../_assert.ts";
  * assertEquals(nativeCwd("/c/Users/Ann", "windows"), "C:/Users/Ann");
  * assertEquals(nativeCwd("/c/Users/Ann", "posix"), "/c/Users/Ann");
  * ```
@@ -70,7 +70,7 @@ export function nativeCwd(path: string, os: PathOs): string {
  *
  * @example Git Bash spelling
  * ```ts
- * import { assertEquals } from "./_assert.ts";
+ * import { assertEquals } from "../_assert.ts";
  * assertEquals(styleCwd("C:\\Users\\Ann", "posix"), "/c/Users/Ann");
  * assertEquals(styleCwd("/home/ann", "posix"), "/home/ann");
  * ```
@@ -96,7 +96,7 @@ export const HOST_OS: PathOs = Deno.build.os === "windows" ? "windows" : "posix"
  *
  * @example Relative, absolute and folded
  * ```ts
- * import { assertEquals } from "./_assert.ts";
+ * import { assertEquals } from "../_assert.ts";
  * assertEquals(absoluteDir("../b/./c/", "/work/a", "posix"), "/work/b/c");
  * assertEquals(absoluteDir("/x//y/..", "/work", "posix"), "/x");
  * assertEquals(absoluteDir("..", "/", "posix"), "/");

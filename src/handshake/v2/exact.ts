@@ -6,11 +6,11 @@
  * @module
  */
 import { captureLive, confirmEnvironment, type LiveTree } from "../capture.ts";
-import { GitError, objectFormat } from "../git.ts";
+import { GitError, objectFormat } from "../../git.ts";
 import { type TreeField, type TreeState as Fields } from "../fields.ts";
 import { type Verdict, verifyLive, type VerifyOptions } from "../verification.ts";
-import { captureState, changedPaths, type TreeState } from "../seed/state.ts";
-import { readSeed, writeSeed } from "../seed/commit.ts";
+import { captureState, changedPaths, type TreeState } from "../../seed/state.ts";
+import { readSeed, writeSeed } from "../../seed/commit.ts";
 import type { HandshakeV2 } from "./block.ts";
 
 /** How often the parent's capture is tried when HEAD moved between its two halves. */
@@ -142,7 +142,7 @@ async function expectedState(dir: string, block: HandshakeV2): Promise<TreeState
  *
  * @example A second edit of one file is another state
  * ```ts
- * import { assertEquals } from "../_assert.ts";
+ * import { assertEquals } from "../../_assert.ts";
  * const a = { head: "1".repeat(40), index: "2".repeat(40), worktree: "3".repeat(40) };
  * assertEquals(sameState(a, { ...a }), true);
  * assertEquals(sameState(a, { ...a, worktree: "4".repeat(40) }), false);

@@ -38,7 +38,7 @@ export const V2_MODE_FIELDS: Readonly<Record<WorkspaceMode, readonly string[]>> 
  *
  * @example Shared mode ends in seed
  * ```ts
- * import { assertEquals } from "../_assert.ts";
+ * import { assertEquals } from "../../_assert.ts";
  * assertEquals(v2Fields("shared").slice(-2), ["handshake_issued_at", "seed"]);
  * ```
  * @param mode The workspace mode.
@@ -77,7 +77,7 @@ export type AnyParseResult =
  *
  * @example The worktree fields take a path, a branch name or `harness`
  * ```ts
- * import { assertEquals } from "../_assert.ts";
+ * import { assertEquals } from "../../_assert.ts";
  * assertEquals(validateV2Field("worktree_path", "/tmp/child"), undefined);
  * assertEquals(validateV2Field("worktree_path", "harness"), undefined);
  * assertEquals(validateV2Field("worktree_path", "child"), 'field "worktree_path" is not an absolute path or "harness": "child"');
@@ -117,7 +117,7 @@ export function validateV2Field(name: string, value: string): string | undefined
  *
  * @example A shared-mode block
  * ```ts
- * import { assertEquals } from "../_assert.ts";
+ * import { assertEquals } from "../../_assert.ts";
  * const block = buildV2Block({
  *   parent_head: "0".repeat(40), parent_branch: "main", parent_cwd: "/repo",
  *   parent_dirty_fingerprint: "e3b0c44298fc", workspace_mode: "shared",
@@ -198,7 +198,7 @@ function parseV2Body(body: string[]): { handshake: HandshakeV2 } | { reason: str
  *
  * @example A v2 block wins over a later quoted block
  * ```ts
- * import { assertEquals } from "../_assert.ts";
+ * import { assertEquals } from "../../_assert.ts";
  * const v2 = buildV2Block({
  *   parent_head: "0".repeat(40), parent_branch: "main", parent_cwd: "/repo",
  *   parent_dirty_fingerprint: "e3b0c44298fc", workspace_mode: "shared",
@@ -237,7 +237,7 @@ export type V2ParseResult =
  *
  * @example
  * ```ts
- * import { assertEquals } from "../_assert.ts";
+ * import { assertEquals } from "../../_assert.ts";
  * assertEquals(firstBlockVersion("task\n<!-- subagent-env-handshake v2 -->\n"), "v2");
  * assertEquals(firstBlockVersion("no block"), undefined);
  * ```
@@ -254,7 +254,7 @@ export function firstBlockVersion(prompt: string): string | undefined {
  *
  * @example A v1 block is no v2 block
  * ```ts
- * import { assertEquals } from "../_assert.ts";
+ * import { assertEquals } from "../../_assert.ts";
  * assertEquals(parseV2Block("<!-- subagent-env-handshake v1 -->\n<!-- /subagent-env-handshake -->").kind, "error");
  * ```
  * @param prompt The prompt.

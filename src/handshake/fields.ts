@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { formatIssuedAt } from "./time.ts";
+import { formatIssuedAt } from "../time.ts";
 
 /** The v1 field names in schema order. */
 export const FIELD_NAMES = [
@@ -95,7 +95,7 @@ export function isAbsolutePath(path: string): boolean {
  *
  * @example Names of the asker, and a plain directory
  * ```ts
- * import { assertEquals } from "./_assert.ts";
+ * import { assertEquals } from "../_assert.ts";
  * assertEquals(namesWhoeverAsks("/proc/self/cwd"), true);
  * assertEquals(namesWhoeverAsks("//tmp/../proc/thread-self/cwd/x"), true);
  * assertEquals(namesWhoeverAsks("/dev/fd/3"), true);
@@ -125,7 +125,7 @@ export function namesWhoeverAsks(path: string): boolean {
  *
  * @example A short SHA is refused
  * ```ts
- * import { assertEquals } from "./_assert.ts";
+ * import { assertEquals } from "../_assert.ts";
  * assertEquals(validateField("parent_head", "abc1234"), 'field "parent_head" is not 40 or 64 hex: "abc1234"');
  * assertEquals(validateField("parent_dirty_fingerprint", "EF71E55616B3"), undefined);
  * assertEquals(validateField("parent_cwd", "/repo\u00a0"), 'field "parent_cwd" has leading or trailing white space, which a v1 block cannot carry: "/repo\u00a0"');
@@ -183,7 +183,7 @@ export function validateField(name: FieldName, value: string): string | undefine
  *
  * @example Upper-case hex and a `date -u -Iseconds` time
  * ```ts
- * import { assertEquals } from "./_assert.ts";
+ * import { assertEquals } from "../_assert.ts";
  * assertEquals(normaliseField("parent_dirty_fingerprint", "EF71E55616B3"), "ef71e55616b3");
  * assertEquals(normaliseField("handshake_issued_at", "2026-12-01T02:04:34+00:00"), "2026-12-01T02:04:34.0000000Z");
  * ```

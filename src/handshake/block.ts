@@ -23,7 +23,7 @@ export const CLOSE = "<!-- /subagent-env-handshake -->";
  *
  * @example A block
  * ```ts
- * import { assertEquals } from "./_assert.ts";
+ * import { assertEquals } from "../_assert.ts";
  * const block = buildBlock({
  *   parent_head: "0".repeat(40), parent_branch: "main", parent_cwd: "/repo",
  *   parent_dirty_fingerprint: "e3b0c44298fc", workspace_mode: "shared",
@@ -57,7 +57,7 @@ export const CLOSE_ANY = /^<!--[ \t]*\/subagent-env-handshake[ \t]*-->$/;
  *
  * @example A vertical tab is not layout
  * ```ts
- * import { assertEquals } from "./_assert.ts";
+ * import { assertEquals } from "../_assert.ts";
  * assertEquals(trimBlanks("\t a \t"), "a");
  * assertEquals(trimBlanks("\va\f"), "\va\f");
  * ```
@@ -91,7 +91,7 @@ export function normalisePrompt(text: string): string {
  *
  * @example Missing, error, block, and a later block ignored
  * ```ts
- * import { assertEquals } from "./_assert.ts";
+ * import { assertEquals } from "../_assert.ts";
  * assertEquals(parseBlock("just a task").kind, "missing");
  * assertEquals(parseBlock("<!-- subagent-env-handshake v1 -->\nparent_head: abc\n<!-- /subagent-env-handshake -->").kind, "error");
  * ```

@@ -13,7 +13,7 @@ import type { ExactVerdict, SeedReport } from "./exact.ts";
  *
  * @example A newline in a path is quoted
  * ```ts
- * import { assertEquals } from "../_assert.ts";
+ * import { assertEquals } from "../../_assert.ts";
  * assertEquals(showPath("a.txt"), "a.txt");
  * assertEquals(showPath("a\nb"), '"a\\nb"');
  * ```

@@ -6,10 +6,10 @@
  *
  * @module
  */
-import { out, UsageError } from "../cli.ts";
-import { gitText, runGit } from "../git.ts";
-import { parseDuration } from "../time.ts";
-import { SEED_REF_PREFIX } from "../seed/commit.ts";
+import { out, UsageError } from "../../cli.ts";
+import { gitText, runGit } from "../../git.ts";
+import { parseDuration } from "../../time.ts";
+import { SEED_REF_PREFIX } from "../../seed/commit.ts";
 
 /** What a prune did. */
 export interface PruneResult {
@@ -25,7 +25,7 @@ export interface PruneResult {
  *
  * @example One old, one new, one without a reflog
  * ```ts
- * import { assertEquals } from "../_assert.ts";
+ * import { assertEquals } from "../../_assert.ts";
  * const refs = ["refs/tether/seeds/a", "refs/tether/seeds/b", "refs/tether/seeds/c"];
  * const log = ["refs/tether/seeds/a@{100}", "refs/tether/seeds/b@{900}", "refs/tether/seeds/b@{50}"];
  * assertEquals(staleRefs(refs, log, 500), ["refs/tether/seeds/a", "refs/tether/seeds/c"]);

@@ -11,7 +11,7 @@
  *
  * @example Hash of nothing
  * ```ts
- * import { assertEquals } from "./_assert.ts";
+ * import { assertEquals } from "../_assert.ts";
  * assertEquals((await sha256Hex(new Uint8Array())).slice(0, 12), "e3b0c44298fc");
  * ```
  * @param bytes What to hash.
@@ -38,7 +38,7 @@ export function stripCarriageReturns(porcelain: Uint8Array): Uint8Array {
  *
  * @example The pinned test vectors
  * ```ts
- * import { assertEquals } from "./_assert.ts";
+ * import { assertEquals } from "../_assert.ts";
  * const bytes = (s: string) => new TextEncoder().encode(s);
  * assertEquals(await fingerprint(bytes("")), "e3b0c44298fc");
  * assertEquals(await fingerprint(bytes(" M a.txt\n?? new.txt\n")), "ef71e55616b3");

@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { assertGitVersion, GitError, type GitResult, runGit, UNBORN_MESSAGE } from "./git.ts";
+import { assertGitVersion, GitError, type GitResult, runGit, UNBORN_MESSAGE } from "../git.ts";
 import { absoluteDir, HOST_OS } from "./cwd.ts";
 import { fingerprint } from "./fingerprint.ts";
 import type { TreeState } from "./fields.ts";
@@ -77,7 +77,7 @@ const decoder = new TextDecoder();
  *
  * @example Inside, outside, and a newline in a path
  * ```ts
- * import { assertEquals } from "./_assert.ts";
+ * import { assertEquals } from "../_assert.ts";
  * assertEquals(parseLocation(["true", "/r", "a/b/"]), "/r/a/b/");
  * assertEquals(parseLocation(["false", "/r", ""]), undefined);
  * assertEquals(parseLocation(["true", "/r", "x", "a/"]), undefined);
@@ -99,7 +99,7 @@ export function parseLocation(lines: readonly string[]): string | undefined {
  *
  * @example Attached, detached, and failures
  * ```ts
- * import { assertEquals } from "./_assert.ts";
+ * import { assertEquals } from "../_assert.ts";
  * const r = (code: number, out: string, err = "") => ({ code, stdout: new TextEncoder().encode(out), stderr: err });
  * assertEquals(parseHeadRef(r(0, "refs/heads/main\n")), "refs/heads/main");
  * assertEquals(parseHeadRef(r(1, "")), "HEAD");
@@ -123,7 +123,7 @@ export function parseHeadRef(result: GitResult): string | undefined {
  *
  * @example Branch, detached, elsewhere
  * ```ts
- * import { assertEquals } from "./_assert.ts";
+ * import { assertEquals } from "../_assert.ts";
  * assertEquals(branchValue("refs/heads/feature/x"), "feature/x");
  * assertEquals(branchValue("HEAD"), "HEAD");
  * assertEquals(branchValue("refs/remotes/origin/main"), "refs/remotes/origin/main");
@@ -140,7 +140,7 @@ export function branchValue(ref: string): string {
  *
  * @example Branch and detached
  * ```ts
- * import { assertEquals } from "./_assert.ts";
+ * import { assertEquals } from "../_assert.ts";
  * assertEquals(branchRef("main"), "refs/heads/main");
  * assertEquals(branchRef("HEAD"), "HEAD");
  * ```

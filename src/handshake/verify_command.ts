@@ -14,7 +14,7 @@ import {
 } from "./fields.ts";
 import { divergenceFinding, unverifiedText, verifiedLine } from "./finding.ts";
 import { type Verdict, verifyLive, type VerifyStatus } from "./verification.ts";
-import { type DecodedPrompt, decodePrompt } from "./encoding.ts";
+import { type DecodedPrompt, decodePrompt } from "../encoding.ts";
 import {
   err,
   helpOrVersion,
@@ -27,8 +27,8 @@ import {
   readStdin,
   UsageError,
   VERSION,
-} from "./cli.ts";
-import { parseDuration } from "./time.ts";
+} from "../cli.ts";
+import { parseDuration } from "../time.ts";
 import { type AnyParseResult, parseHandshake } from "./v2/block.ts";
 import { type ExactVerdict, verifyExact } from "./v2/exact.ts";
 import { renderExactVerdict } from "./v2/render.ts";
@@ -119,8 +119,8 @@ function fromFlags(v: Values): ParseResult | undefined {
  *
  * @example A Latin-1 prompt without a block is not "no handshake"
  * ```ts
- * import { assertEquals } from "./_assert.ts";
- * import { decodePrompt } from "./encoding.ts";
+ * import { assertEquals } from "../_assert.ts";
+ * import { decodePrompt } from "../encoding.ts";
  * assertEquals(parsePrompt(decodePrompt(new Uint8Array([0x63, 0xe9]))).kind, "error");
  * assertEquals(parsePrompt(decodePrompt(new TextEncoder().encode("task"))).kind, "missing");
  * ```
@@ -201,7 +201,7 @@ export async function verifyMain(args: string[]): Promise<number> {
       );
     }
     if (decoded && parsed.kind === "v2" && parsed.handshake.workspace_mode === "worktree") {
-      const { verifyV2 } = await import("./worktree/verify.ts");
+      const { verifyV2 } = await import("../worktree/verify.ts");
       const result = await verifyV2(normalisePrompt(decoded.text), {
         json: v.json ?? false,
         ...(maxAgeMs === undefined ? {} : { maxAgeMs }),
