@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Finding 9: in a repository with `* text=auto` in .gitattributes (very common), the
+# parent's uncommitted CRLF files are not carried exactly, and nothing notices. The seed
+# records blobs as `git add` cleans them (CRLF -> LF by the attribute; PLAIN_CONFIG pins
+# core.autocrlf but not attributes), the child checks out LF, and the spawn's status
+# check and verify both pass because git status and the seed compare cleaned content.
+# docs/worktree.md says the status check "refuses it rather than hand over a different
+# tree"; it does not. The child then edits and lands files whose bytes it never saw.
+. "$(dirname "$0")/common.sh"
+setup
+printf '* text=auto\n' > "$P/.gitattributes"; git -C "$P" add .gitattributes
+git -C "$P" commit -q -m attrs
+printf 'new file\r\nfrom a windows tool\r\n' > "$P/win.txt"       # untracked
+spawn c1 || exit 1
+C=$P/wt/c1
+echo "parent win.txt:"; od -c "$P/win.txt" | head -2
+echo "child  win.txt:"; od -c "$C/win.txt" | head -2
+(cd "$C" && verify < "$WORK/c1.md"); echo "verify exit: $?"
+# A fixed tether carries bytes: either the capture pins an attribute source that unsets
+# text/eol/filter/ident/working-tree-encoding (so the seed holds the raw bytes, and the
+# child's checkout writes them back), or the spawn compares the child's files with the
+# parent's byte for byte and refuses (exit 3) as docs/worktree.md promises. Expected:
+# child win.txt has \r\n, or spawn exit 3.
