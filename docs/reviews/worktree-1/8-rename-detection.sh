@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Finding 10: the land's `git merge-tree` runs with rename detection on (git's default,
+# Finding 8: the land's `git merge-tree` runs with rename detection on (git's default,
 # 50% similarity). When the parent, while the child ran, deleted prod.yml and created
 # dev.yml from it, the child's one-line edit of prod.yml is not refused (modify/delete):
 # it lands inside dev.yml, a file the child never saw, never changed and never claimed,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Finding 2: gate --worktree takes the child's seed from refs/tether/spawned/<name>, a ref
+# Finding 5: gate --worktree takes the child's seed from refs/tether/spawned/<name>, a ref
 # in the shared ref store that the child can rewrite with plain git. readSeed only checks
 # that the commit is seed-shaped, and anyone can write a seed-shaped commit. With a forged
 # base the "child's change" is whatever the child says it is: here, with a base holding

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Finding 4: the land's read-tree -m -u treats the parent's ignored files as expendable.
+# Finding 6: the land's read-tree -m -u treats the parent's ignored files as expendable.
 # The parent's captured tree (git add -A) never holds its ignored files, so when the
 # child's tree has a file at an ignored path, the land overwrites the parent's file
 # without a conflict, and a directory of ignored files in the way is deleted. The child

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Finding 6: the child sets core.worktree in its own config.worktree (after
+# Finding 4: the child sets core.worktree in its own config.worktree (after
 # `git sparse-checkout set`, plain git in its own worktree) to another linked worktree of
 # the repository: here a human's feature worktree with uncommitted work. gate then takes
 # that directory for the child's top level: it judges and lands the feature worktree's

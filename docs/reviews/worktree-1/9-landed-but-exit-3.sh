@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Finding 7: the land writes the parent's files first and removes the child's worktree
+# Finding 9: the land writes the parent's files first and removes the child's worktree
 # after; a failure in the removal turns the whole report into "Cannot evaluate" (exit 3,
 # nothing on stdout, no verdict, no list of landed paths), although the child's changes
 # are already in the parent. The child makes the removal fail by rewriting the `gitdir`

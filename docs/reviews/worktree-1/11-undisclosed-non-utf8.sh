@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Finding 8: "nothing lands undisclosed" compares the child's claims with its changed
+# Finding 11: "nothing lands undisclosed" compares the child's claims with its changed
 # paths after decoding git's bytes as UTF-8 with replacement. Two different file names
 # that are not valid UTF-8 (x\377 and x\376, legal on Linux) both become "x\uFFFD": the
 # child discloses one name and both files land; the report shows "x\uFFFD" twice.

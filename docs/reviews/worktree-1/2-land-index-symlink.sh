@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Finding 1: gate --land builds its scratch index at <child git dir>/tether-land-index, a
+# Finding 2: gate --land builds its scratch index at <child git dir>/tether-land-index, a
 # path inside the child's own administrative directory. The child plants a symlink there;
 # git's lockfile code follows it, so the land rewrites whatever the link names: the
 # parent's real index (staged work gone, every untracked file staged), or any file the

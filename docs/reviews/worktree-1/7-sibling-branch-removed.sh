@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Finding 5: gate takes the child's branch from the child's own HEAD (`rev-parse
+# Finding 7: gate takes the child's branch from the child's own HEAD (`rev-parse
 # --abbrev-ref HEAD`) and, after a land, deletes refs/heads/<that branch> and the matching
 # spawn ref. Child c1 points its HEAD at sibling c2's branch (same seed, so the gate still
 # finds a seed); landing c1 then deletes c2's branch (with c2's commit on it) and c2's

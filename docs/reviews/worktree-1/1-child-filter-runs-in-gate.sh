@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Finding 3: gate --worktree (even without --land) runs `git add -A` in the child's
+# Finding 1: gate --worktree (even without --land) runs `git add -A` in the child's
 # worktree to hash its files (captureState). The pinned PLAIN_CONFIG does not switch off
 # clean filters, so a filter the child defines runs, as the parent's user, inside the
 # gate that is supposed to have only --allow-run=git. The child needs nothing but git

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Finding 9: in a repository with `* text=auto` in .gitattributes (very common), the
+# Finding 10: in a repository with `* text=auto` in .gitattributes (very common), the
 # parent's uncommitted CRLF files are not carried exactly, and nothing notices. The seed
 # records blobs as `git add` cleans them (CRLF -> LF by the attribute; PLAIN_CONFIG pins
 # core.autocrlf but not attributes), the child checks out LF, and the spawn's status
 # check and verify both pass because git status and the seed compare cleaned content.
 # docs/worktree.md says the status check "refuses it rather than hand over a different
-# tree"; it does not. The child then edits and lands files whose bytes it never saw.
+# tree"; it does not. A land then rewrites the line ends of every line of the parent's
+# file, not just the child's line.
 . "$(dirname "$0")/common.sh"
 setup
 printf '* text=auto\n' > "$P/.gitattributes"; git -C "$P" add .gitattributes
@@ -16,6 +17,11 @@ C=$P/wt/c1
 echo "parent win.txt:"; od -c "$P/win.txt" | head -2
 echo "child  win.txt:"; od -c "$C/win.txt" | head -2
 (cd "$C" && verify < "$WORK/c1.md"); echo "verify exit: $?"
+# --- the child appends one line; the parent lands it ---
+printf 'one more line\n' >> "$C/win.txt"
+(cd "$P" && result win.txt | gate --worktree "$C" --land >/dev/null); echo "gate exit: $?"
+echo "parent win.txt after the land (its two CRLF lines, untouched by the child, are LF now):"
+od -c "$P/win.txt" | head -3
 # A fixed tether carries bytes: either the capture pins an attribute source that unsets
 # text/eol/filter/ident/working-tree-encoding (so the seed holds the raw bytes, and the
 # child's checkout writes them back), or the spawn compares the child's files with the
