@@ -32,8 +32,8 @@ async function nestedRepo(dir: string, path: string, commit: boolean): Promise<v
   }
 }
 
-/** A merge of `side` into `main` that stops on conflicts in `paths`. */
-async function conflictedMerge(dir: string, paths: string[]): Promise<void> {
+/** Branches `side` and `main` (checked out) that both change `paths`. */
+async function conflictingBranches(dir: string, paths: string[]): Promise<void> {
   await git(dir, ["checkout", "-q", "-b", "side"]);
   await writeFiles(dir, Object.fromEntries(paths.map((p) => [p, `side ${p}\n`])));
   await git(dir, ["add", "--", ...paths]);
@@ -42,9 +42,19 @@ async function conflictedMerge(dir: string, paths: string[]): Promise<void> {
   await writeFiles(dir, Object.fromEntries(paths.map((p) => [p, `main ${p}\n`])));
   await git(dir, ["add", "--", ...paths]);
   await git(dir, ["commit", "-q", "-m", "main"]);
+}
+
+/** Merge `side` into `main`: it stops on conflicts. */
+async function mergeSide(dir: string): Promise<void> {
   const merge = await run("git", ["merge", "-q", "side"], { cwd: dir });
   assert.notEqual(merge.code, 0, "the merge must stop on conflicts");
   assert.match(await git(dir, ["status", "--porcelain"]), /^(UU|AA) /m);
+}
+
+/** A merge of `side` into `main` that stops on conflicts in `paths`. */
+async function conflictedMerge(dir: string, paths: string[]): Promise<void> {
+  await conflictingBranches(dir, paths);
+  await mergeSide(dir);
 }
 
 /** What a failed parent-side run must leave: nothing on stdout, one `error:` line. */
@@ -158,13 +168,14 @@ Deno.test("exact edges: a file git cannot clean beside an empty nested repositor
 
 Deno.test("exact edges: handshake --exact during a conflicted merge fails in one line naming the unmerged path, and writes nothing", () =>
   withRepo(async (dir) => {
+    await conflictingBranches(dir, ["a.txt"]);
     const before = await bin("handshake", ["wrap", "--exact", "--strict"], {
       cwd: dir,
       stdin: "task\n",
     });
     assertEquals(before.code, 0, before.stderr);
     const v1 = await bin("handshake", [], { cwd: dir });
-    await conflictedMerge(dir, ["a.txt"]);
+    await mergeSide(dir); // a sibling's merge
     const anchors = await written(dir);
     const line = "The index has unmerged paths: a.txt; finish or abort the merge first";
     assertOneLineError(await bin("handshake", ["--exact"], { cwd: dir }), line);
