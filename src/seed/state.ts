@@ -226,7 +226,7 @@ export async function captureState(
   for (let attempt = 1;; attempt++) {
     const [head, entries] = await headAndEntries(top);
     const unmerged = unmergedPaths(entries);
-    if (unmerged.length > 0) throw new GitError("failed", unmergedMessage(unmerged));
+    if (unmerged.length > 0) throw new GitError("failed", unmergedMessage(unmerged)); // GUARD:seed-unmerged
     await runGit(["read-tree", "--empty"], { cwd: top, env: staged });
     await runGit([...PLAIN_CONFIG, "update-index", "-z", "--index-info"], {
       cwd: top,
