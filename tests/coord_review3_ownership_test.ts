@@ -93,14 +93,19 @@ Deno.test("coord review 3, finding 3: a git pull's arguments cannot make a fast-
     const a = await repo.commit("W1", { "proof/w1.md": "W1 secret\n" }, "W1 secret draft");
     const x = await wipOnBranch(repo);
     await refused(repo, "W2", x, "wip.md", "before: no reflog records X");
-    // Gain: a fast-forward to X whose message holds " (pick): ".
+    // Gain: a fast-forward to X whose message holds " (pick): ", its entry even dated at
+    // X's committer time as a creation's would be.
+    const pull = ["pull", "-q", "--ff-only", "-X", "theirs (pick): x", "."];
+    const dated = async (branch: string) => ({
+      GIT_COMMITTER_DATE: await repo.git("W2", ["log", "-1", "--format=%cI", branch]),
+    });
     await repo.git("W2", ["checkout", "-q", "--detach", repo.base]);
-    await repo.git("W2", ["pull", "-q", "--ff-only", "-X", "theirs (pick): x", ".", "w1-wip"]);
+    await gitEnv(repo, "W2", [...pull, "w1-wip"], await dated("w1-wip"));
     assertEquals(await repo.git("W2", ["rev-parse", "HEAD"]), x, "precondition: W2 is at X");
     await refused(repo, "W2", x, "wip.md", "after W2's pull: it made nothing");
     // Denial: the same against W1's live commit A must not contest it.
     await repo.git("W2", ["checkout", "-q", "--detach", "w1~1"]);
-    await repo.git("W2", ["pull", "-q", "--ff-only", "-X", "theirs (pick): x", ".", "w1"]);
+    await gitEnv(repo, "W2", [...pull, "w1"], await dated("w1"));
     await handsOff(repo, "W1", a, "proof/w1.md", "W1 keeps its own A");
     await refused(repo, "W2", a, "proof/w1.md", "W2 gets nothing");
   } finally {

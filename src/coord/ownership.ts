@@ -1,13 +1,17 @@
 /**
  * Which lane made a commit: the lane whose worktree HEAD reflog plainly records its
  * creation. An entry owns the commit it points at only when its message is one of git's
- * own creation messages (commit, amend, merge, cherry-pick, revert, am, the picks of a
- * rebase) AND it is consistent with the commit: the entry's old value (the entry before
- * it in the same reflog) is the new commit's first parent, or for an amend has the same
- * parents, or for an initial commit the commit has none. Every other entry, a move git
- * wrote (checkout, switch, reset, a fast-forward, `rebase: checkout <branch>`) or one
- * nobody foresaw, owns nothing. All lanes' reflogs are read in one git call,
- * NUL-separated, so no commit subject can shift a field.
+ * own creation messages, matched from the start on git's exact action words (commit,
+ * amend, merge, cherry-pick, revert, am, the picks of a rebase; never a `pull`, whose
+ * messages carry its arguments), AND it is consistent with the commit: the entry's old
+ * value (the entry before it in the same reflog) is the new commit's first parent, or for
+ * an amend has the same parents, or for an initial commit the commit has none; AND it was
+ * written at the commit's committer time; AND it is the reflog's first visit of the
+ * commit. Every other entry, a move git wrote (checkout, switch, reset, a fast-forward,
+ * `rebase: checkout <branch>`), a re-creation of an existing commit, or one nobody
+ * foresaw, owns nothing. An amend names the commit it replaced as the new commit's source.
+ * All lanes' reflogs are read in one git call, NUL-separated, so no commit subject can
+ * shift a field.
  *
  * @module
  */
@@ -39,9 +43,9 @@ const CREATIONS: ReadonlyArray<readonly [RegExp, CreationRule]> = [
   [/^commit \((merge|cherry-pick)\): /s, "first-parent"],
   [/^commit \(amend\): /s, "amend"],
   [/^commit \(initial\): /s, "initial"],
-  [/^merge [^\n]*: Merge made by (the '[a-z-]+' strategy|[a-z-]+)\.$/, "first-parent"],
+  [/^merge [^\n]*: Merge made by (the '[a-z-]+' strategy|[a-z-]+)\.$/, "first-parent"], // GUARD:no-pull-merge
   [/^(cherry-pick|revert|am): /s, "first-parent"],
-  [/^rebase( -i)? \((pick|reword|edit|continue|merge)\): /s, "first-parent"],
+  [/^rebase( -i)? \((pick|reword|edit|continue|merge)\): /s, "first-parent"], // GUARD:exact-action
   [/^rebase( -i)? \((squash|fixup)\): /s, "amend"],
 ];
 
