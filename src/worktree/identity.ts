@@ -96,9 +96,8 @@ export function identifyChild(
   }
   const prefix = `refs/heads/${BRANCH_PREFIX}${seed.slice(0, 12)}-`;
   const ref = found[0]!.branch;
-  if (
-    ref === undefined || !ref.startsWith(prefix) || !/^[1-9][0-9]*$/.test(ref.slice(prefix.length))
-  ) { // tether:guard wt-child-branch
+  const n = ref?.startsWith(prefix) ? ref.slice(prefix.length) : "";
+  if (ref === undefined || !/^[1-9][0-9]*$/.test(n)) { // tether:guard wt-child-branch
     return `"${top}" is on ${
       ref === undefined ? "a detached HEAD" : JSON.stringify(ref.slice(11))
     }, not a branch handshake --worktree made for seed ${seed.slice(0, 12)} (${BRANCH_PREFIX}${
