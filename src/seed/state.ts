@@ -40,6 +40,12 @@ export interface CaptureStateOptions {
    * one no other process uses (inside the new child's git directory).
    */
   indexFile?: string;
+  /**
+   * The git directory and work tree to read, given explicitly (`GIT_DIR`, `GIT_WORK_TREE`)
+   * instead of found from `dir`: a worktree's own configuration (`core.worktree` in its
+   * `config.worktree`, a rewritten `.git` file) then cannot point the capture elsewhere.
+   */
+  repo?: { gitDir: string; workTree: string };
 }
 
 /**
@@ -95,10 +101,10 @@ interface Places {
   objects: string;
 }
 
-async function places(dir: string): Promise<Places> {
+async function places(dir: string, env: Record<string, string> = {}): Promise<Places> {
   const text = await gitText(
     ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-path", "objects"],
-    { cwd: dir },
+    { cwd: dir, env },
   );
   const lines = text.split("\n");
   if (lines.length !== 2 || !lines[0] || !lines[1]) {
@@ -108,8 +114,11 @@ async function places(dir: string): Promise<Places> {
 }
 
 /** HEAD and the index's entries (`ls-files -s`), read together without locking the index. */
-async function headAndEntries(top: string): Promise<[string, Uint8Array]> {
-  const env = NO_REPLACE;
+async function headAndEntries(
+  top: string,
+  where: Record<string, string>,
+): Promise<[string, Uint8Array]> {
+  const env = { ...NO_REPLACE, ...where };
   const [head, entries] = await Promise.all([
     gitText(["rev-parse", "--verify", "--end-of-options", "HEAD^{commit}"], { cwd: top, env }),
     runGit(["ls-files", "--stage", "-z", "--full-name", "--", ":/"], { cwd: top, env }),
@@ -216,15 +225,18 @@ export async function captureState(
   dir: string,
   options: CaptureStateOptions = {},
 ): Promise<TreeState> {
-  const { top, objects } = await places(dir);
+  const where: Record<string, string> = options.repo
+    ? { GIT_DIR: options.repo.gitDir, GIT_WORK_TREE: options.repo.workTree }
+    : {};
+  const { top, objects } = await places(dir, where);
   const scratch = options.indexFile ??
     `${objects}/${SEED_INDEX_PREFIX}${crypto.randomUUID()}`; // GUARD:seed-fresh-index
-  const base = { ...NO_REPLACE, ...NO_CALLER_CONFIG };
+  const base = { ...NO_REPLACE, ...NO_CALLER_CONFIG, ...where };
   const staged = { ...base, GIT_INDEX_FILE: `${scratch}-staged` };
   const env = { ...base, GIT_INDEX_FILE: scratch };
   const attempts = options.attempts ?? 3;
   for (let attempt = 1;; attempt++) {
-    const [head, entries] = await headAndEntries(top);
+    const [head, entries] = await headAndEntries(top, where);
     const unmerged = unmergedPaths(entries);
     if (unmerged.length > 0) throw new GitError("failed", unmergedMessage(unmerged)); // GUARD:seed-unmerged
     await runGit(["read-tree", "--empty"], { cwd: top, env: staged });
@@ -235,7 +247,7 @@ export async function captureState(
     });
     const index = await gitText(["write-tree"], { cwd: top, env: staged });
     const worktree = await worktreeTree(top, env, index);
-    const [headAfter, entriesAfter] = await headAndEntries(top);
+    const [headAfter, entriesAfter] = await headAndEntries(top, where);
     const again = await worktreeTree(top, env, index);
     const still = head === headAfter && sameBytes(entries, entriesAfter) &&
       worktree === again; // GUARD:seed-twice
