@@ -18,7 +18,7 @@ import {
 } from "./ids.ts";
 import { MESSAGE_TYPES, type MessageType, type Provenance, PROVENANCES } from "./message.ts";
 import { Session } from "./session.ts";
-import { escapeLine } from "./terminal.ts";
+import { escapeLine, foldLine } from "./terminal.ts";
 import { send } from "./commands/send.ts";
 import { handoff } from "./commands/handoff.ts";
 import { inbox, renderInbox } from "./commands/inbox.ts";
@@ -279,7 +279,7 @@ export async function runCoord(args: string[], context: CliContext): Promise<Out
       const session = await Session.open(context.cwd);
       const result = await inbox(session, workItem, values.unacked === true);
       const warnings = result.corrupt.map((c) =>
-        `warning: ${c.id} is corrupt: ${escapeLine(c.reason)}`
+        foldLine(`warning: ${c.id} is corrupt: ${escapeLine(c.reason)}`)
       );
       if (values.json) return out(json(result), warnings);
       if (result.messages.length === 0) {
@@ -301,9 +301,13 @@ export async function runCoord(args: string[], context: CliContext): Promise<Out
       const id = parseMessageId(single(positionals, "message id"));
       const session = await Session.open(context.cwd);
       const written = await ack(session, id);
-      const text = `${positionals[0]} ${
-        written ? "acknowledged" : "was already acknowledged"
-      } by ${session.lane}\n`;
+      const text = `${
+        foldLine(
+          `${positionals[0]} ${
+            written ? "acknowledged" : "was already acknowledged"
+          } by ${session.lane}`,
+        )
+      }\n`;
       return out(
         values.json ? json({ id: positionals[0], lane: session.lane, new: written }) : text,
       );
