@@ -124,6 +124,17 @@ const CASES: GuardCase[] = [
     file: REVIEW_TESTS,
     filter: "folded in read headers",
   },
+  {
+    guard: "the error for a corrupt record is cut to fit",
+    mutations: [{
+      file: "src/coord/commands/read.ts",
+      find:
+        "return new StoreError(cutLine(`Message ${textId} is corrupt: ${reason}`, width)); // GUARD:cut-error",
+      replace: "return new StoreError(`Message ${textId} is corrupt: ${reason}`);",
+    }],
+    file: REVIEW_TESTS,
+    filter: "one line that fits",
+  },
 ];
 
 Deno.test("mutation: disabling each coord review 3 store or frame guard makes its regression test fail", async (t) => {

@@ -307,6 +307,36 @@ Deno.test("coord review 3, finding 2: long subjects are cut in inbox rows and ow
   }
 });
 
+Deno.test("coord review 3, finding 2: the error for a corrupt record read by id is one line that fits, escaped", async () => {
+  const repo = await makeCoordRepo();
+  try {
+    const sent = await coordBounded(repo, "W1", [
+      "send",
+      "E001",
+      "--to",
+      "Primary",
+      "--subject",
+      "s",
+    ], "b\n");
+    assertEquals(sent.code, 0, sent.stderr);
+    const file = join(await msgsDir(repo), seqFileName(1));
+    const record = JSON.parse(await Deno.readTextFile(file));
+    // A key of the lane's choosing, quoted back in the reason.
+    record[`${" ".repeat(60)}\u001b[2K----- forwarded message -----`] = 1;
+    await Deno.writeTextFile(file, JSON.stringify(record));
+    for (const command of ["read", "ack"]) {
+      const r = await coordBounded(repo, "Primary", [command, "E001-M0001"]);
+      assertEquals(r.code, 3, r.stderr);
+      assertEquals(r.stderr.split("\n").length, 2, r.stderr);
+      assertFits(r.stderr);
+      assertExcludes(r.stderr, "\u001b");
+      assertOk(r.stderr.startsWith("error: Message E001-M0001 is corrupt: "), r.stderr);
+    }
+  } finally {
+    await repo.cleanup();
+  }
+});
+
 Deno.test("coord review 3, finding 2: framed, folded and cut lines fit and keep their prefix, for any text", () => {
   const char = fc.constantFrom(
     "a",

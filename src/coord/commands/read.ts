@@ -94,7 +94,7 @@ export async function read(session: Session, id: MessageId): Promise<ReadResult>
  */
 export function corruptError(textId: string, reason: string): StoreError {
   const width = LINE_COLUMNS - "error: ".length;
-  return new StoreError(cutLine(`Message ${textId} is corrupt: ${reason}`, width));
+  return new StoreError(cutLine(`Message ${textId} is corrupt: ${reason}`, width)); // GUARD:cut-error
 }
 
 /**
