@@ -84,6 +84,8 @@ export async function read(session: Session, id: MessageId): Promise<ReadResult>
   };
 }
 
+const OBJECT_ID_HEADER = /^artifact-(commit|object|tree): [0-9a-f]+$/;
+
 /**
  * The error for a corrupt record read by id: one line that fits a terminal (its reason can
  * hold a lane's text, such as a key of the record, so it is escaped and cut).
@@ -147,8 +149,10 @@ export function renderMessage(
     );
   }
   lines.push(...extra);
-  // A header wider than a terminal continues on indented lines: none of its text starts a line.
-  return `${lines.map(foldLine).join("\n")}\n\n${frameBody(message.body)}`;
+  // A header wider than a terminal continues on indented lines: none of its text starts a
+  // line. An object id is coord's own text and stays whole (a SHA-256 line is 81 columns).
+  const shown = lines.map((line) => OBJECT_ID_HEADER.test(line) ? line : foldLine(line));
+  return `${shown.join("\n")}\n\n${frameBody(message.body)}`;
 }
 
 /**
