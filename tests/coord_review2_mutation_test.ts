@@ -61,7 +61,8 @@ const GUARDS: Omit<GuardCase, "file">[] = [
     guard: "control characters in a body are escaped",
     mutations: [{
       file: "src/coord/terminal.ts",
-      find: '} else if (c === "\\t" || c === "\\n" || UNSAFE_CHAR.test(c)) { // GUARD:escape-body',
+      find:
+        '} else if (c === "\\t" || c === "\\n" || unsafe(c.codePointAt(0) ?? 0)) { // GUARD:escape-body',
       replace: '} else if (c === "\\n") {',
     }],
     filter: "finding 4",

@@ -87,8 +87,8 @@ const CASES: GuardCase[] = [
     guard: "a one-line view is cut",
     mutations: [{
       file: "src/coord/terminal.ts",
-      find: "return `${out}${CUT_MARK}`; // GUARD:cut-one-line",
-      replace: 'return all.map((c) => c.text).join("");',
+      find: "return `${kept}${CUT_MARK}`; // GUARD:cut-one-line",
+      replace: "return escapeLine(line);",
     }],
     file: REVIEW_TESTS,
     filter: "folded in read headers",

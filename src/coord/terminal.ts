@@ -26,9 +26,14 @@ const UNSAFE =
   // deno-lint-ignore no-control-regex
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
 const UNSAFE_ONE_LINE = /[\t\n]/g;
-const UNSAFE_CHAR =
-  // deno-lint-ignore no-control-regex
-  /^[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]$/;
+/** Whether a code point is one {@linkcode UNSAFE} matches (without a regular expression: fast). */
+function unsafe(code: number): boolean {
+  if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
+  if (code < 0x61c) return false;
+  return code === 0x61c || code === 0x200e || code === 0x200f || code === 0x2028 ||
+    code === 0x2029 || (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069) || code === 0xfeff;
+}
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\u200b-\u200d\u2060-\u2064]$/u;
 
 /** The prefix of every body line in human output; no header and no section line starts so. */
@@ -47,6 +52,8 @@ export const CONTINUATION = "  ";
 export const CUT_MARK = "…";
 
 const TAB_STOP = 8;
+/** Printable ASCII only: one column a character, nothing to escape (the common case, fast). */
+const PLAIN = /^[\x20-\x7e]*$/;
 
 function escapeOne(c: string): string {
   const code = c.charCodeAt(0);
@@ -99,7 +106,9 @@ export function frameBody(body: string): string {
   const lines = (body.endsWith("\n") ? body.slice(0, -1) : body).split("\n");
   return lines.map((line) => {
     if (line === "") return "|\n";
-    const shown = layout(cells(line, true), BODY_PREFIX.length, BODY_PREFIX.length, LINE_COLUMNS);
+    const shown = line.length <= BODY_COLUMNS && PLAIN.test(line)
+      ? [line]
+      : layout(cells(line, true), BODY_PREFIX.length, BODY_PREFIX.length, LINE_COLUMNS);
     return shown.map((safe) => `${BODY_PREFIX}${safe}\n`).join(""); // GUARD:frame-body
   }).join("");
 }
@@ -138,7 +147,7 @@ function cells(line: string, keepTabs: boolean): Cell[] {
   for (const c of line) {
     if (c === "\t" && keepTabs) {
       out.push({ text: c, width: -1, space: true });
-    } else if (c === "\t" || c === "\n" || UNSAFE_CHAR.test(c)) { // GUARD:escape-body
+    } else if (c === "\t" || c === "\n" || unsafe(c.codePointAt(0) ?? 0)) { // GUARD:escape-body
       const text = escapeOne(c);
       out.push({ text, width: text.length, space: false });
     } else {
@@ -212,6 +221,7 @@ function layout(line: Cell[], first: number, next: number, limit: number): strin
  * @returns The displayed lines, joined by newlines (no final newline).
  */
 export function foldLine(line: string): string {
+  if (line.length <= LINE_COLUMNS && PLAIN.test(line)) return line;
   const [head = "", ...rest] = layout(
     cells(line, false),
     0,
@@ -237,17 +247,23 @@ export function foldLine(line: string): string {
  * @returns The line, at most `columns` wide.
  */
 export function cutLine(line: string, columns: number = LINE_COLUMNS): string {
-  const all = cells(line, false);
-  let column = 0;
-  for (const cell of all) column = advance(cell, column);
-  if (column <= columns) return all.map((c) => c.text).join("");
-  let out = "";
-  column = 0;
-  for (const cell of all) {
-    const after = advance(cell, column);
-    if (after > columns - charWidth(CUT_MARK)) break;
-    out += cell.text;
-    column = after;
+  const room = columns - charWidth(CUT_MARK);
+  let kept = "";
+  if (PLAIN.test(line)) {
+    if (line.length <= columns) return line;
+    kept = line.slice(0, room);
+  } else {
+    const all = cells(line, false);
+    let column = 0;
+    for (const cell of all) column = advance(cell, column);
+    if (column <= columns) return all.map((c) => c.text).join("");
+    column = 0;
+    for (const cell of all) {
+      const after = advance(cell, column);
+      if (after > room) break;
+      kept += cell.text;
+      column = after;
+    }
   }
-  return `${out}${CUT_MARK}`; // GUARD:cut-one-line
+  return `${kept}${CUT_MARK}`; // GUARD:cut-one-line
 }
