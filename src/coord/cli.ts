@@ -54,6 +54,10 @@ wait blocks until a message you may see, addressed to you and not acknowledged b
 in the work item, and prints the ids (as inbox --unacked lists them); at once when one is
 already there. DURATION: 500ms, 90s, 10m, 2h, 1d (default ${DEFAULT_TIMEOUT}; 0s checks once).
 
+Output for a person keeps every line of a lane's text within 78 columns: body lines wrap
+under "| ", long headers continue indented, inbox rows are cut with "…"; --json keeps the
+exact text.
+
 Options:
   -h, --help, help   this text (also after a command)
   -V, --version      the version
