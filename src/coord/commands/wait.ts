@@ -151,7 +151,7 @@ export class ReadingStopped extends Error {
 }
 
 /** How long after its deadline a wait may still be reading the store (milliseconds). */
-export const WAIT_GRACE_MS = 1000;
+export const WAIT_GRACE_MS = 2000;
 
 /** What the wait loop needs from the world; {@linkcode wait} gives the real one, tests a simulated one. */
 export interface WaitWorld {
