@@ -214,7 +214,11 @@ Deno.test("coord review 2, finding 3: read says GONE when the path's object is g
     for (const lane of ["Primary", "W2"] as const) {
       const r = await repo.coord(lane, ["read", id]);
       assertEquals(r.code, 0, r.stderr);
-      assertIncludes(r.stdout, `artifact-check: GONE: object ${object} of "proof/w2.md" is not`);
+      // A long note continues on indented lines (coord review 3, finding 2).
+      assertIncludes(
+        r.stdout.replace(/ *\n {2}/g, " "),
+        `artifact-check: GONE: object ${object} of "proof/w2.md" is not`,
+      );
       assertExcludes(r.stdout, "artifact-check: ok");
       const json = JSON.parse((await repo.coord(lane, ["read", id, "--json"])).stdout);
       assertEquals(json.artifact_check.status, "gone");
