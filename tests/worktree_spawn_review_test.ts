@@ -117,3 +117,100 @@ Deno.test("harness form: GIT_DIR in the child's environment does not make the pa
     await cleanup(parent, work);
   }
 });
+
+// ---------------------------------------------------------------------------------------
+// Finding 11: a claim covers exactly the one path whose bytes it names.
+
+/** Spawn one child of `parent` at `dir`; its path and seed. */
+async function spawnOne(parent: string, dir: string): Promise<{ path: string; seed: string }> {
+  const r = await bin("handshake", ["--worktree", dir, "--json"], { cwd: parent });
+  assertEquals(r.code, 0, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  return { path: doc.worktrees[0].path, seed: doc.seed };
+}
+
+/** `--seed ID` when this build's gate takes it (the parent's record of the seed). */
+async function seedArgs(seed: string): Promise<string[]> {
+  const help = await bin("gate", ["--help"]);
+  return help.stdout.includes("--seed") ? ["--seed", seed] : [];
+}
+
+async function landResult(parent: string, child: { path: string; seed: string }, files: string[]) {
+  const head = await git(parent, ["rev-parse", "HEAD"]);
+  const text = JSON.stringify({
+    ok: true,
+    summary: "done",
+    files_changed: files,
+    errors: [],
+    evidence: [{ kind: "commit", ref: head, ok: true }],
+  });
+  return await bin(
+    "gate",
+    ["--worktree", child.path, ...await seedArgs(child.seed), "--land", "--json"],
+    { cwd: parent, stdin: text },
+  );
+}
+
+/** The parent's untracked and changed paths, as raw bytes in octal escapes. */
+async function parentPaths(parent: string): Promise<string> {
+  const r = await run("bash", ["-c", "git status --porcelain -z | od -An -c"], { cwd: parent });
+  assertEquals(r.code, 0, r.stderr);
+  return r.stdout.replace(/\s+/g, " ");
+}
+
+Deno.test("gate --worktree: one claim cannot cover two file names that are not UTF-8 (x\\377, x\\376); nothing lands", async () => {
+  const parent = await parentRepo();
+  const kids = await tempDir("tether-wt11-");
+  try {
+    const child = await spawnOne(parent, join(kids, "c"));
+    const made = await run("bash", [
+      "-c",
+      `printf 'disclosed\\n' > "$(printf 'x\\377')"; printf 'payload\\n' > "$(printf 'x\\376')"`,
+    ], { cwd: child.path });
+    assertEquals(made.code, 0, made.stderr);
+    const before = await parentPaths(parent);
+    const r = await landResult(parent, child, ["x\ufffd"]);
+    assertEquals(r.code, 1, r.stdout + r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assertEquals(doc.verdict, "reject");
+    assertEquals(doc.land, undefined);
+    assertEquals(doc.changes.confirmed, []);
+    assertEquals(doc.changes.observed_unclaimed.length, 2);
+    assertOk(
+      doc.reasons.some((x: string) =>
+        x.startsWith("Changes in the child's worktree that it did not claim: ")
+      ),
+      doc.reasons,
+    );
+    assertEquals(await parentPaths(parent), before);
+    assertEquals(before.includes("377") || before.includes("376"), false);
+    // A claim naming the exact bytes (U+DC80 + byte, as gate reports them) confirms one
+    // path each, so both named land and nothing else.
+    const exact = await landResult(parent, child, doc.changes.observed_unclaimed);
+    assertEquals(exact.code, 0, exact.stdout + exact.stderr);
+    assertEquals(JSON.parse(exact.stdout).land.paths.length, 2);
+    const after = await parentPaths(parent);
+    assertIncludes(after, "x 377");
+    assertIncludes(after, "x 376");
+  } finally {
+    await cleanup(parent, kids);
+  }
+});
+
+Deno.test("gate --worktree: a byte-order mark at the start of git's output does not merge two names (\\uFEFF😀 and 😀)", async () => {
+  const parent = await parentRepo();
+  const kids = await tempDir("tether-wt11-");
+  try {
+    const child = await spawnOne(parent, join(kids, "c"));
+    await writeFiles(child.path, { "😀": "disclosed\n", "\uFEFF😀": "payload\n" });
+    const r = await landResult(parent, child, ["😀"]);
+    assertEquals(r.code, 1, r.stdout + r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assertEquals(doc.changes.confirmed, ["😀"]);
+    assertEquals(doc.changes.observed_unclaimed, ["\uFEFF😀"]);
+    assertEquals(doc.land, undefined);
+    assertEquals(await git(parent, ["status", "--porcelain", "--", "*😀"]), "");
+  } finally {
+    await cleanup(parent, kids);
+  }
+});
