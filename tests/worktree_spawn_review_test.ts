@@ -214,3 +214,121 @@ Deno.test("gate --worktree: a byte-order mark at the start of git's output does 
     await cleanup(parent, kids);
   }
 });
+
+// ---------------------------------------------------------------------------------------
+// Finding 13: intent-to-add entries are carried; a failed spawn leaves nothing.
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const refsOf = (repo: string) =>
+  git(repo, ["for-each-ref", "--format=%(refname)", "refs/tether/", "refs/heads/tether/"]);
+
+Deno.test("an intent-to-add entry (git add -N) is carried as one: the spawn succeeds, the child's status is the parent's, verify matches", async () => {
+  const parent = await parentRepo();
+  const kids = await tempDir("tether-wt13-");
+  try {
+    await writeFiles(parent, { "ita.txt": "new module\n", "sub/ita2.txt": "two\n" });
+    await git(parent, ["add", "-N", "ita.txt", "sub/ita2.txt"]);
+    const status = await git(parent, ["status", "--porcelain"]);
+    assertIncludes(status, " A ita.txt");
+    const r = await bin("handshake", [
+      "wrap",
+      "--worktree",
+      join(kids, "b"),
+      "--count",
+      "2",
+      "--json",
+    ], {
+      cwd: parent,
+      stdin: "task\n",
+    });
+    assertEquals(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    for (const [i, w] of doc.worktrees.entries()) {
+      assertEquals(await git(w.path, ["status", "--porcelain"]), status);
+      assertEquals(await Deno.readTextFile(join(w.path, "ita.txt")), "new module\n");
+      // git's own intent-to-add entry: hidden from the staged diff, shown as new in `git diff`.
+      assertEquals(await git(w.path, ["diff", "--cached", "--name-only"]), "a.txt");
+      assertIncludes(await git(w.path, ["diff", "--name-only"]), "ita.txt");
+      const v = await bin("verify", [], { cwd: w.path, stdin: doc.prompts[i] });
+      assertEquals(v.code, 0, v.stdout);
+    }
+    assertEquals(await git(parent, ["status", "--porcelain"]), status);
+  } finally {
+    await cleanup(parent, kids);
+  }
+});
+
+Deno.test("an intent-to-add entry whose file is deleted is refused with one line naming it; the failed spawn leaves no directory, worktree, branch or ref", async () => {
+  const parent = await parentRepo();
+  const kids = await tempDir("tether-wt13-");
+  try {
+    await writeFiles(parent, { "gone.txt": "x\n" });
+    await git(parent, ["add", "-N", "gone.txt"]);
+    await Deno.remove(join(parent, "gone.txt"));
+    const refs = await refsOf(parent);
+    const r = await bin("handshake", [
+      "--worktree",
+      join(kids, "deep", "er", "batch"),
+      "--count",
+      "2",
+    ], {
+      cwd: parent,
+    });
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertEquals(r.stdout, "");
+    assertEquals(r.stderr.trim().split("\n").length, 1, r.stderr);
+    assertIncludes(r.stderr, "gone.txt");
+    assertIncludes(r.stderr, "Intent-to-add entries (git add -N) whose file is deleted");
+    assertEquals(await exists(join(kids, "deep")), false);
+    assertEquals(await refsOf(parent), refs);
+    assertEquals(await linkedWorktrees(parent), []);
+  } finally {
+    await cleanup(parent, kids);
+  }
+});
+
+Deno.test("a spawn that fails after making worktrees removes the directories git created for them and the seed ref nobody received, and keeps what existed before", async () => {
+  const parent = await parentRepo();
+  const kids = await tempDir("tether-wt13-");
+  try {
+    await writeFiles(parent, { "build/out.env": "ignored\n" });
+    await Deno.mkdir(join(kids, "existing"));
+    const refs = await refsOf(parent);
+    const dir = join(kids, "existing", "deep", "er", "batch");
+    const r = await bin("handshake", ["--worktree", dir, "--count", "2"], {
+      cwd: join(parent, "build"),
+    });
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertIncludes(r.stderr, "holds nothing git carries");
+    assertEquals(await exists(join(kids, "existing", "deep")), false);
+    assertEquals(await exists(join(kids, "existing")), true);
+    assertEquals(await refsOf(parent), refs);
+    assertEquals(await linkedWorktrees(parent), []);
+    assertEquals(
+      await git(parent, ["worktree", "list", "--porcelain"]).then((t) =>
+        t.split("\n").filter((l) => l.startsWith("worktree ")).length
+      ),
+      1,
+    );
+
+    // A seed ref another dispatch of the same state holds stays.
+    const harness = await bin("handshake", ["--workspace-mode", "worktree"], { cwd: parent });
+    assertEquals(harness.code, 0, harness.stderr);
+    const held = await refsOf(parent);
+    assertOk(held.includes("refs/tether/seeds/"), held);
+    const again = await bin("handshake", ["--worktree", dir], { cwd: join(parent, "build") });
+    assertEquals(again.code, 3, again.stderr);
+    assertEquals(await refsOf(parent), held);
+    assertEquals(await exists(join(kids, "existing", "deep")), false);
+  } finally {
+    await cleanup(parent, kids);
+  }
+});

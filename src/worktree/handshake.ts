@@ -16,7 +16,7 @@ import { prependTo } from "../handshake/command.ts";
 import { captureWorkingContext, type ContextResult } from "../context/capture.ts";
 import { buildV2Block, HARNESS, type V2Handshake, validateV2Field } from "../handshake/v2/block.ts";
 import { childDirs } from "./plan.ts";
-import { seedParent, type Spawn, type SpawnedChild, spawnWorktrees, undo } from "./spawn.ts";
+import { seedParent, type Spawn, type SpawnedChild, spawnWorktrees } from "./spawn.ts";
 
 /** What the `handshake` command passes on in worktree mode. */
 export interface WorktreeRequest {
@@ -97,7 +97,7 @@ export async function worktreeHandshake(req: WorktreeRequest): Promise<number> {
       try {
         handshakes = blocksFor(spawn, children, req);
       } catch (error) {
-        await undo(made.children);
+        await made.rollback?.();
         throw error;
       }
     }
