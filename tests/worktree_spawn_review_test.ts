@@ -332,3 +332,108 @@ Deno.test("a spawn that fails after making worktrees removes the directories git
     await cleanup(parent, kids);
   }
 });
+
+// ---------------------------------------------------------------------------------------
+// Finding 12: the working context of a child names the child's worktree, not the parent's.
+
+/** The `[working-context]` block of a prompt. */
+function contextBlock(text: string): string {
+  const start = text.indexOf("[working-context]");
+  const end = text.indexOf("[/working-context]");
+  assertOk(start !== -1 && end > start, text);
+  return text.slice(start, end + "[/working-context]".length);
+}
+
+Deno.test("handshake --worktree --context gives each child the working context of its own worktree: its directory, branch, linked worktree, recent files relative to its top level", async () => {
+  const parent = await parentRepo();
+  const kids = await tempDir("tether-wt12-");
+  try {
+    await writeFiles(parent, { "sub/x.ts": "x\n" });
+    const r = await bin("handshake", [
+      "wrap",
+      "--worktree",
+      join(kids, "b"),
+      "--count",
+      "2",
+      "--json",
+      "--context",
+      "--recent",
+      "x.ts",
+      "--recent",
+      join(parent, "a.txt"),
+    ], { cwd: join(parent, "sub"), stdin: "task\n" });
+    assertEquals(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assertEquals(doc.context_blocks.length, 2);
+    for (const [i, w] of doc.worktrees.entries()) {
+      const block = contextBlock(doc.prompts[i]);
+      assertEquals(block, doc.context_blocks[i]);
+      assertIncludes(block, `project_dir: ${w.cwd}\n`);
+      assertIncludes(block, `recent_files:\n  - sub/x.ts\n  - a.txt\n`);
+      assertIncludes(block, `  worktree: ${w.path}\n`);
+      assertIncludes(block, `  branch: ${w.branch}\n`);
+      assertIncludes(block, "  linked_worktree: true\n");
+      assertEquals(block.includes(parent), false, block);
+      assertEquals(/^snapshot: [0-9a-f]{40}$/m.test(block), true, block);
+    }
+    assertEquals(doc.context_block, doc.context_blocks[0]);
+    assertEquals(doc.context.project_dir, doc.worktrees[0].cwd);
+    assertEquals(doc.context.git.linked_worktree, true);
+    assertEquals(doc.snapshot_id, doc.snapshot_ids[0]);
+    // Without --json, one child: the printed block is the child's too.
+    const one = await bin("handshake", ["--worktree", join(kids, "one"), "--context"], {
+      cwd: parent,
+    });
+    assertEquals(one.code, 0, one.stderr);
+    assertIncludes(contextBlock(one.stdout), `project_dir: ${join(kids, "one")}\n`);
+  } finally {
+    await cleanup(parent, kids);
+  }
+});
+
+Deno.test("handshake --workspace-mode worktree --context (the harness makes the worktree) leaves the parent's paths and git part out of the working context", async () => {
+  const parent = await parentRepo();
+  try {
+    const r = await bin("handshake", ["wrap", "--workspace-mode", "worktree", "--context"], {
+      cwd: parent,
+      stdin: "task\n",
+    });
+    assertEquals(r.code, 0, r.stderr);
+    const block = contextBlock(r.stdout);
+    assertEquals(block, "[working-context]\naudience: public\n[/working-context]");
+  } finally {
+    await cleanup(parent);
+  }
+});
+
+Deno.test("handshake hook --context: a call with isolation worktree gets no path or git part in its working context; a shared call keeps them", async () => {
+  const parent = await parentRepo();
+  const kids = await tempDir("tether-wt12-");
+  try {
+    const payload = (toolInput: Record<string, unknown>) =>
+      JSON.stringify({
+        session_id: "s",
+        transcript_path: "/t.jsonl",
+        cwd: parent,
+        hook_event_name: "PreToolUse",
+        tool_name: "Task",
+        tool_input: toolInput,
+      });
+    const iso = await bin("handshake", ["hook", "--context"], {
+      cwd: kids,
+      stdin: payload({ description: "d", prompt: "Go.", isolation: "worktree" }),
+    });
+    assertEquals([iso.code, iso.stderr], [0, ""]);
+    const prompt = JSON.parse(iso.stdout).hookSpecificOutput.updatedInput.prompt;
+    assertIncludes(prompt, "worktree_path: harness\n");
+    assertEquals(contextBlock(prompt), "[working-context]\naudience: public\n[/working-context]");
+    const shared = await bin("handshake", ["hook", "--context"], {
+      cwd: kids,
+      stdin: payload({ description: "d", prompt: "Go." }),
+    });
+    const plain = JSON.parse(shared.stdout).hookSpecificOutput.updatedInput.prompt;
+    assertIncludes(contextBlock(plain), `project_dir: ${parent}\n`);
+  } finally {
+    await cleanup(parent, kids);
+  }
+});
