@@ -118,6 +118,39 @@ Deno.test("harness form: GIT_DIR in the child's environment does not make the pa
   }
 });
 
+Deno.test("harness form: a git dir that is not <common>/worktrees/<id> is no linked worktree, even when it names the parent's common dir", async () => {
+  const parent = await parentRepo();
+  const work = await tempDir("tether-wt14-");
+  try {
+    const hs = await bin("handshake", ["wrap", "--workspace-mode", "worktree"], {
+      cwd: parent,
+      stdin: "task\n",
+    });
+    assertEquals(hs.code, 0, hs.stderr);
+    const seed = /^seed: (\S+)$/m.exec(hs.stdout)![1]!;
+    // A git dir of its own whose `commondir` is the parent's: git reports it as another
+    // git dir than the common dir, yet no `git worktree` made it.
+    const fake = join(work, "fake");
+    const tree = join(work, "tree");
+    await writeFiles(fake, {
+      commondir: `${parent}/.git\n`,
+      HEAD: `${await git(parent, ["rev-parse", "HEAD"])}\n`,
+    });
+    await writeFiles(tree, { ".git": `gitdir: ${fake}\n` });
+    const head = await git(parent, ["rev-parse", "HEAD"]);
+    await writeFiles(fake, {
+      "logs/HEAD": `${"0".repeat(40)} ${head} T <t@example.invalid> 1700000000 +0000\tmade\n`,
+    });
+    await git(tree, ["read-tree", "--reset", "-u", `${seed}^{tree}`]);
+    await git(tree, ["read-tree", `${seed}^2^{tree}`]);
+    const r = await bin("verify", [], { cwd: tree, stdin: hs.stdout });
+    assertEquals(r.code, 1, r.stdout);
+    assertIncludes(r.stdout, "is a main worktree, not a linked worktree");
+  } finally {
+    await cleanup(parent, work);
+  }
+});
+
 // ---------------------------------------------------------------------------------------
 // Finding 11: a claim covers exactly the one path whose bytes it names.
 

@@ -151,7 +151,7 @@ export async function runHook(
     ? captureWorkingContext({
       cwd: call.cwd,
       recent: options.recent,
-      audience: isolated ? "public" : options.audience,
+      audience: isolated ? "public" : options.audience, // tether:guard wt-context-hook
     })
     : Promise.resolve(undefined);
   let head: string;

@@ -207,5 +207,5 @@ export async function changedPaths(top: string, from: string, to: string): Promi
     ["diff-tree", "-r", "-z", "--no-renames", "--name-only", "--end-of-options", from, to],
     { cwd: top, parse: true, env: NO_REPLACE },
   );
-  return decodePaths(stdout); // exact: two names never become one string
+  return decodePaths(stdout); // tether:guard wt-exact-paths (two names never one string)
 }

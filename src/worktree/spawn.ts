@@ -250,7 +250,7 @@ async function fill(
     throw new GitError("failed", `The worktree ${dir} does not hold the seed's working tree`);
   }
   await runGit(["read-tree", "-m", "--end-of-options", state.index], opts);
-  if (ita.length > 0) {
+  if (ita.length > 0) { // tether:guard wt-spawn-ita
     // The index tree holds each intent-to-add entry as an empty file (as `ls-files -s`
     // shows it); make it git's own intent-to-add entry again, the file left as it is.
     const paths = nulJoined(ita);
@@ -368,7 +368,7 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
     if (state.head !== first.parent_head) {
       throw new GitError("failed", "The parent's HEAD moved while the worktrees were made");
     }
-    if (ita.deleted.length > 0) {
+    if (ita.deleted.length > 0) { // tether:guard wt-spawn-ita-deleted
       throw new GitError(
         "failed",
         `Intent-to-add entries (git add -N) whose file is deleted cannot be carried into a worktree: ${
@@ -383,7 +383,7 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
       { allowFailure: true },
     );
     const seed = await writeSeed(parent.top, state);
-    if (before.code !== 0 && seed === expected) {
+    if (before.code !== 0 && seed === expected) { // tether:guard wt-spawn-own-seed
       seedRef = { ref: `${SEED_REF_PREFIX}${seed}`, seed };
     }
     let n = 1;
