@@ -39,6 +39,16 @@ const CASES: GuardCase[] = [
     filter: "is no linked worktree",
   },
   {
+    guard: "tether-made form: the named path must hold a linked worktree",
+    mutations: [{
+      file: "src/worktree/decide.ts",
+      find: "} else if (!facts.linked) { // tether:guard wt-named-linked",
+      replace: "} else if (false) { // tether:guard wt-named-linked",
+    }],
+    file: FILE,
+    filter: "tether-made form: a clone standing at the named path",
+  },
+  {
     guard: "invalid path bytes stay apart (surrogate escape)",
     mutations: [{
       file: "src/seed/paths.ts",

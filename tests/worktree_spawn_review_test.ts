@@ -151,6 +151,31 @@ Deno.test("harness form: a git dir that is not <common>/worktrees/<id> is no lin
   }
 });
 
+Deno.test("tether-made form: a clone standing at the named path, on the named branch with the seed's state, is not the parent's linked worktree", async () => {
+  const parent = await parentRepo();
+  const kids = await tempDir("tether-wt14-");
+  try {
+    const dir = join(kids, "c");
+    const r = await bin("handshake", ["wrap", "--worktree", dir], { cwd: parent, stdin: "task\n" });
+    assertEquals(r.code, 0, r.stderr);
+    const seed = /^seed: (\S+)$/m.exec(r.stdout)![1]!;
+    const branch = /^worktree_branch: (\S+)$/m.exec(r.stdout)![1]!;
+    const ok = await bin("verify", [], { cwd: dir, stdin: r.stdout });
+    assertEquals(ok.code, 0, ok.stdout);
+    await git(parent, ["worktree", "remove", "--force", dir]);
+    await git(kids, ["clone", "-q", "--shared", "--no-checkout", parent, dir]);
+    await git(dir, ["checkout", "-q", "-b", branch, await git(parent, ["rev-parse", "HEAD"])]);
+    await git(dir, ["read-tree", "--reset", "-u", `${seed}^{tree}`]);
+    await git(dir, ["read-tree", `${seed}^2^{tree}`]);
+    const v = await bin("verify", [], { cwd: dir, stdin: r.stdout });
+    assertEquals(v.code, 1, v.stdout);
+    assertIncludes(v.stdout, "**Diverged fields:** worktree_path\n");
+    assertIncludes(v.stdout, "is a main worktree, not the linked worktree the parent made there");
+  } finally {
+    await cleanup(parent, kids);
+  }
+});
+
 // ---------------------------------------------------------------------------------------
 // Finding 11: a claim covers exactly the one path whose bytes it names.
 
