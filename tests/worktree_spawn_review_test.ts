@@ -273,6 +273,23 @@ Deno.test("gate --worktree: a byte-order mark at the start of git's output does 
   }
 });
 
+Deno.test("gate --worktree: a claim that is not a string is a schema rejection (exit 1), not a crash", async () => {
+  const parent = await parentRepo();
+  const kids = await tempDir("tether-wt11-");
+  try {
+    const child = await spawnOne(parent, join(kids, "c"));
+    await writeFiles(child.path, { "n.txt": "new\n" });
+    const r = await landResult(parent, child, [1 as unknown as string, "n.txt"]);
+    assertEquals(r.code, 1, r.stdout + r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assertEquals(doc.verdict, "reject");
+    assertIncludes(doc.reasons[0], "files_changed[0]");
+    assertEquals(doc.land, undefined);
+  } finally {
+    await cleanup(parent, kids);
+  }
+});
+
 // ---------------------------------------------------------------------------------------
 // Finding 13: intent-to-add entries are carried; a failed spawn leaves nothing.
 
