@@ -42,7 +42,7 @@ const CASES: GuardCase[] = [
     guard: "tether-made form: the named path must hold a linked worktree",
     mutations: [{
       file: "src/worktree/decide.ts",
-      find: "} else if (!facts.linked) { // tether:guard wt-named-linked",
+      find: "} else if (facts.linked !== true) { // tether:guard wt-named-linked",
       replace: "} else if (false) { // tether:guard wt-named-linked",
     }],
     file: FILE,

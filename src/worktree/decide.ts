@@ -139,7 +139,7 @@ export function decideWorktree(block: V2Handshake, facts: WorktreeFacts): Worktr
       problems.push(
         `wrong worktree: this is ${facts.top}, the parent made ${block.worktree_path} for this subagent; run there`,
       );
-    } else if (!facts.linked) { // tether:guard wt-named-linked
+    } else if (facts.linked !== true) { // tether:guard wt-named-linked
       // The path is the named one, but what stands there now is no linked worktree (a clone
       // or another repository made at that path): not the worktree the parent made.
       diverged.add("worktree_path");
