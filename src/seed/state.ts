@@ -2,9 +2,12 @@
  * The exact content state of a worktree, recorded as git objects in a bounded number of
  * git processes, whatever the tree holds: the HEAD commit, the tree of the index, and a
  * tree of the working tree as `git add -A` would record it (untracked files included,
- * ignored files excluded, symlinks as links, special files skipped, each submodule at
- * the commit its HEAD names). Two states are the same content exactly when their ids are
- * equal, so comparing states never reads a file twice.
+ * ignored files excluded, symlinks as links, special files skipped, each submodule and
+ * nested repository at the commit its HEAD names; a nested repository without a commit,
+ * which git cannot record, is left out, as `git status` still shows it). Two states are
+ * the same content exactly when their ids are equal, so comparing states never reads a
+ * file twice. An index with unmerged entries (a merge stopped on conflicts) has no tree:
+ * the capture refuses it before writing anything.
  *
  * The working-tree tree is built in a fresh private index of each capture (in the object
  * directory, see {@linkcode SEED_INDEX_PREFIX}), and the index tree in a private copy of
@@ -14,8 +17,9 @@
  *
  * @module
  */
-import { GitError, gitText, runGit } from "../git.ts";
+import { failure, GitError, gitText, runGit } from "../git.ts";
 import { decodePaths } from "./paths.ts";
+import { unmergedMessage, unmergedPaths } from "./refusal.ts";
 
 /** A worktree's content at one consistent moment. */
 export interface TreeState {
@@ -37,6 +41,12 @@ export interface CaptureStateOptions {
    * one no other process uses (inside the new child's git directory).
    */
   indexFile?: string;
+  /**
+   * The git directory and work tree to read, given explicitly (`GIT_DIR`, `GIT_WORK_TREE`)
+   * instead of found from `dir`: a worktree's own configuration (`core.worktree` in its
+   * `config.worktree`, a rewritten `.git` file) then cannot point the capture elsewhere.
+   */
+  repo?: { gitDir: string; workTree: string };
 }
 
 /**
@@ -92,10 +102,10 @@ interface Places {
   objects: string;
 }
 
-async function places(dir: string): Promise<Places> {
+async function places(dir: string, env: Record<string, string> = {}): Promise<Places> {
   const text = await gitText(
     ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-path", "objects"],
-    { cwd: dir },
+    { cwd: dir, env },
   );
   const lines = text.split("\n");
   if (lines.length !== 2 || !lines[0] || !lines[1]) {
@@ -105,8 +115,11 @@ async function places(dir: string): Promise<Places> {
 }
 
 /** HEAD and the index's entries (`ls-files -s`), read together without locking the index. */
-async function headAndEntries(top: string): Promise<[string, Uint8Array]> {
-  const env = NO_REPLACE;
+async function headAndEntries(
+  top: string,
+  where: Record<string, string>,
+): Promise<[string, Uint8Array]> {
+  const env = { ...NO_REPLACE, ...where };
   const [head, entries] = await Promise.all([
     gitText(["rev-parse", "--verify", "--end-of-options", "HEAD^{commit}"], { cwd: top, env }),
     runGit(["ls-files", "--stage", "-z", "--full-name", "--", ":/"], { cwd: top, env }),
@@ -138,8 +151,60 @@ export async function seedIndexPath(top: string): Promise<string> {
 async function worktreeTree(top: string, env: Record<string, string>, index: string) {
   const opts = { cwd: top, env };
   await runGit([...PLAIN_CONFIG, "read-tree", "--end-of-options", index], opts);
-  await runGit([...PLAIN_CONFIG, "add", "-A", "--", ":/"], opts);
+  const add = [...PLAIN_CONFIG, "add", "-A", "--", ":/"];
+  const added = await runGit(add, { ...opts, allowFailure: true });
+  if (added.code !== 0) await addAroundNestedRepos(top, env, failure(add, added));
   return await gitText([...PLAIN_CONFIG, "write-tree"], opts);
+}
+
+/** NUL-terminated pathspecs, each a magic prefix and a path's raw bytes. */
+function pathspecs(prefix: string, paths: readonly Uint8Array[]): Uint8Array {
+  const head = new TextEncoder().encode(prefix);
+  const out = new Uint8Array(paths.reduce((n, p) => n + head.length + p.length + 1, 0));
+  let at = 0;
+  for (const path of paths) {
+    out.set(head, at);
+    out.set(path, at + head.length);
+    at += head.length + path.length + 1;
+  }
+  return out;
+}
+
+/**
+ * `git add -A` stops at a nested repository without a commit (a gitlink needs one):
+ * after such a failure, list the untracked nested repositories (one `ls-files`; as for
+ * `status -uall`, an untracked entry ending in `/` is one), add everything else strictly,
+ * then the nested repositories with `--ignore-errors`: one with a commit becomes the
+ * gitlink `add -A` makes, one without is left out (its `?? n/` status line is still in
+ * the fingerprint). With no nested repository the first failure stands.
+ */
+async function addAroundNestedRepos(top: string, env: Record<string, string>, first: GitError) {
+  const opts = { cwd: top, env };
+  const listed = await runGit(
+    [...PLAIN_CONFIG, "ls-files", "-z", "--others", "--exclude-standard"],
+    opts,
+  );
+  const nested: Uint8Array[] = [];
+  for (let start = 0, end; (end = listed.stdout.indexOf(0, start)) !== -1; start = end + 1) {
+    if (end > start && listed.stdout[end - 1] === 0x2f) {
+      nested.push(listed.stdout.subarray(start, end));
+    }
+  }
+  if (nested.length === 0) throw first;
+  const fromStdin = ["--pathspec-from-file=-", "--pathspec-file-nul"];
+  const rest = new Uint8Array([
+    ...new TextEncoder().encode(":/\0"),
+    ...pathspecs(":(exclude,top,literal)", nested),
+  ]);
+  await runGit([...PLAIN_CONFIG, "add", "-A", ...fromStdin], { ...opts, stdin: rest }); // GUARD:seed-strict-add
+  const gitlinks = [...PLAIN_CONFIG, "add", "--ignore-errors", ...fromStdin];
+  const linked = await runGit(gitlinks, {
+    ...opts,
+    stdin: pathspecs(":(top,literal)", nested),
+    allowFailure: true,
+  });
+  // 1: some were left out (no commit to record); anything else is a failure.
+  if (linked.code !== 0 && linked.code !== 1) throw failure(gitlinks, linked);
 }
 
 /**
@@ -154,21 +219,27 @@ async function worktreeTree(top: string, env: Record<string, string>, index: str
  * @param dir The worktree's top level, or a directory in it.
  * @param options Attempts and scratch index.
  * @returns HEAD, index tree and working-tree tree ids.
- * @throws {GitError} when git fails, HEAD is unborn, or the tree kept moving.
+ * @throws {GitError} when git fails, HEAD is unborn, the index has unmerged paths (before
+ * anything is written), or the tree kept moving.
  */
 export async function captureState(
   dir: string,
   options: CaptureStateOptions = {},
 ): Promise<TreeState> {
-  const { top, objects } = await places(dir);
+  const where: Record<string, string> = options.repo
+    ? { GIT_DIR: options.repo.gitDir, GIT_WORK_TREE: options.repo.workTree }
+    : {};
+  const { top, objects } = await places(dir, where);
   const scratch = options.indexFile ??
     `${objects}/${SEED_INDEX_PREFIX}${crypto.randomUUID()}`; // GUARD:seed-fresh-index
-  const base = { ...NO_REPLACE, ...NO_CALLER_CONFIG };
+  const base = { ...NO_REPLACE, ...NO_CALLER_CONFIG, ...where };
   const staged = { ...base, GIT_INDEX_FILE: `${scratch}-staged` };
   const env = { ...base, GIT_INDEX_FILE: scratch };
   const attempts = options.attempts ?? 3;
   for (let attempt = 1;; attempt++) {
-    const [head, entries] = await headAndEntries(top);
+    const [head, entries] = await headAndEntries(top, where);
+    const unmerged = unmergedPaths(entries);
+    if (unmerged.length > 0) throw new GitError("failed", unmergedMessage(unmerged)); // GUARD:seed-unmerged
     await runGit(["read-tree", "--empty"], { cwd: top, env: staged });
     await runGit([...PLAIN_CONFIG, "update-index", "-z", "--index-info"], {
       cwd: top,
@@ -177,7 +248,7 @@ export async function captureState(
     });
     const index = await gitText(["write-tree"], { cwd: top, env: staged });
     const worktree = await worktreeTree(top, env, index);
-    const [headAfter, entriesAfter] = await headAndEntries(top);
+    const [headAfter, entriesAfter] = await headAndEntries(top, where);
     const again = await worktreeTree(top, env, index);
     const still = head === headAfter && sameBytes(entries, entriesAfter) &&
       worktree === again; // GUARD:seed-twice
