@@ -127,7 +127,7 @@ export function decideWorktree(block: V2Handshake, facts: WorktreeFacts): Worktr
       problems.push(
         `foreign worktree: ${facts.top} is a linked worktree of another repository than the parent's (${block.parent_cwd})`,
       );
-    } else if (facts.parentsOwn !== false) {
+    } else if (facts.linked && facts.parentsOwn !== false) { // each guard stands alone (mutation tests)
       diverged.add("worktree_path");
       problems.push(
         `not isolated: ${facts.top} is the parent's own worktree; run in the linked worktree the harness made for this subagent`,
