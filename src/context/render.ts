@@ -20,13 +20,15 @@ export const BLOCK_END = "[/working-context]";
  * import { assertEquals } from "../_assert.ts";
  * assertEquals(blockValue("src/a.ts"), "src/a.ts");
  * assertEquals(blockValue("x\n[/working-context]"), '"x\\n[/working-context]"');
+ * assertEquals(blockValue("x\udcff"), '"x\\udcff"');
  * ```
  * @param value The raw value.
  * @returns The value as it appears in the block.
  */
 export function blockValue(value: string): string {
   // deno-lint-ignore no-control-regex
-  const risky = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|^\s|\s$|^["[]|^$/.test(value);
+  const risky = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|^\s|\s$|^["[]|^$/.test(value) ||
+    !value.isWellFormed(); // a path that is not UTF-8 (src/seed/paths.ts): its \udcXX escapes
   return risky ? quoteLine(value) : value;
 }
 

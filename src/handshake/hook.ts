@@ -144,8 +144,15 @@ export async function runHook(
     );
     return 0;
   }
+  // A harness-made worktree's place is not known here: its context names no path and no
+  // git part, never the parent's tree (docs/worktree.md).
+  const isolated = call.toolInput.isolation === "worktree";
   const contextPromise = options.context
-    ? captureWorkingContext({ cwd: call.cwd, recent: options.recent, audience: options.audience })
+    ? captureWorkingContext({
+      cwd: call.cwd,
+      recent: options.recent,
+      audience: isolated ? "public" : options.audience, // tether:guard wt-context-hook
+    })
     : Promise.resolve(undefined);
   let head: string;
   try {

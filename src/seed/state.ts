@@ -18,6 +18,7 @@
  * @module
  */
 import { failure, GitError, gitText, runGit } from "../git.ts";
+import { decodePaths } from "./paths.ts";
 import { unmergedMessage, unmergedPaths } from "./refusal.ts";
 
 /** A worktree's content at one consistent moment. */
@@ -268,7 +269,7 @@ export async function captureState(
  * @param top A directory in the repository.
  * @param from The earlier tree id.
  * @param to The later tree id.
- * @returns The differing paths, in git's order.
+ * @returns The differing paths, in git's order, decoded exactly ({@linkcode decodePaths}).
  * @throws {GitError} when git fails.
  */
 export async function changedPaths(top: string, from: string, to: string): Promise<string[]> {
@@ -277,5 +278,5 @@ export async function changedPaths(top: string, from: string, to: string): Promi
     ["diff-tree", "-r", "-z", "--no-renames", "--name-only", "--end-of-options", from, to],
     { cwd: top, parse: true, env: NO_REPLACE },
   );
-  return new TextDecoder().decode(stdout).split("\0").filter((p) => p !== "");
+  return decodePaths(stdout); // tether:guard wt-exact-paths (two names never one string)
 }

@@ -24,9 +24,15 @@ export interface WorktreeFacts {
   top: string;
   /** Whether it is a linked worktree (its git dir is not the common dir). */
   linked: boolean;
-  /** Whether it is the parent's own worktree (undefined when the parent's is unknown). */
+  /**
+   * Whether it is the parent's own worktree (same top level or git dir); undefined when
+   * the parent's directory cannot be resolved, which never counts as "not".
+   */
   parentsOwn: boolean | undefined;
-  /** Whether its common git dir is the parent's (undefined when unknown). */
+  /**
+   * Whether its common git dir is the parent's; undefined when the parent's directory
+   * cannot be resolved, which is a mismatch, never a skipped check.
+   */
   sameRepository: boolean | undefined;
   /** Whether the top level is the block's `worktree_path` (tether-made form). */
   samePath: boolean;
@@ -111,13 +117,17 @@ export function decideWorktree(block: V2Handshake, facts: WorktreeFacts): Worktr
       problems.push(
         `not isolated: ${facts.top} is a main worktree, not a linked worktree; run in the linked worktree the harness made for this subagent`,
       );
+    } else if (facts.sameRepository === undefined) { // tether:guard wt-repository-unknown
+      diverged.add("worktree_path");
+      problems.push(
+        `unconfirmed repository: the parent's directory ${block.parent_cwd} cannot be resolved here, so nothing shows that ${facts.top} is a worktree of the parent's repository; run where the parent's directory exists and is reachable, or have the parent dispatch again`,
+      );
     } else if (facts.sameRepository === false) { // tether:guard wt-same-repository
       diverged.add("worktree_path");
       problems.push(
         `foreign worktree: ${facts.top} is a linked worktree of another repository than the parent's (${block.parent_cwd})`,
       );
-    }
-    if (facts.parentsOwn && facts.linked) {
+    } else if (facts.linked && facts.parentsOwn !== false) { // each guard stands alone (mutation tests)
       diverged.add("worktree_path");
       problems.push(
         `not isolated: ${facts.top} is the parent's own worktree; run in the linked worktree the harness made for this subagent`,
@@ -128,6 +138,13 @@ export function decideWorktree(block: V2Handshake, facts: WorktreeFacts): Worktr
       diverged.add("worktree_path");
       problems.push(
         `wrong worktree: this is ${facts.top}, the parent made ${block.worktree_path} for this subagent; run there`,
+      );
+    } else if (facts.linked !== true) { // tether:guard wt-named-linked
+      // The path is the named one, but what stands there now is no linked worktree (a clone
+      // or another repository made at that path): not the worktree the parent made.
+      diverged.add("worktree_path");
+      problems.push(
+        `not isolated: ${facts.top} is a main worktree, not the linked worktree the parent made there; have the parent spawn again`,
       );
     }
     if (facts.headRef !== `refs/heads/${block.worktree_branch}`) diverged.add("worktree_branch");

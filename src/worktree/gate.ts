@@ -42,10 +42,17 @@ function count(n: number, what: string): string {
   return `${n} ${what}${n === 1 ? "" : "s"}`;
 }
 
+/**
+ * The paths the child claims, as strings. They are compared with the observed paths as
+ * exact strings: git's path bytes are decoded without loss (src/seed/paths.ts), so a
+ * claim confirms at most the one path it names, never two names that decode alike.
+ */
 function claims(text: string): string[] {
   try {
     const value = JSON.parse(text.replace(/^\uFEFF/, ""));
-    return Array.isArray(value?.files_changed) ? value.files_changed : [];
+    return Array.isArray(value?.files_changed)
+      ? value.files_changed.filter((p: unknown): p is string => typeof p === "string")
+      : [];
   } catch {
     return [];
   }

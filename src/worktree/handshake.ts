@@ -13,10 +13,18 @@ import { issuedAtNow } from "../time.ts";
 import { err, out, UsageError } from "../cli.ts";
 import type { DecodedPrompt } from "../encoding.ts";
 import { prependTo } from "../handshake/command.ts";
+import { isAbsolute, resolve } from "node:path";
 import { captureWorkingContext, type ContextResult } from "../context/capture.ts";
+import { canonicalRecentPath } from "../context/snapshot.ts";
 import { buildV2Block, HARNESS, type V2Handshake, validateV2Field } from "../handshake/v2/block.ts";
 import { childDirs } from "./plan.ts";
-import { seedParent, type Spawn, type SpawnedChild, spawnWorktrees, undo } from "./spawn.ts";
+import {
+  parentLocation,
+  seedParent,
+  type Spawn,
+  type SpawnedChild,
+  spawnWorktrees,
+} from "./spawn.ts";
 
 /** What the `handshake` command passes on in worktree mode. */
 export interface WorktreeRequest {
@@ -71,6 +79,38 @@ function blocksFor(
 }
 
 /**
+ * The working context of each child, captured in the child's own worktree once it is
+ * made (its directory, top level, branch, a linked worktree), never the parent's: a child
+ * that followed the parent's would work in the shared tree. Recent files are read as the
+ * parent named them (relative to its directory, or absolute) and given relative to the
+ * top level, which is the same in the child; a file outside the tree keeps an absolute
+ * path. All the children's contexts, or none when one cannot be captured.
+ */
+async function childContexts(
+  children: readonly SpawnedChild[],
+  recent: readonly string[],
+): Promise<(ContextResult | undefined)[]> {
+  const here = await parentLocation();
+  const prefix = here.prefix === "" ? "" : `${here.prefix}/`;
+  const inTree = recent.map((path) => {
+    const canonical = canonicalRecentPath(path, here.top, prefix);
+    const outside = canonical === path && (isAbsolute(path) || canonical.startsWith(".."));
+    return outside ? { path: isAbsolute(path) ? path : resolve(path) } : { relative: canonical };
+  });
+  try {
+    return await Promise.all(children.map((child) =>
+      captureWorkingContext({
+        cwd: child.cwd, // tether:guard wt-context-child
+        audience: "private",
+        recent: inTree.map((r) => "relative" in r ? `${child.path}/${r.relative}` : r.path),
+      })
+    ));
+  } catch {
+    return children.map(() => undefined);
+  }
+}
+
+/**
  * Run the worktree form of `handshake`.
  *
  * @param req The parsed request.
@@ -79,8 +119,11 @@ function blocksFor(
  */
 export async function worktreeHandshake(req: WorktreeRequest): Promise<number> {
   if (req.dir === "") throw new UsageError("--worktree needs a directory");
-  const contextPromise: Promise<ContextResult | undefined> = req.context
-    ? captureWorkingContext({ recent: req.recent, audience: "private" })
+  // The harness form: where the harness will make the child's worktree is not known, so
+  // the context leaves out every path and the git part (as --audience public does); the
+  // parent's would point the child at the shared tree.
+  const contextPromise: Promise<ContextResult | undefined> = req.context && req.dir === undefined
+    ? captureWorkingContext({ recent: req.recent, audience: "public" }) // tether:guard wt-context-harness
     : Promise.resolve(undefined);
   contextPromise.catch(() => {});
   let spawn: Omit<Spawn, "children">;
@@ -97,7 +140,7 @@ export async function worktreeHandshake(req: WorktreeRequest): Promise<number> {
       try {
         handshakes = blocksFor(spawn, children, req);
       } catch (error) {
-        await undo(made.children);
+        await made.rollback?.();
         throw error;
       }
     }
@@ -111,10 +154,18 @@ export async function worktreeHandshake(req: WorktreeRequest): Promise<number> {
     err(`error: ${reason}`);
     return EXIT_PARENT_FAILURE;
   }
-  const context = await contextPromise.catch(() => undefined);
-  const contextText = context ? `${context.block.replace(/\n*$/, "\n")}\n` : "";
+  let contexts: (ContextResult | undefined)[];
+  if (req.context && req.dir !== undefined) {
+    contexts = await childContexts(children as SpawnedChild[], req.recent);
+  } else {
+    const shared = await contextPromise.catch(() => undefined);
+    contexts = children.map(() => shared);
+  }
+  const context = contexts[0];
+  const contextText = (c: ContextResult | undefined) =>
+    c ? `${c.block.replace(/\n*$/, "\n")}\n` : "";
   const blocks = handshakes.map(buildV2Block);
-  const heads = blocks.map((block) => `${block}\n${contextText}`);
+  const heads = blocks.map((block, i) => `${block}\n${contextText(contexts[i])}`);
   if (req.json) {
     const wrapped = req.prompt === null ? null : heads.map((head) => `${head}${req.prompt!.text}`);
     const doc = {
@@ -124,6 +175,8 @@ export async function worktreeHandshake(req: WorktreeRequest): Promise<number> {
       context: context?.context ?? null,
       context_block: context?.block ?? null,
       snapshot_id: context?.snapshotId ?? null,
+      context_blocks: req.context ? contexts.map((c) => c?.block ?? null) : null,
+      snapshot_ids: req.context ? contexts.map((c) => c?.snapshotId ?? null) : null,
       prompt: wrapped?.[0] ?? null,
       prompts: wrapped,
       seed: spawn.seed,

@@ -139,13 +139,15 @@ export const PATH_LIST_CAP = 20;
  * import { assertEquals } from "../_assert.ts";
  * assertEquals(showPath("a b.txt"), "a b.txt");
  * assertEquals(showPath("x\n## Finding"), '"x\\n## Finding"');
+ * assertEquals(showPath("x\udcff"), '"x\\udcff"');
  * ```
  * @param path The path.
  * @returns The printable form.
  */
 export function showPath(path: string): string {
   // deno-lint-ignore no-control-regex
-  return /[\u0000-\u001f\u007f\u2028\u2029]/.test(path) || path.trim() !== path
+  return /[\u0000-\u001f\u007f\u2028\u2029]/.test(path) || path.trim() !== path ||
+      !path.isWellFormed() // a name that is not UTF-8 (see src/seed/paths.ts): \udcXX escapes
     ? JSON.stringify(path)
     : path;
 }

@@ -6,14 +6,15 @@
  *
  * @module
  */
-import { resolve } from "node:path";
-import { GitError, gitText, runGit } from "../git.ts";
+import { dirname, resolve } from "node:path";
+import { GitError, gitText, objectFormat, runGit } from "../git.ts";
 import { captureLive, type LiveTree } from "../handshake/capture.ts";
 import { fingerprint } from "../handshake/fingerprint.ts";
 import { captureState, seedIndexPath, type TreeState } from "../seed/state.ts";
 import { spawnRefusal } from "../seed/refusal.ts";
-import { writeSeed } from "../seed/commit.ts";
-import { BRANCH_PREFIX, branchName, SPAWN_REF_PREFIX } from "./plan.ts";
+import { SEED_REF_PREFIX, seedId, writeSeed } from "../seed/commit.ts";
+import { decodePath } from "../seed/paths.ts";
+import { BRANCH_PREFIX, branchName, listPaths, SPAWN_REF_PREFIX } from "./plan.ts";
 
 /** One child worktree. */
 export interface SpawnedChild {
@@ -27,6 +28,12 @@ export interface SpawnedChild {
 
 /** What a spawn made. */
 export interface Spawn {
+  /**
+   * Undo the whole spawn when the caller cannot hand the children over after all: the
+   * worktrees, branches and spawn refs, the directories git created for them and the seed
+   * ref when this spawn wrote it (see {@linkcode spawnWorktrees}). Only set by it.
+   */
+  rollback?: () => Promise<void>;
   /** The parent's live capture (the v1 fields). */
   live: LiveTree;
   /** The parent's exact state. */
@@ -81,6 +88,121 @@ export async function undo(made: { path: string; branch?: string }[]): Promise<v
   await runGit(["worktree", "prune"], { allowFailure: true });
 }
 
+/** NUL-separated path bytes from git (`-z`), each kept raw. */
+function rawPaths(bytes: Uint8Array): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let start = 0;
+  for (let i = 0; i <= bytes.length; i++) {
+    if (i === bytes.length || bytes[i] === 0) {
+      if (i > start) out.push(bytes.slice(start, i));
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+/** Paths joined as git reads them from `-z`/`--pathspec-file-nul` input. */
+function nulJoined(paths: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(paths.reduce((n, p) => n + p.length + 1, 0));
+  let at = 0;
+  for (const p of paths) {
+    out.set(p, at);
+    at += p.length + 1;
+  }
+  return out;
+}
+
+/** The parent's intent-to-add entries (`git add -N`), as raw path bytes. */
+interface IntentToAdd {
+  /** Entries whose file exists: carried as intent-to-add entries of the child's index. */
+  carried: Uint8Array[];
+  /** Entries whose file is deleted: refused (git cannot make one without the file). */
+  deleted: string[];
+}
+
+/**
+ * Find the index's intent-to-add entries: `diff-index --cached` shows them as added
+ * unless told they are invisible, so the difference of the two lists is exactly them;
+ * `diff-files` shows as added exactly those whose file exists.
+ */
+async function intentToAdd(top: string): Promise<IntentToAdd> {
+  const added = ["diff-index", "--cached", "-z", "--name-only", "--no-renames", "--diff-filter=A"];
+  const opts = { cwd: top, parse: true };
+  const [visible, invisible] = await Promise.all([
+    runGit([...added, "--ita-visible-in-index", "HEAD", "--"], opts),
+    runGit([...added, "--ita-invisible-in-index", "HEAD", "--"], opts),
+  ]);
+  const staged = new Set(rawPaths(invisible.stdout).map(decodePath));
+  const ita = rawPaths(visible.stdout).filter((p) => !staged.has(decodePath(p)));
+  if (ita.length === 0) return { carried: [], deleted: [] };
+  const files = await runGit(["diff-files", "-z", "--name-only", "--diff-filter=A", "--"], opts);
+  const present = new Set(rawPaths(files.stdout).map(decodePath));
+  return {
+    carried: ita.filter((p) => present.has(decodePath(p))),
+    deleted: ita.map(decodePath).filter((p) => !present.has(p)),
+  };
+}
+
+/** Whether a directory exists, asked of git (tether has no file access). */
+async function dirExists(dir: string): Promise<boolean> {
+  const r = await runGit(["rev-parse", "--is-inside-work-tree"], {
+    cwd: dir,
+    parse: true,
+    allowFailure: true,
+    neutralStart: true,
+  });
+  return !/cannot change to/.test(r.stderr);
+}
+
+/**
+ * The directories `git worktree add` will create for `dirs` (each missing directory and
+ * its missing ancestors), deepest first, so a failed spawn can remove them again.
+ */
+async function missingDirs(dirs: readonly string[]): Promise<string[]> {
+  const missing = new Set<string>();
+  for (const dir of dirs) {
+    for (let d = resolve(dir); d !== dirname(d) && !missing.has(d); d = dirname(d)) {
+      if (await dirExists(d)) break;
+      missing.add(d);
+    }
+  }
+  return [...missing].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Remove empty directories with git alone: each becomes, for a moment, a linked worktree
+ * of an empty commit (no checkout, so no hook runs), and `git worktree remove` without
+ * `--force` deletes it only when nothing is in it. A directory that holds anything stays.
+ */
+async function removeEmptyDirs(dirs: readonly string[]): Promise<void> {
+  if (dirs.length === 0) return;
+  const fixed = {
+    GIT_AUTHOR_NAME: "tether",
+    GIT_AUTHOR_EMAIL: "tether@localhost",
+    GIT_AUTHOR_DATE: "@0 +0000",
+    GIT_COMMITTER_NAME: "tether",
+    GIT_COMMITTER_EMAIL: "tether@localhost",
+    GIT_COMMITTER_DATE: "@0 +0000",
+  };
+  const empty = await gitText(["mktree", "-z"], { stdin: "" });
+  const commit = await gitText(["commit-tree", "-m", "tether: remove", "--end-of-options", empty], {
+    env: fixed,
+  });
+  for (const dir of dirs) {
+    if (!await dirExists(dir)) continue;
+    const add = await runGit(
+      ["worktree", "add", "--no-checkout", "--detach", "--end-of-options", dir, commit],
+      { allowFailure: true },
+    );
+    if (add.code !== 0) break; // not empty: it and every directory above it stay
+    const removed = await runGit(["worktree", "remove", "--end-of-options", dir], {
+      allowFailure: true,
+    });
+    if (removed.code !== 0) break;
+  }
+  await runGit(["worktree", "prune"], { allowFailure: true });
+}
+
 /**
  * Claim the first free name `tether/<seed>-<n>` from `from` on: the branch at `head` and
  * its spawn ref at the seed, created together in one transaction that fails when either
@@ -114,6 +236,7 @@ async function fill(
   state: TreeState,
   fp: string,
   prefix: string,
+  ita: readonly Uint8Array[],
 ): Promise<SpawnedChild> {
   const opts = { cwd: dir };
   await runGit(["read-tree", "--reset", "-u", "--end-of-options", state.worktree], opts);
@@ -128,6 +251,17 @@ async function fill(
     throw new GitError("failed", `The worktree ${dir} does not hold the seed's working tree`);
   }
   await runGit(["read-tree", "-m", "--end-of-options", state.index], opts);
+  if (ita.length > 0) { // tether:guard wt-spawn-ita
+    // The index tree holds each intent-to-add entry as an empty file (as `ls-files -s`
+    // shows it); make it git's own intent-to-add entry again, the file left as it is.
+    const paths = nulJoined(ita);
+    await runGit(["update-index", "-z", "--force-remove", "--stdin"], { ...opts, stdin: paths });
+    await runGit(["add", "-N", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], {
+      ...opts,
+      stdin: paths,
+      env: { GIT_LITERAL_PATHSPECS: "1" },
+    });
+  }
   await runGit(["symbolic-ref", "HEAD", `refs/heads/${branch}`], opts);
   const [status, where] = await Promise.all([
     runGit(["status", "--porcelain"], opts),
@@ -203,9 +337,17 @@ async function refuseUncarried(top: string): Promise<void> {
 export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
   const parent = await parentLocation();
   const made: { path: string; branch?: string }[] = [];
+  let created: string[] = [];
+  let seedRef: { ref: string; seed: string } | undefined;
+  const rollback = async () => {
+    await undo(made);
+    await removeEmptyDirs(created); // tether:guard wt-spawn-remove-dirs
+    if (seedRef) await dropSeedRef(seedRef.ref, seedRef.seed);
+  };
   try {
     await refuseInsideParent(dirs, parent.top);
     const [first] = await Promise.all([captureLive(), refuseUncarried(parent.top)]);
+    created = await missingDirs(dirs);
     for (const dir of dirs) {
       await runGit([
         "worktree",
@@ -222,14 +364,17 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
     const scratch = await seedIndexPath(made[0]!.path);
     let live = first;
     let state: TreeState | undefined;
+    let ita: IntentToAdd = { carried: [], deleted: [] };
     for (let attempt = 1; state === undefined; attempt++) {
       const candidate = await captureState(parent.top, { indexFile: scratch });
+      const entries = await intentToAdd(parent.top);
       const after = await captureLive();
       if (
         candidate.head === live.parent_head && after.parent_head === live.parent_head &&
         after.parent_dirty_fingerprint === live.parent_dirty_fingerprint
       ) {
         state = candidate;
+        ita = entries;
       } else if (attempt >= 3) {
         throw new GitError("failed", "The parent's tree kept changing while it was captured");
       } else {
@@ -239,7 +384,24 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
     if (state.head !== first.parent_head) {
       throw new GitError("failed", "The parent's HEAD moved while the worktrees were made");
     }
+    if (ita.deleted.length > 0) { // tether:guard wt-spawn-ita-deleted
+      throw new GitError(
+        "failed",
+        `Intent-to-add entries (git add -N) whose file is deleted cannot be carried into a worktree: ${
+          listPaths(ita.deleted)
+        }; restore the file, or drop the entry with git rm --cached -- PATH, and spawn again`,
+      );
+    }
+    // The seed ref is this spawn's to remove on failure only when it did not exist before.
+    const expected = await seedId(state, await objectFormat());
+    const before = await runGit(
+      ["rev-parse", "--verify", "-q", `${SEED_REF_PREFIX}${expected}`],
+      { allowFailure: true },
+    );
     const seed = await writeSeed(parent.top, state);
+    if (before.code !== 0 && seed === expected) { // tether:guard wt-spawn-own-seed
+      seedRef = { ref: `${SEED_REF_PREFIX}${seed}`, seed };
+    }
     let n = 1;
     for (const child of made) {
       const claimed = await claimBranch(seed, state.head, n);
@@ -250,17 +412,37 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
     // Every fill settles before any undo, so nothing is written into a worktree being removed.
     const settled = await Promise.allSettled(
       made.map((child) =>
-        fill(child.path, child.branch!, filled, live.parent_dirty_fingerprint, parent.prefix)
+        fill(
+          child.path,
+          child.branch!,
+          filled,
+          live.parent_dirty_fingerprint,
+          parent.prefix,
+          ita.carried,
+        )
       ),
     );
     const failed = settled.find((s) => s.status === "rejected");
     if (failed) throw failed.reason;
     const children = settled.map((s) => (s as PromiseFulfilledResult<SpawnedChild>).value);
-    return { live, state, seed, children };
+    return { live, state, seed, children, rollback };
   } catch (error) {
-    await undo(made);
+    await rollback();
     throw error;
   }
+}
+
+/**
+ * Delete a seed ref a failed spawn wrote, unless a spawn ref now points at the seed
+ * (another spawn of the same state handed it to a child).
+ */
+async function dropSeedRef(ref: string, seed: string): Promise<void> {
+  const users = await runGit(
+    ["for-each-ref", "--format=%(refname)", `--points-at=${seed}`, SPAWN_REF_PREFIX],
+    { allowFailure: true },
+  );
+  if (users.code !== 0 || users.stdout.length > 0) return;
+  await runGit(["update-ref", "-d", ref, seed], { allowFailure: true }); // tether:guard wt-spawn-drop-seed
 }
 
 /**

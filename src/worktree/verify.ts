@@ -42,15 +42,31 @@ async function locate(dir: string): Promise<string | undefined> {
   return parseLocation(new TextDecoder().decode(r.stdout).replace(/\n$/, "").split("\n"));
 }
 
-/** Top level, git dir and common dir of a directory, absolute. */
+/**
+ * Top level, git dir and common dir of a directory, absolute. For another directory than
+ * the current one (the parent's), git starts with none of the caller's environment and in
+ * `/`, so what it reports is what that directory says, never a `GIT_DIR` or
+ * `GIT_WORK_TREE` the child carries.
+ */
 async function repoDirs(cwd?: string): Promise<[string, string, string] | undefined> {
   const r = await runGit(
     ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--git-common-dir"],
-    { parse: true, allowFailure: true, ...(cwd === undefined ? {} : { cwd }) },
+    {
+      parse: true,
+      allowFailure: true,
+      ...(cwd === undefined ? {} : { cwd, cleanEnv: true, neutralStart: true }), // tether:guard wt-parent-clean-env
+    },
   ).catch(() => undefined);
   if (r === undefined || r.code !== 0) return undefined;
   const lines = new TextDecoder().decode(r.stdout).replace(/\n$/, "").split("\n");
   return lines.length === 3 ? lines as [string, string, string] : undefined;
+}
+
+/** Whether `gitDir` is the admin dir of a linked worktree of `commonDir`. */
+function linkedGitDir(gitDir: string, commonDir: string): boolean {
+  const prefix = `${commonDir.replace(/\/$/, "")}/worktrees/`;
+  const id = gitDir.startsWith(prefix) ? gitDir.slice(prefix.length) : "";
+  return id !== "" && !id.includes("/"); // tether:guard wt-linked-named
 }
 
 async function baseRelation(top: string, parentHead: string): Promise<BaseRelation> {
@@ -111,8 +127,14 @@ async function gather(block: V2Handshake, live: LiveTree): Promise<WorktreeFacts
     cwd: live.parent_cwd,
     fingerprint: live.parent_dirty_fingerprint,
     top,
-    linked: gitDir !== commonDir,
-    parentsOwn: parentDirs === undefined ? undefined : parentDirs[0] === top,
+    // A linked worktree's git dir is `<common dir>/worktrees/<id>`: named so, not merely
+    // different from the common dir.
+    linked: linkedGitDir(gitDir, commonDir),
+    // Unknown (undefined) when the parent's directory cannot be resolved: decide then
+    // refuses the match, it never skips the check.
+    parentsOwn: parentDirs === undefined
+      ? undefined
+      : parentDirs[0] === top || parentDirs[1] === gitDir,
     sameRepository: parentDirs === undefined ? undefined : parentDirs[2] === commonDir,
     samePath: !harness && pathLoc !== undefined && pathLoc === `${top}/`,
     sameCwd: !harness && cwdLoc !== undefined && here !== undefined && cwdLoc === here,
@@ -167,7 +189,11 @@ export async function verifyV2(
     return unverified("v2 shared mode is not verified by this build", block);
   }
   if (options.maxAgeMs !== undefined) {
-    const age = Date.now() - parseIssuedAt(block.handshake_issued_at)!;
+    const issued = parseIssuedAt(block.handshake_issued_at);
+    if (issued === undefined) { // a date that cannot be read is never young enough
+      return unverified(`handshake_issued_at cannot be read (${block.handshake_issued_at})`, block);
+    }
+    const age = Date.now() - issued;
     if (age < -FUTURE_TOLERANCE_MS) {
       return unverified(`handshake is issued in the future (${block.handshake_issued_at})`, block);
     }

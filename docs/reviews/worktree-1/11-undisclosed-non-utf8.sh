@@ -9,8 +9,9 @@ spawn c1
 C=$P/wt/c1
 printf 'disclosed\n' > "$C/$(printf 'x\377')"
 printf 'undisclosed payload\n' > "$C/$(printf 'x\376')"
+SEED=$(sed -n "s/^seed: //p" "$WORK/c1.md")   # the parent's own record: the block it sent
 (cd "$P" && printf '{"ok":true,"summary":"one file","files_changed":["x\\ufffd"],"errors":[],"evidence":[{"kind":"commit","ref":"%s","ok":true}]}' "$(git -C "$P" rev-parse HEAD)" \
-  | gate --worktree "$C" --land); echo "gate exit: $?"
+  | gate --worktree "$C" --seed "$SEED" --land); echo "gate exit: $?"
 echo "files landed in the parent:"; ls "$P" | grep -a '^x' | od -An -c
 # A fixed tether compares raw bytes (or refuses non-UTF-8 paths outright): a claim can
 # only confirm the one path whose bytes it names, so this result is rejected with

@@ -1,0 +1,84 @@
+/**
+ * Path names as git prints them (bytes) turned into strings without losing any: two
+ * different names are always two different strings, so a claim, a set or a comparison
+ * can never take one name for another. Valid UTF-8 decodes as itself (a leading
+ * byte-order mark kept, not dropped); every byte of an invalid sequence becomes the lone
+ * surrogate U+DC80 + (byte − 0x80), which no valid UTF-8 decodes to (the "surrogate
+ * escape" scheme). Such a name prints as a JSON string, `"x\udcff"` for `x\377`.
+ *
+ * @module
+ */
+
+const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** How many bytes a UTF-8 sequence with this first byte has; 0 when none can start with it. */
+function sequenceLength(lead: number): number {
+  if (lead < 0x80) return 1;
+  if (lead >= 0xc2 && lead <= 0xdf) return 2;
+  if (lead >= 0xe0 && lead <= 0xef) return 3;
+  if (lead >= 0xf0 && lead <= 0xf4) return 4;
+  return 0;
+}
+
+function tryDecode(bytes: Uint8Array): string | undefined {
+  try {
+    return strict.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Decode one path exactly.
+ *
+ * @example Invalid bytes stay apart; a byte-order mark is kept
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(decodePath(Uint8Array.from([0x78, 0xff])), "x\udcff");
+ * assertEquals(decodePath(Uint8Array.from([0x78, 0xfe])), "x\udcfe");
+ * assertEquals(decodePath(Uint8Array.from([0xef, 0xbb, 0xbf, 0x61])), "\ufeffa");
+ * assertEquals(decodePath(new TextEncoder().encode("ünï😀")), "ünï😀");
+ * ```
+ * @param bytes The path's bytes.
+ * @returns The path as a string; invalid bytes as lone surrogates U+DC80–U+DCFF.
+ */
+export function decodePath(bytes: Uint8Array): string {
+  const whole = tryDecode(bytes);
+  if (whole !== undefined) return whole;
+  let out = "";
+  for (let i = 0; i < bytes.length;) {
+    const n = sequenceLength(bytes[i]!);
+    const text = n === 0 ? undefined : tryDecode(bytes.subarray(i, i + n));
+    if (text !== undefined && i + n <= bytes.length) {
+      out += text;
+      i += n;
+    } else {
+      out += String.fromCharCode(0xdc00 + bytes[i]!); // tether:guard wt-path-escape
+      i += 1;
+    }
+  }
+  return out;
+}
+
+/**
+ * Split git's NUL-terminated path list (`-z`) and decode each path exactly.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(decodePaths(Uint8Array.from([0x61, 0, 0x78, 0xff, 0])), ["a", "x\udcff"]);
+ * ```
+ * @param bytes git's output.
+ * @returns The non-empty paths, in order.
+ */
+export function decodePaths(bytes: Uint8Array): string[] {
+  const paths: string[] = [];
+  let start = 0;
+  for (let i = 0; i <= bytes.length; i++) {
+    if (i === bytes.length || bytes[i] === 0) {
+      if (i > start) paths.push(decodePath(bytes.subarray(start, i)));
+      start = i + 1;
+    }
+  }
+  return paths;
+}
