@@ -1,0 +1,62 @@
+/**
+ * Mutation tests for the guards added for the fourth hostile review of coord: each disables
+ * one guard (the line carrying its `GUARD:` marker) in a copy of the code and shows that its
+ * regression test then fails, while the unmutated copy passes.
+ *
+ * @module
+ */
+import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
+
+const REVIEW_TESTS = "tests/coord_review4_test.ts";
+
+const CASES: GuardCase[] = [
+  {
+    guard: "only a recipient's acknowledgement is read",
+    mutations: [{
+      file: "src/coord/store.ts",
+      find: "if (!counts(messageId, lane)) continue; // GUARD:ack-by-recipient",
+      replace: "",
+    }],
+    file: REVIEW_TESTS,
+    filter: "no recipient is ignored unread",
+  },
+  {
+    guard: "an acknowledgement record is read only up to its cap",
+    mutations: [{
+      file: "src/coord/store.ts",
+      find: "const file = readRecordFile(join(dir, entry.name), MAX_ACK_BYTES); // GUARD:ack-size",
+      replace: "const file = readRecordFile(join(dir, entry.name));",
+    }],
+    file: REVIEW_TESTS,
+    filter: "no recipient is ignored unread",
+  },
+  {
+    guard: "reading acknowledgements stops at the limit",
+    mutations: [{
+      file: "src/coord/store.ts",
+      find: "if (clock() > stopAt) throw new ReadingStopped(); // GUARD:acks-stop-reading",
+      replace: "",
+    }],
+    file: REVIEW_TESTS,
+    filter: "stops at the reader's limit",
+  },
+  {
+    guard: "a wait's deadline reaches the acknowledgements",
+    mutations: [{
+      file: "src/coord/commands/wait.ts",
+      find:
+        "const found = await inbox(session, workItem, true, slots, stopAt, clock); // GUARD:wait-stop-acks",
+      replace: "const found = await inbox(session, workItem, true, slots);",
+    }],
+    file: REVIEW_TESTS,
+    filter: "bounds its reading of acknowledgements",
+  },
+];
+
+Deno.test("mutation: disabling each coord review 4 guard makes its regression test fail", async (t) => {
+  await assertEachMutantFails(t, CASES);
+});
+
+Deno.test("mutation: the unmutated copy passes every coord review 4 regression", async () => {
+  await assertControlPasses(CASES);
+});

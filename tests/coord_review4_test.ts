@@ -1,0 +1,170 @@
+/**
+ * Regressions from the fourth hostile review of coord (docs/reviews/coord-4): each test
+ * fails on the code the review found.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { assertEquals, assertExcludes, assertIncludes, assertOk } from "../src/_assert.ts";
+import { MAX_BODY_BYTES } from "../src/coord/cli.ts";
+import { MAX_ACK_BYTES, MAX_RECORD_BYTES, ReadingStopped, Store } from "../src/coord/store.ts";
+import { Records, waitingIds } from "../src/coord/commands/wait.ts";
+import { Session } from "../src/coord/session.ts";
+import type { Message } from "../src/coord/message.ts";
+import { tempDir } from "./_helpers.ts";
+import { type CoordRepo, makeCoordRepo } from "./_coord_fixture.ts";
+
+async function storeDir(repo: CoordRepo): Promise<string> {
+  const common = await repo.git("Primary", [
+    "rev-parse",
+    "--path-format=absolute",
+    "--git-common-dir",
+  ]);
+  return join(common, "coord-lite", "E001");
+}
+
+function ackText(messageId: string, lane: string, padding = 0): string {
+  const record = {
+    format: "coord-lite/ack@1",
+    message_id: messageId,
+    lane,
+    time: new Date().toISOString(),
+  };
+  return JSON.stringify(record, null, 2) + " ".repeat(padding) + "\n";
+}
+
+Deno.test("coord review 4, finding 1: an acknowledgement by a lane that is no recipient is ignored unread; an oversized one is corrupt", async () => {
+  const repo = await makeCoordRepo();
+  try {
+    const sent = await repo.coord(
+      "W3",
+      ["send", "E001", "--to", "Primary", "--subject", "ask"],
+      "hi\n",
+    );
+    assertEquals([sent.code, sent.stdout], [0, "E001-M0001\n"], sent.stderr);
+    const acks = join(await storeDir(repo), "acks");
+    await Deno.mkdir(acks, { recursive: true });
+    // No recipient: junk under an invented lane name, and a valid record by W1 (not addressed).
+    await Deno.writeTextFile(join(acks, "E001-M0001.Z1.json"), "junk");
+    await Deno.writeTextFile(join(acks, "E001-M0001.W1.json"), ackText("E001-M0001", "W1"));
+    const status = await repo.coord("Primary", ["status", "E001"]);
+    assertEquals(status.code, 0, status.stderr);
+    assertExcludes(status.stdout, "acknowledgement E001-M0001.Z1");
+    assertExcludes(status.stdout, "acknowledgement E001-M0001.W1");
+    assertIncludes(status.stdout, "E001: 1 visible, 1 unacknowledged");
+    // The recipient's own record, padded past the cap an acknowledgement needs: corrupt.
+    await Deno.writeTextFile(
+      join(acks, "E001-M0001.Primary.json"),
+      ackText("E001-M0001", "Primary", MAX_ACK_BYTES),
+    );
+    const padded = await repo.coord("Primary", ["status", "E001"]);
+    assertEquals(padded.code, 0, padded.stderr);
+    assertIncludes(padded.stdout, "warning: acknowledgement E001-M0001.Primary is corrupt");
+    assertIncludes(padded.stdout, "E001: 1 visible, 1 unacknowledged");
+    const inbox = await repo.coord("W3", ["inbox", "E001"]);
+    assertEquals(inbox.stdout, "E001-M0001  W3         NOTE            SENT          ask\n");
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+function note(id: string): Message {
+  return {
+    format: "coord-lite/message@1",
+    id,
+    work_item: "E001",
+    sender: "W1",
+    to: ["Primary"],
+    cc: [],
+    type: "NOTE",
+    subject: "s",
+    body: "",
+    reply_to: null,
+    forward_of: null,
+    provenance: null,
+    time: new Date().toISOString(),
+    artifact: null,
+  };
+}
+
+Deno.test("coord review 4, finding 1: reading acknowledgements stops at the reader's limit", async () => {
+  const dir = await tempDir("tether-coord-acks-");
+  try {
+    const store = new Store(dir);
+    await store.append("E001", note);
+    for (const lane of ["Primary", "W2", "W3"]) {
+      await store.writeAck("E001", {
+        format: "coord-lite/ack@1",
+        message_id: "E001-M0001",
+        lane,
+        time: new Date().toISOString(),
+      });
+    }
+    let now = 0;
+    let stopped = false;
+    try {
+      store.readAcks("E001", { stopAt: 1, clock: () => now++ });
+    } catch (error) {
+      stopped = error instanceof ReadingStopped;
+    }
+    assertOk(stopped, "the listing stops at the limit");
+    assertEquals(
+      store.readAcks("E001", { stopAt: 1, clock: () => 0 }).acks.get("E001-M0001")?.size,
+      3,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("coord review 4, finding 1: a wait's deadline bounds its reading of acknowledgements too", async () => {
+  const repo = await makeCoordRepo();
+  try {
+    const sent = await repo.coord(
+      "W3",
+      ["send", "E001", "--to", "Primary", "--subject", "ask"],
+      "hi\n",
+    );
+    assertEquals(sent.code, 0, sent.stderr);
+    const acks = join(await storeDir(repo), "acks");
+    await Deno.mkdir(acks, { recursive: true });
+    for (let i = 1; i <= 4; i++) {
+      await Deno.writeTextFile(join(acks, `E001-M0001.Z${i}.json`), "junk");
+    }
+    const session = await Session.open(repo.wt.Primary);
+    // The walk over msgs/ asks the clock twice (slot 1, then the missing slot 2); the
+    // listing of acks/ then passes the limit.
+    let now = 0;
+    let stopped = false;
+    try {
+      await waitingIds(session, "E001", new Records(), 2.5, () => now++);
+    } catch (error) {
+      stopped = error instanceof ReadingStopped;
+    }
+    assertOk(stopped, "the check stops while listing acknowledgements");
+    const ids = await waitingIds(await Session.open(repo.wt.Primary), "E001", new Records());
+    assertEquals(ids, ["E001-M0001"]);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+Deno.test("coord review 4, finding 1: the message record cap holds the largest message send can store, and no more than needed", () => {
+  const lanes = Array.from({ length: 64 }, (_, i) => `L${String(i).padStart(31, "x")}`);
+  const largest = {
+    ...note("E001-M99999999"),
+    to: lanes,
+    cc: lanes,
+    subject: "\u{10FFFF}".repeat(100),
+    body: "\u0001".repeat(MAX_BODY_BYTES),
+    artifact: {
+      commit: "0".repeat(64),
+      path: "\u0001".repeat(4096),
+      object: "0".repeat(64),
+      tree: "0".repeat(64),
+    },
+  };
+  const bytes = new TextEncoder().encode(JSON.stringify(largest, null, 2) + "\n").length;
+  assertOk(bytes <= MAX_RECORD_BYTES, `${bytes} > ${MAX_RECORD_BYTES}`);
+  assertOk(MAX_RECORD_BYTES < 7 * 1024 * 1024);
+});
