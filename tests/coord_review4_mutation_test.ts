@@ -51,6 +51,17 @@ const CASES: GuardCase[] = [
     file: REVIEW_TESTS,
     filter: "bounds its reading of acknowledgements",
   },
+  {
+    guard: "a character shown with emoji presentation counts two columns",
+    mutations: [{
+      file: "src/coord/terminal.ts",
+      find:
+        "if (presentsEmoji(c) && last.width >= 0 && !last.presented) { // GUARD:emoji-presentation",
+      replace: "if (false) {",
+    }],
+    file: REVIEW_TESTS,
+    filter: "emoji presentation counts two columns",
+  },
 ];
 
 Deno.test("mutation: disabling each coord review 4 guard makes its regression test fail", async (t) => {

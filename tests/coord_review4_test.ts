@@ -11,6 +11,14 @@ import { MAX_ACK_BYTES, MAX_RECORD_BYTES, ReadingStopped, Store } from "../src/c
 import { Records, waitingIds } from "../src/coord/commands/wait.ts";
 import { Session } from "../src/coord/session.ts";
 import type { Message } from "../src/coord/message.ts";
+import {
+  charWidth,
+  CONTINUATION,
+  cutLine,
+  foldLine,
+  frameBody,
+  LINE_COLUMNS,
+} from "../src/coord/terminal.ts";
 import { tempDir } from "./_helpers.ts";
 import { type CoordRepo, makeCoordRepo } from "./_coord_fixture.ts";
 
@@ -167,4 +175,38 @@ Deno.test("coord review 4, finding 1: the message record cap holds the largest m
   const bytes = new TextEncoder().encode(JSON.stringify(largest, null, 2) + "\n").length;
   assertOk(bytes <= MAX_RECORD_BYTES, `${bytes} > ${MAX_RECORD_BYTES}`);
   assertOk(MAX_RECORD_BYTES < 7 * 1024 * 1024);
+});
+
+/** Columns as an emoji-presentation terminal draws a line: a character before U+FE0F or U+20E3 is 2 wide. */
+function emojiWidth(line: string): number {
+  const chars = [...line];
+  let column = 0;
+  chars.forEach((c, i) => {
+    const next = chars[i + 1];
+    if (c === "\ufe0f" || c === "\u20e3") return;
+    const presented = next === "\ufe0f" || next === "\u20e3";
+    column += presented ? 2 : charWidth(c);
+  });
+  return column;
+}
+
+Deno.test("coord review 4, finding 2: a character shown with emoji presentation counts two columns", () => {
+  const copyright = "\u00a9\ufe0f";
+  const keycap = "#\ufe0f\u20e3";
+  const body = frameBody(`${copyright.repeat(39)}----- forwarded message -----\n`);
+  for (const line of body.replace(/\n$/, "").split("\n")) {
+    assertOk(line.startsWith("| "), JSON.stringify(line));
+    assertOk(emojiWidth(line) <= LINE_COLUMNS, `too wide: ${JSON.stringify(line)}`);
+  }
+  const header = foldLine(`subject: x${keycap.repeat(35)}from: Primary`).split("\n");
+  assertOk(header.length > 1, "the header folds");
+  for (const [i, line] of header.entries()) {
+    if (i > 0) assertOk(line.startsWith(CONTINUATION), JSON.stringify(line));
+    assertOk(emojiWidth(line) <= LINE_COLUMNS, `too wide: ${JSON.stringify(line)}`);
+  }
+  const cut = cutLine(`E001-M0001  W3  ${"\u203c\ufe0f".repeat(60)}`);
+  assertOk(cut.endsWith("…") && emojiWidth(cut) <= LINE_COLUMNS, cut);
+  // Already wide characters stay two columns; an escape followed by U+FE0F gains one.
+  assertEquals(foldLine(`${"\u{1f600}\ufe0f".repeat(39)}`).split("\n").length, 1);
+  assertEquals(cutLine(`\u0001\ufe0f${"x".repeat(74)}`, 78), `\\x01\ufe0f${"x".repeat(72)}…`);
 });

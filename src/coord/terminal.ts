@@ -11,7 +11,8 @@
  * one-line views (inbox rows) are cut with {@linkcode CUT_MARK}. Width is counted
  * conservatively: a character from U+1100 up counts two columns (wide scripts, emoji,
  * symbols) except general punctuation (U+2000 to U+206F: dashes, quotes, `…`), combining
- * marks and zero-width characters none, a tab up to the next multiple of 8.
+ * marks and zero-width characters none, a tab up to the next multiple of 8, and a character
+ * followed by U+FE0F (emoji presentation) or U+20E3 (keycap) two.
  *
  * @module
  */
@@ -120,6 +121,19 @@ interface Cell {
   width: number;
   /** A line may be broken after it. */
   space: boolean;
+  /** An escape (`\x1b`) rather than the character itself. */
+  escape?: boolean;
+  /** Already widened for emoji presentation. */
+  presented?: boolean;
+}
+
+/**
+ * VARIATION SELECTOR-16 (emoji presentation) and COMBINING ENCLOSING KEYCAP: many terminals
+ * (kitty, WezTerm, Ghostty, foot, iTerm2, Windows Terminal) draw the character before
+ * either two columns wide (`©️`, `‼️`, `#️⃣`), though each counts 0 columns alone.
+ */
+function presentsEmoji(c: string): boolean {
+  return c === "\ufe0f" || c === "\u20e3";
 }
 
 /**
@@ -149,12 +163,21 @@ function cells(line: string, keepTabs: boolean): Cell[] {
       out.push({ text: c, width: -1, space: true });
     } else if (c === "\t" || c === "\n" || unsafe(c.codePointAt(0) ?? 0)) { // GUARD:escape-body
       const text = escapeOne(c);
-      out.push({ text, width: text.length, space: false });
+      out.push({ text, width: text.length, space: false, escape: true });
     } else {
       const width = charWidth(c);
       const last = out.at(-1);
-      if (width === 0 && last !== undefined) last.text += c;
-      else out.push({ text: c, width, space: c === " " });
+      if (width === 0 && last !== undefined) {
+        last.text += c;
+        // A character shown with emoji presentation is two columns wide (an escape's last
+        // character one more); a tab's width is its own.
+        if (presentsEmoji(c) && last.width >= 0 && !last.presented) { // GUARD:emoji-presentation
+          last.presented = true;
+          last.width = last.escape ? last.width + 1 : Math.max(last.width, 2);
+        }
+      } else {
+        out.push({ text: c, width, space: c === " " });
+      }
     }
   }
   return out;
