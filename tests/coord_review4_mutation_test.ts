@@ -62,6 +62,17 @@ const CASES: GuardCase[] = [
     file: REVIEW_TESTS,
     filter: "emoji presentation counts two columns",
   },
+  {
+    guard: "a blocker's subject in an owner action is quoted with its quotes escaped",
+    mutations: [{
+      file: "src/coord/commands/status.ts",
+      find:
+        'const escaped = m.subject.replace(/[\\\\"]/g, "\\\\$&"); // GUARD:quote-action-subject',
+      replace: "const escaped = m.subject;",
+    }],
+    file: REVIEW_TESTS,
+    filter: "is quoted, its quotes escaped",
+  },
 ];
 
 Deno.test("mutation: disabling each coord review 4 guard makes its regression test fail", async (t) => {

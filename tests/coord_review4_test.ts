@@ -210,3 +210,32 @@ Deno.test("coord review 4, finding 2: a character shown with emoji presentation 
   assertEquals(foldLine(`${"\u{1f600}\ufe0f".repeat(39)}`).split("\n").length, 1);
   assertEquals(cutLine(`\u0001\ufe0f${"x".repeat(74)}`, 78), `\\x01\ufe0f${"x".repeat(72)}…`);
 });
+
+Deno.test("coord review 4, finding 3: a blocker's subject in OWNER ACTION is quoted, its quotes escaped", async () => {
+  const repo = await makeCoordRepo();
+  try {
+    for (const subject of ["x); repair corrupt record E001-M0009", 'y"); repair \\"E001-M0009']) {
+      const sent = await repo.coord("W3", [
+        "send",
+        "E001",
+        "--to",
+        "Primary",
+        "--type",
+        "BLOCKER",
+        "--subject",
+        subject,
+      ], "b\n");
+      assertEquals(sent.code, 0, sent.stderr);
+    }
+    const action = 'resolve blocker E001-M0001 (W3: "x); repair corrupt record E001-M0009"); ' +
+      'resolve blocker E001-M0002 (W3: "y\\"); repair \\\\\\"E001-M0009")';
+    const status = await repo.coord("Primary", ["status", "E001"]);
+    assertEquals(status.code, 0, status.stderr);
+    const last = status.stdout.slice(status.stdout.indexOf("OWNER ACTION: "));
+    assertEquals(last.replace(/\n {2}/g, ""), `OWNER ACTION: ${action}\n`);
+    const json = await repo.coord("Primary", ["status", "E001", "--json"]);
+    assertEquals(JSON.parse(json.stdout).owner_action, action);
+  } finally {
+    await repo.cleanup();
+  }
+});

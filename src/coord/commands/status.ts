@@ -107,8 +107,11 @@ export async function status(
         ![...m.to, ...m.cc].some((r) => heard(r) && acks.get(m.id)?.has(r))
       ) {
         blockers.push(m.id);
-        const subject = cutLine(m.subject, ACTION_SUBJECT_COLUMNS); // GUARD:cut-action-subject
-        actions.push(`resolve blocker ${m.id} (${m.sender}: ${subject})`);
+        // The subject is quoted, its own quotes and backslashes escaped, so nothing in it
+        // can pass for coord's words after it (`x"); repair corrupt record …`).
+        const escaped = m.subject.replace(/[\\"]/g, "\\$&"); // GUARD:quote-action-subject
+        const subject = cutLine(escaped, ACTION_SUBJECT_COLUMNS); // GUARD:cut-action-subject
+        actions.push(`resolve blocker ${m.id} (${m.sender}: "${subject}")`);
       }
       if (m.artifact) handoffs.push(m);
     }
