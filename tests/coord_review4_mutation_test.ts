@@ -73,6 +73,17 @@ const CASES: GuardCase[] = [
     file: REVIEW_TESTS,
     filter: "is quoted, its quotes escaped",
   },
+  {
+    guard: "an amend owns only when its old value is the entry before it",
+    mutations: [{
+      file: "src/coord/ownership.ts",
+      find:
+        "if (amend && oldValue(files.get(name), n, entry.commit) !== before?.commit) continue; // GUARD:amend-old-value",
+      replace: "",
+    }],
+    file: REVIEW_TESTS,
+    filter: "reflog did not see owns nothing",
+  },
 ];
 
 Deno.test("mutation: disabling each coord review 4 guard makes its regression test fail", async (t) => {

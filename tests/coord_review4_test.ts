@@ -19,8 +19,8 @@ import {
   frameBody,
   LINE_COLUMNS,
 } from "../src/coord/terminal.ts";
-import { tempDir } from "./_helpers.ts";
-import { type CoordRepo, makeCoordRepo } from "./_coord_fixture.ts";
+import { run, tempDir } from "./_helpers.ts";
+import { type CoordRepo, type Lane, makeCoordRepo } from "./_coord_fixture.ts";
 
 async function storeDir(repo: CoordRepo): Promise<string> {
   const common = await repo.git("Primary", [
@@ -235,6 +235,62 @@ Deno.test("coord review 4, finding 3: a blocker's subject in OWNER ACTION is quo
     assertEquals(last.replace(/\n {2}/g, ""), `OWNER ACTION: ${action}\n`);
     const json = await repo.coord("Primary", ["status", "E001", "--json"]);
     assertEquals(JSON.parse(json.stdout).owner_action, action);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+const REFUSED =
+  "refused: artifact not available (it does not resolve, or you may not inspect it)\n";
+
+/** Run git in a lane's worktree with a fixed identity. */
+async function gitAs(repo: CoordRepo, lane: Lane, args: string[]): Promise<string> {
+  const r = await run("git", args, {
+    cwd: repo.wt[lane],
+    env: {
+      GIT_AUTHOR_NAME: "Fixture",
+      GIT_AUTHOR_EMAIL: "fixture@example.invalid",
+      GIT_COMMITTER_NAME: "Fixture",
+      GIT_COMMITTER_EMAIL: "fixture@example.invalid",
+      GIT_CONFIG_NOSYSTEM: "1",
+    },
+  });
+  if (r.code !== 0) throw new Error(`git ${args.join(" ")} failed (${r.code}): ${r.stderr}`);
+  return r.stdout.replace(/\n$/, "");
+}
+
+function handoff(repo: CoordRepo, lane: Lane, sha: string, path: string) {
+  const args = ["handoff", "E001", "--to", "Primary", "--sha", sha, "--path", path];
+  return repo.coord(lane, [...args, "--subject", "s"], "b\n");
+}
+
+Deno.test("coord review 4, finding 4: an amend whose replaced commit its reflog did not see owns nothing", async () => {
+  const repo = await makeCoordRepo({ status: "blind: W1\n" });
+  try {
+    const a = await repo.commit("W1", { "proof/w1.md": "W1 secret\n" }, "W1 secret draft");
+    await repo.commit("W3", { "v.md": "v\n" }, "W3 own work");
+    // W3's own amend of its own commit is its own (the old value is the entry before it).
+    await gitAs(repo, "W3", ["commit", "-q", "--amend", "-m", "W3 own work, amended"]);
+    const own = await repo.git("W3", ["rev-parse", "HEAD"]);
+    const mine = await handoff(repo, "W3", own, "v.md");
+    assertEquals([mine.code, mine.stderr], [0, ""]);
+    assertEquals([(await handoff(repo, "W3", a, "proof/w1.md")).stderr], [REFUSED]);
+    // Move W3's branch to A where W3's HEAD reflog does not see it, then amend A.
+    const common = await repo.git("W3", [
+      "rev-parse",
+      "--path-format=absolute",
+      "--git-common-dir",
+    ]);
+    await gitAs(repo, "W3", [`--git-dir=${common}`, "update-ref", "refs/heads/w3", "w1"]);
+    await gitAs(repo, "W3", ["read-tree", "-u", "--reset", "HEAD"]);
+    await gitAs(repo, "W3", ["commit", "-q", "--amend", "--no-edit"]);
+    const a2 = await repo.git("W3", ["rev-parse", "HEAD"]);
+    assertEquals(
+      await repo.git("W3", ["rev-parse", `${a2}^{tree}`]),
+      await repo.git("W3", ["rev-parse", `${a}^{tree}`]),
+    );
+    const laundered = await handoff(repo, "W3", a2, "proof/w1.md");
+    assertEquals([laundered.code, laundered.stdout, laundered.stderr], [4, "", REFUSED]);
   } finally {
     await repo.cleanup();
   }
