@@ -84,6 +84,16 @@ const CASES: GuardCase[] = [
     file: REVIEW_TESTS,
     filter: "reflog did not see owns nothing",
   },
+  {
+    guard: "--json escapes what a terminal acts on",
+    mutations: [{
+      file: "src/coord/terminal.ts",
+      find: "return text.replace(JSON_UNSAFE, escape); // GUARD:json-escape",
+      replace: "return text;",
+    }],
+    file: REVIEW_TESTS,
+    filter: "--json writes C1 controls",
+  },
 ];
 
 Deno.test("mutation: disabling each coord review 4 guard makes its regression test fail", async (t) => {

@@ -295,3 +295,36 @@ Deno.test("coord review 4, finding 4: an amend whose replaced commit its reflog 
     await repo.cleanup();
   }
 });
+
+Deno.test("coord review 4, finding 5: --json writes C1 controls, bidi controls and line separators as \\u escapes", async () => {
+  const repo = await makeCoordRepo();
+  try {
+    const subject = "hi \u009b2J \u202e \u2066x\u2069 \u00a0";
+    const body = "b \u009b1A\u2028\u0085\u007f\ufeff\n";
+    const sent = await repo.coord("W3", [
+      "send",
+      "E001",
+      "--to",
+      "Primary",
+      "--subject",
+      subject,
+      "--json",
+    ], body);
+    assertEquals(sent.code, 0, sent.stderr);
+    const raw = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
+    const inbox = await repo.coord("Primary", ["inbox", "E001", "--json"]);
+    const read = await repo.coord("Primary", ["read", "E001-M0001", "--json"]);
+    for (const r of [sent, inbox, read]) {
+      assertEquals(r.code, 0, r.stderr);
+      assertOk(!raw.test(r.stdout), JSON.stringify(r.stdout));
+      assertIncludes(r.stdout, "\\u009b2J \\u202e");
+    }
+    assertEquals(JSON.parse(sent.stdout).body, body);
+    assertEquals(JSON.parse(inbox.stdout).messages[0].subject, subject);
+    assertEquals(JSON.parse(read.stdout).message.subject, subject);
+    assertEquals(JSON.parse(read.stdout).message.body, body);
+    assertIncludes(read.stdout, "\u00a0"); // a character no view escapes stays raw
+  } finally {
+    await repo.cleanup();
+  }
+});

@@ -37,6 +37,37 @@ function unsafe(code: number): boolean {
 }
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\u200b-\u200d\u2060-\u2064]$/u;
 
+/**
+ * What `--json` writes as a `\u` escape though JSON allows it raw: DEL, the C1 controls
+ * (U+009B is the 8-bit CSI), the bidirectional marks, embeddings, overrides and isolates,
+ * the line and paragraph separators and the byte-order mark: every character the human
+ * views escape that `JSON.stringify` leaves raw (it escapes only U+0000 to U+001F).
+ */
+const JSON_UNSAFE =
+  /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+
+/**
+ * A value as the JSON coord prints (two-space indented, one final newline), with nothing a
+ * terminal acts on: the characters above are written as `\u` escapes, which stand for the
+ * same characters, so the parsed value is exactly the stored one.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const text = jsonText({ subject: "hi \u009b2J \u202e" });
+ * assertEquals(text, '{\n  "subject": "hi \\u009b2J \\u202e"\n}\n');
+ * assertEquals(JSON.parse(text), { subject: "hi \u009b2J \u202e" });
+ * ```
+ * @param value Any JSON value.
+ * @returns The JSON text.
+ */
+export function jsonText(value: unknown): string {
+  const text = JSON.stringify(value, null, 2) + "\n";
+  // Outside strings JSON is ASCII, so every match is inside a string.
+  const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  return text.replace(JSON_UNSAFE, escape); // GUARD:json-escape
+}
+
 /** The prefix of every body line in human output; no header and no section line starts so. */
 export const BODY_PREFIX = "| ";
 
