@@ -107,9 +107,8 @@ const CASES: GuardCase[] = [
     guard: "a subject in an owner action is cut",
     mutations: [{
       file: "src/coord/commands/status.ts",
-      find:
-        "const subject = cutLine(m.subject, ACTION_SUBJECT_COLUMNS); // GUARD:cut-action-subject",
-      replace: "const subject = m.subject;",
+      find: "const subject = cutLine(escaped, ACTION_SUBJECT_COLUMNS); // GUARD:cut-action-subject",
+      replace: "const subject = escaped;",
     }],
     file: REVIEW_TESTS,
     filter: "folded in read headers",

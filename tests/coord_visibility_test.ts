@@ -326,6 +326,12 @@ Deno.test("ownership: only a lane's first visit of a commit can be its creation;
       entry(BASE, "worktrees/c/HEAD@{5}", "", "reset: moving to HEAD"),
     ].join(""),
     map,
+    // W3's reflog file, oldest entry first: `<old> <new> <who> <when>\t<message>`.
+    new Map([[
+      "worktrees/c/HEAD",
+      [[BASE, BASE], [BASE, A0], [A0, C], [C, A], [A, A0], [A0, A]]
+        .map(([old, now]) => `${old} ${now} T <t@x> ${T} +0000\tx\n`).join(""),
+    ]]),
   );
   assertEquals(owners.get(A), "W1", "W3's pick of a commit it had been at contests nothing");
   assertEquals(owners.get(A0), "W1");

@@ -18,7 +18,7 @@ import {
 } from "./ids.ts";
 import { MESSAGE_TYPES, type MessageType, type Provenance, PROVENANCES } from "./message.ts";
 import { Session } from "./session.ts";
-import { escapeLine, foldLine } from "./terminal.ts";
+import { escapeLine, foldLine, jsonText } from "./terminal.ts";
 import { send } from "./commands/send.ts";
 import { handoff } from "./commands/handoff.ts";
 import { inbox, renderInbox } from "./commands/inbox.ts";
@@ -214,7 +214,7 @@ export async function runCoord(args: string[], context: CliContext): Promise<Out
   const asked = helpOrVersion(args);
   if (asked === "help") return out(HELP);
   if (asked === "version") return out(`coord ${COORD_VERSION}\n`);
-  const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
+  const json = jsonText;
   switch (command) {
     case "send": {
       const { values, positionals } = parse(rest, {

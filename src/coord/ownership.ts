@@ -9,15 +9,22 @@
  * written at the commit's committer time; AND it is the reflog's first visit of the
  * commit. Every other entry, a move git wrote (checkout, switch, reset, a fast-forward,
  * `rebase: checkout <branch>`), a re-creation of an existing commit, or one nobody
- * foresaw, owns nothing. An amend names the commit it replaced as the new commit's source.
+ * foresaw, owns nothing. An amend names the commit it replaced as the new commit's source:
+ * the old value git wrote in the entry itself (the reflog file), which must be the commit of
+ * the entry before it, or the amend owns nothing.
  * All lanes' reflogs are read in one git call, NUL-separated, so no commit subject can
  * shift a field.
  *
  * @module
  */
+import { dirname, join } from "node:path";
 import { runGit } from "../git.ts";
 import type { At, LaneWorktree } from "./identity.ts";
+import { readRegularFile } from "./regular_file.ts";
 import { CONTESTED, type Ownership } from "./visibility.ts";
+
+/** The largest reflog file read for the old values of its entries (a larger one: amends own nothing). */
+const MAX_REFLOG_BYTES = 64 * 1024 * 1024;
 
 /**
  * How a creation entry must agree with the commit it points at: `first-parent` (the old
@@ -168,6 +175,35 @@ export function ownsCommit(entry: ReflogEntry, before: ReflogEntry | undefined):
 }
 
 const OID = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * The old value git wrote in entry `n` of a reflog file (entry 0 is its last line), when
+ * that line's new value is the commit the walk listed for the entry.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const [a, b, c] = ["a".repeat(40), "b".repeat(40), "c".repeat(40)];
+ * const file = `${a} ${b} T <t@x> 1 +0000\tcommit: b\n${c} ${a} T <t@x> 2 +0000\tcommit (amend): a\n`;
+ * assertEquals(oldValue(file, 0, a), c);
+ * assertEquals(oldValue(file, 1, b), a);
+ * assertEquals(oldValue(file, 0, b), undefined);
+ * assertEquals(oldValue(undefined, 0, a), undefined);
+ * ```
+ * @param file The reflog file's text.
+ * @param n The entry's number.
+ * @param commit The entry's commit as listed.
+ * @returns The old value, or undefined when the file does not agree or is not there.
+ */
+export function oldValue(file: string | undefined, n: number, commit: string): string | undefined {
+  if (file === undefined) return undefined;
+  const lines = file.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  const line = lines[lines.length - 1 - n];
+  const match = line === undefined ? null : /^([0-9a-f]+) ([0-9a-f]+) /.exec(line);
+  if (!match || !OID.test(match[1]!) || match[2] !== commit) return undefined;
+  return match[1];
+}
 /** `<reflog>@{<n>}`: an entry of a walk started at `<reflog>@{0}`. */
 const BY_NUMBER = /^(.+)@\{(\d+)\}$/;
 /** `<reflog>@{<seconds> <zone>}`: an entry of a walk started at `<reflog>` under `--date=raw`. */
@@ -221,12 +257,16 @@ type Listed = Omit<ReflogEntry, "time"> & { n: number };
  * ```
  * @param text git's output.
  * @param reflogToLane Reflog name → lane.
+ * @param files Reflog name → the text of its file (`<old> <new> <who> <when>\t<message>` a
+ * line, oldest first), for the old values of amends; an amend in a reflog not given owns
+ * nothing.
  * @returns Commit → lane (or {@linkcode CONTESTED}), amends' sources, and whether the text
  * parsed cleanly.
  */
 export function parseOwnership(
   text: string,
   reflogToLane: ReadonlyMap<string, string>,
+  files: ReadonlyMap<string, string> = new Map(),
 ): Ownership {
   const incomplete: Ownership = { owners: new Map(), sources: new Map(), complete: false };
   const body = text.endsWith("\0") ? text.slice(0, -1) : text;
@@ -284,10 +324,15 @@ export function parseOwnership(
       if (first.get(entry.commit) !== n) continue; // GUARD:first-visit
       const before = entries.get(n + 1);
       if (!ownsCommit(entry, before)) continue;
+      // The commit an amend replaced is the old value git wrote in the entry itself; when it
+      // is not the commit of the entry before (HEAD moved where this reflog did not see it),
+      // the source is unknown and the amend owns nothing.
+      const amend = creationRule(entry.subject) === "amend";
+      if (amend && oldValue(files.get(name), n, entry.commit) !== before?.commit) continue; // GUARD:amend-old-value
       const set = makers.get(entry.commit) ?? new Set<string>();
       set.add(lane);
       makers.set(entry.commit, set);
-      if (creationRule(entry.subject) === "amend" && before !== undefined) {
+      if (amend && before !== undefined) {
         const from = sources.get(entry.commit) ?? new Set<string>();
         from.add(before.commit);
         sources.set(entry.commit, from);
@@ -345,6 +390,8 @@ function walks(name: string): string[] {
  * @param at Where and how to run git (the caller's worktree).
  * @param worktrees The lanes' worktrees and reflog names.
  * @param unowned HEAD reflogs of worktrees that are no lane's.
+ * @param commonDir The git common dir, where the reflog files are read for the old values
+ * of amends (without it, no amend owns).
  * @returns Commit → lane, and whether every reflog was read.
  * @throws {GitError} when git cannot be started.
  */
@@ -352,12 +399,24 @@ export async function readOwnership(
   at: At,
   worktrees: readonly LaneWorktree[],
   unowned: readonly string[] = [],
+  commonDir?: string,
 ): Promise<Ownership> {
   const reflogToLane = new Map<string, string>([
     ...unowned.map((name) => [name, CONTESTED] as [string, string]),
     ...worktrees.map((w) => [w.reflog, w.lane] as [string, string]),
   ]);
   const decoder = new TextDecoder();
+  const files = new Map<string, string>();
+  if (commonDir !== undefined) {
+    for (const name of reflogToLane.keys()) {
+      // `HEAD` → `<common>/logs/HEAD`; `worktrees/<id>/HEAD` → `<common>/worktrees/<id>/logs/HEAD`.
+      const file = readRegularFile(
+        join(commonDir, dirname(name), "logs", "HEAD"),
+        MAX_REFLOG_BYTES,
+      );
+      if (file?.ok) files.set(name, file.text);
+    }
+  }
   const all = await runGit([
     ...REFLOG_ARGS,
     "--end-of-options",
@@ -367,7 +426,7 @@ export async function readOwnership(
     parse: true,
     allowFailure: true,
   });
-  if (all.code === 0) return parseOwnership(decoder.decode(all.stdout), reflogToLane);
+  if (all.code === 0) return parseOwnership(decoder.decode(all.stdout), reflogToLane, files);
   // A worktree with no reflog yet makes the combined call fail; read the others one by one.
   const texts = await Promise.all([...reflogToLane.keys()].map(async (name) => {
     const one = await runGit([...REFLOG_ARGS, "--end-of-options", ...walks(name)], {
@@ -386,5 +445,5 @@ export async function readOwnership(
   if (texts.some((t) => t === undefined)) {
     return { owners: new Map(), sources: new Map(), complete: false };
   }
-  return parseOwnership(texts.join(""), reflogToLane);
+  return parseOwnership(texts.join(""), reflogToLane, files);
 }

@@ -58,7 +58,12 @@ export class Session {
    * @returns The ownership map, and whether every reflog was read reliably.
    */
   owners(): Promise<Ownership> {
-    this.#owners ??= readOwnership(this.repo.at, this.repo.worktrees, this.repo.unownedReflogs);
+    this.#owners ??= readOwnership(
+      this.repo.at,
+      this.repo.worktrees,
+      this.repo.unownedReflogs,
+      this.repo.commonDir,
+    );
     return this.#owners;
   }
 

@@ -30,10 +30,46 @@ export type StoredMessage =
 
 const encoder = new TextEncoder();
 /**
- * The largest record file a reader opens: a 1 MiB body with every character escaped in
- * JSON, with room to spare. A bigger file is a corrupt record, never read into memory.
+ * The largest message record a reader opens: the largest record `send` can write (a body of
+ * 1 MiB, every UTF-16 unit of it escaped in JSON as six bytes, `\u0001`, plus room for the
+ * subject, the recipients and an artifact's path). A bigger file is a corrupt record, never
+ * read into memory; so a slot, however its file got there (a hardlink of one big file at
+ * many slots included), costs a reader at most what the largest real message costs.
  */
-export const MAX_RECORD_BYTES = 8 * 1024 * 1024;
+export const MAX_RECORD_BYTES = 6 * 1024 * 1024 + 256 * 1024;
+
+/**
+ * The largest acknowledgement record a reader opens: one holds a message id, a lane name
+ * and a time, some 200 bytes as `ack` writes it.
+ */
+export const MAX_ACK_BYTES = 4096;
+
+/**
+ * A reader was still reading the store after the time it was given (a store filled with
+ * junk records): it stops instead of reading on (`coord wait` then times out).
+ */
+export class ReadingStopped extends Error {
+  constructor() {
+    super("reading the store took past the wait's deadline");
+    this.name = "ReadingStopped";
+  }
+}
+
+/** Which acknowledgement records {@linkcode Store.readAcks} takes into account. */
+export interface AckQuery {
+  /**
+   * Whether an acknowledgement of this message by this lane can count at all (the lane is a
+   * recipient of the message, to or cc). Any other is ignored unread: it never changes a
+   * state, so nothing about it (its size, its kind) costs a reader anything.
+   */
+  counts?: (messageId: string, lane: string) => boolean;
+  /** Read and validate the record (otherwise the file name is enough). */
+  validate?: (messageId: string, lane: string) => boolean;
+  /** When reading must stop (on `clock`'s scale); Infinity for never. */
+  stopAt?: number;
+  /** The clock. */
+  clock?: () => number;
+}
 
 /** What reading one record file found. */
 export type RecordFile = { ok: true; text: string } | { ok: false; reason: string } | undefined;
@@ -43,10 +79,11 @@ export type RecordFile = { ok: true; text: string } | { ok: false; reason: strin
  * anything but a regular file is never opened, then `O_NOFOLLOW | O_NONBLOCK`).
  *
  * @param path The record's path.
+ * @param maxBytes The largest size read (a bigger file is corrupt).
  * @returns The text, the reason it is corrupt, or undefined when no such file exists.
  */
-export function readRecordFile(path: string): RecordFile {
-  const file = readRegularFile(path, MAX_RECORD_BYTES);
+export function readRecordFile(path: string, maxBytes = MAX_RECORD_BYTES): RecordFile {
+  const file = readRegularFile(path, maxBytes);
   if (file === undefined || file.ok) return file;
   return { ok: false, reason: `the record ${file.reason}` };
 }
@@ -269,13 +306,18 @@ export class Store {
    * The acknowledgements of a work item: message id → lanes with a valid record.
    *
    * @param workItem The work item.
-   * @param validate Read and validate each record (otherwise the file name is enough).
+   * @param query Which records count, which are read and validated, and until when.
    * @returns The map, and the names of records that failed validation.
+   * @throws {ReadingStopped} when the clock passes `stopAt` before the listing is done.
    */
-  readAcks(workItem: string, validate: (messageId: string, lane: string) => boolean = () => true): {
+  readAcks(workItem: string, query: AckQuery = {}): {
     acks: Map<string, Set<string>>;
     corrupt: string[];
   } {
+    const counts = query.counts ?? (() => true);
+    const validate = query.validate ?? (() => true);
+    const stopAt = query.stopAt ?? Infinity;
+    const clock = query.clock ?? (() => performance.now());
     const acks = new Map<string, Set<string>>();
     const corrupt: string[] = [];
     const dir = join(this.dir(workItem), "acks");
@@ -286,12 +328,14 @@ export class Store {
       return { acks, corrupt };
     }
     for (const entry of entries) {
+      if (clock() > stopAt) throw new ReadingStopped(); // GUARD:acks-stop-reading
       const match = /^(.+-M[0-9]+)\.([^.]+)\.json$/.exec(entry.name);
       if (!match?.[1] || !match[2] || !isLaneName(match[2])) continue;
       const [, messageId, lane] = match;
+      if (!counts(messageId, lane)) continue; // GUARD:ack-by-recipient
       if (validate(messageId, lane)) {
         try {
-          const file = readRecordFile(join(dir, entry.name));
+          const file = readRecordFile(join(dir, entry.name), MAX_ACK_BYTES); // GUARD:ack-size
           if (!file?.ok) throw new Error("unreadable");
           const record = AckSchema.parse(JSON.parse(file.text));
           if (record.message_id !== messageId || record.lane !== lane) throw new Error("mismatch");

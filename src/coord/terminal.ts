@@ -11,7 +11,8 @@
  * one-line views (inbox rows) are cut with {@linkcode CUT_MARK}. Width is counted
  * conservatively: a character from U+1100 up counts two columns (wide scripts, emoji,
  * symbols) except general punctuation (U+2000 to U+206F: dashes, quotes, `…`), combining
- * marks and zero-width characters none, a tab up to the next multiple of 8.
+ * marks and zero-width characters none, a tab up to the next multiple of 8, and a character
+ * followed by U+FE0F (emoji presentation) or U+20E3 (keycap) two.
  *
  * @module
  */
@@ -35,6 +36,37 @@ function unsafe(code: number): boolean {
     (code >= 0x2066 && code <= 0x2069) || code === 0xfeff;
 }
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\u200b-\u200d\u2060-\u2064]$/u;
+
+/**
+ * What `--json` writes as a `\u` escape though JSON allows it raw: DEL, the C1 controls
+ * (U+009B is the 8-bit CSI), the bidirectional marks, embeddings, overrides and isolates,
+ * the line and paragraph separators and the byte-order mark: every character the human
+ * views escape that `JSON.stringify` leaves raw (it escapes only U+0000 to U+001F).
+ */
+const JSON_UNSAFE =
+  /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+
+/**
+ * A value as the JSON coord prints (two-space indented, one final newline), with nothing a
+ * terminal acts on: the characters above are written as `\u` escapes, which stand for the
+ * same characters, so the parsed value is exactly the stored one.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const text = jsonText({ subject: "hi \u009b2J \u202e" });
+ * assertEquals(text, '{\n  "subject": "hi \\u009b2J \\u202e"\n}\n');
+ * assertEquals(JSON.parse(text), { subject: "hi \u009b2J \u202e" });
+ * ```
+ * @param value Any JSON value.
+ * @returns The JSON text.
+ */
+export function jsonText(value: unknown): string {
+  const text = JSON.stringify(value, null, 2) + "\n";
+  // Outside strings JSON is ASCII, so every match is inside a string.
+  const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  return text.replace(JSON_UNSAFE, escape); // GUARD:json-escape
+}
 
 /** The prefix of every body line in human output; no header and no section line starts so. */
 export const BODY_PREFIX = "| ";
@@ -120,6 +152,19 @@ interface Cell {
   width: number;
   /** A line may be broken after it. */
   space: boolean;
+  /** An escape (`\x1b`) rather than the character itself. */
+  escape?: boolean;
+  /** Already widened for emoji presentation. */
+  presented?: boolean;
+}
+
+/**
+ * VARIATION SELECTOR-16 (emoji presentation) and COMBINING ENCLOSING KEYCAP: many terminals
+ * (kitty, WezTerm, Ghostty, foot, iTerm2, Windows Terminal) draw the character before
+ * either two columns wide (`©️`, `‼️`, `#️⃣`), though each counts 0 columns alone.
+ */
+function presentsEmoji(c: string): boolean {
+  return c === "\ufe0f" || c === "\u20e3";
 }
 
 /**
@@ -149,12 +194,21 @@ function cells(line: string, keepTabs: boolean): Cell[] {
       out.push({ text: c, width: -1, space: true });
     } else if (c === "\t" || c === "\n" || unsafe(c.codePointAt(0) ?? 0)) { // GUARD:escape-body
       const text = escapeOne(c);
-      out.push({ text, width: text.length, space: false });
+      out.push({ text, width: text.length, space: false, escape: true });
     } else {
       const width = charWidth(c);
       const last = out.at(-1);
-      if (width === 0 && last !== undefined) last.text += c;
-      else out.push({ text: c, width, space: c === " " });
+      if (width === 0 && last !== undefined) {
+        last.text += c;
+        // A character shown with emoji presentation is two columns wide (an escape's last
+        // character one more); a tab's width is its own.
+        if (presentsEmoji(c) && last.width >= 0 && !last.presented) { // GUARD:emoji-presentation
+          last.presented = true;
+          last.width = last.escape ? last.width + 1 : Math.max(last.width, 2);
+        }
+      } else {
+        out.push({ text: c, width, space: c === " " });
+      }
     }
   }
   return out;

@@ -41,6 +41,18 @@ export interface Inbox {
 }
 
 /**
+ * Whether a lane is a recipient (to or cc) of a message: only such a lane's acknowledgement
+ * can count.
+ *
+ * @param message The message, or undefined when there is none.
+ * @param lane The lane.
+ * @returns True for a recipient.
+ */
+export function isRecipient(message: Message | undefined, lane: string): boolean {
+  return message !== undefined && (message.to.includes(lane) || message.cc.includes(lane));
+}
+
+/**
  * A message's state from a lane's side: a recipient's own acknowledgement, or, for the
  * sender, every recipient's.
  *
@@ -70,13 +82,19 @@ export function stateFor(
  * @param unackedOnly Only messages addressed to the caller that it has not acknowledged.
  * @param slots The work item's records (by default read from the store now; `wait` passes
  * its own, which keeps the immutable records it already parsed).
+ * @param stopAt When reading acknowledgements must stop (`performance.now()` scale; `wait`'s
+ * deadline and grace).
+ * @param clock The clock `stopAt` is on.
  * @returns The inbox.
+ * @throws {ReadingStopped} when reading the acknowledgements ran past `stopAt`.
  */
 export async function inbox(
   session: Session,
   workItem: string,
   unackedOnly: boolean,
   slots: readonly StoredMessage[] = session.store.readAll(workItem),
+  stopAt = Infinity,
+  clock: () => number = () => performance.now(),
 ): Promise<Inbox> {
   const lane = session.lane;
   const byId = new Map<string, Message>();
@@ -91,10 +109,12 @@ export async function inbox(
   const visible = await session.visibility(lane, mine, (id) => byId.get(id));
   const shown = mine.filter((m) => visible(m.id)); // GUARD:inbox-visibility (inbox, wait)
   const relevant = new Set(shown.map((m) => m.id));
-  const { acks } = session.store.readAcks(
-    workItem,
-    (id, by) => relevant.has(id) && (by === lane || byId.get(id)?.sender === lane),
-  );
+  const { acks } = session.store.readAcks(workItem, {
+    counts: (id, by) => isRecipient(byId.get(id), by),
+    validate: (id, by) => relevant.has(id) && (by === lane || byId.get(id)?.sender === lane),
+    stopAt,
+    clock,
+  });
   const messages: InboxEntry[] = [];
   for (const m of shown) {
     const state = stateFor(m, lane, acks);

@@ -10,7 +10,7 @@ import { formatMessageId, type MessageId } from "../ids.ts";
 import type { Message } from "../message.ts";
 import type { Session } from "../session.ts";
 import { cutLine, escapeLine, foldLine, frameBody, LINE_COLUMNS } from "../terminal.ts";
-import { stateFor } from "./inbox.ts";
+import { isRecipient, stateFor } from "./inbox.ts";
 
 /** What `coord read` shows. */
 export interface ReadResult {
@@ -65,7 +65,9 @@ export async function read(session: Session, id: MessageId): Promise<ReadResult>
     reply_to: m.reply_to !== null && lookup(m.reply_to) && visible(m.reply_to) ? m.reply_to : null,
   });
   const shown = withParent(message);
-  const { acks } = session.store.readAcks(id.workItem, (m) => m === message.id);
+  const { acks } = session.store.readAcks(id.workItem, {
+    counts: (m, by) => m === message.id && isRecipient(message, by),
+  });
   const state = stateFor(message, session.lane, acks);
   const acknowledgedBy = message.sender === session.lane
     ? [...(acks.get(message.id) ?? [])].sort()

@@ -11,7 +11,7 @@ import { laneState } from "../policy.ts";
 import { channelAllowed } from "../visibility.ts";
 import type { Message } from "../message.ts";
 import type { Session } from "../session.ts";
-import { stateFor } from "./inbox.ts";
+import { isRecipient, stateFor } from "./inbox.ts";
 import { cutLine, escapeLine, foldLine } from "../terminal.ts";
 
 /** The widest a subject quoted in an owner action is shown (display columns). */
@@ -90,7 +90,9 @@ export async function status(
   );
   for (const item of items) {
     const shown = (perItem.get(item) ?? []).filter((m) => visible(m.id));
-    const { acks, corrupt } = store.readAcks(item, (id) => visible(id));
+    const { acks, corrupt } = store.readAcks(item, {
+      counts: (id, by) => visible(id) && isRecipient(byId.get(id), by),
+    });
     for (const name of corrupt) warnings.push(`acknowledgement ${name} is corrupt`);
     let unacknowledged = 0;
     const blockers: string[] = [];
@@ -105,8 +107,11 @@ export async function status(
         ![...m.to, ...m.cc].some((r) => heard(r) && acks.get(m.id)?.has(r))
       ) {
         blockers.push(m.id);
-        const subject = cutLine(m.subject, ACTION_SUBJECT_COLUMNS); // GUARD:cut-action-subject
-        actions.push(`resolve blocker ${m.id} (${m.sender}: ${subject})`);
+        // The subject is quoted, its own quotes and backslashes escaped, so nothing in it
+        // can pass for coord's words after it (`x"); repair corrupt record …`).
+        const escaped = m.subject.replace(/[\\"]/g, "\\$&"); // GUARD:quote-action-subject
+        const subject = cutLine(escaped, ACTION_SUBJECT_COLUMNS); // GUARD:cut-action-subject
+        actions.push(`resolve blocker ${m.id} (${m.sender}: "${subject}")`);
       }
       if (m.artifact) handoffs.push(m);
     }

@@ -21,8 +21,10 @@ import { join } from "node:path";
 import { WaitTimeoutError } from "../errors.ts";
 import { formatMessageId } from "../ids.ts";
 import { Session } from "../session.ts";
-import { parseSeqFileName, type Store, type StoredMessage } from "../store.ts";
+import { parseSeqFileName, ReadingStopped, type Store, type StoredMessage } from "../store.ts";
 import { inbox } from "./inbox.ts";
+
+export { ReadingStopped };
 
 /** How often the wait re-checks from scratch, events or not (milliseconds). */
 export const RECHECK_MS = 2000;
@@ -84,18 +86,21 @@ export function wakeWith(trigger: Trigger, waiting: readonly string[]): string[]
  * @param session A fresh session.
  * @param workItem The work item.
  * @param records The work item's records, read incrementally.
- * @param stopAt When reading the records must stop (`performance.now()` scale).
+ * @param stopAt When reading the records and acknowledgements must stop (`performance.now()`
+ * scale): the deadline bounds the whole check.
+ * @param clock The clock.
  * @returns The ids in number order.
- * @throws {ReadingStopped} when reading the records ran past `stopAt`.
+ * @throws {ReadingStopped} when reading the store ran past `stopAt`.
  */
 export async function waitingIds(
   session: Session,
   workItem: string,
   records: Records,
   stopAt = Infinity,
+  clock: () => number = () => performance.now(),
 ): Promise<string[]> {
-  const slots = records.read(session.store, workItem, stopAt);
-  const found = await inbox(session, workItem, true, slots);
+  const slots = records.read(session.store, workItem, stopAt, clock);
+  const found = await inbox(session, workItem, true, slots, stopAt, clock); // GUARD:wait-stop-acks
   return found.messages.map((m) => m.id);
 }
 
@@ -136,17 +141,6 @@ export class Records {
       out.push(slot);
     }
     return out;
-  }
-}
-
-/**
- * A check was still reading records {@linkcode WAIT_GRACE_MS} after the deadline (a store
- * filled with junk records): the wait ends as timed out instead of reading on.
- */
-export class ReadingStopped extends Error {
-  constructor() {
-    super("reading the store took past the wait's deadline");
-    this.name = "ReadingStopped";
   }
 }
 
