@@ -150,7 +150,8 @@ export async function gateMain(args: string[]): Promise<number> {
           ? JSON.stringify(report, null, 2) + "\n"
           : renderReport(report) + renderWorktree(report),
       );
-      return report.verdict === "accept" && report.land?.status !== "conflict"
+      return report.verdict === "accept" && report.land?.status !== "conflict" &&
+          report.land?.status !== "refused"
         ? EXIT_ACCEPT
         : EXIT_REJECT;
     } catch (error) {

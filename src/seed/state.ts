@@ -1,9 +1,11 @@
 /**
  * The exact content state of a worktree, recorded as git objects in a bounded number of
  * git processes, whatever the tree holds: the HEAD commit, the tree of the index, and a
- * tree of the working tree as `git add -A` would record it (untracked files included,
- * ignored files excluded, symlinks as links, special files skipped, each submodule at
- * the commit its HEAD names). Two states are the same content exactly when their ids are
+ * tree of the working tree's raw bytes, the files `git add -A` would choose (untracked
+ * files included, ignored files excluded, symlinks as links, special files skipped, each
+ * submodule at the commit its HEAD names) hashed as they are on disk: no clean filter, no
+ * line-ending or encoding rewrite, nothing the worktree configures runs
+ * ({@linkcode writeRawTree}). Two states are the same content exactly when their ids are
  * equal, so comparing states never reads a file twice.
  *
  * The working-tree tree is built in a fresh private index of each capture (in the object
@@ -14,7 +16,8 @@
  *
  * @module
  */
-import { GitError, gitText, runGit } from "../git.ts";
+import { type RawEntry, writeRawTree } from "../context/content.ts";
+import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
 
 /** A worktree's content at one consistent moment. */
 export interface TreeState {
@@ -36,6 +39,8 @@ export interface CaptureStateOptions {
    * one no other process uses (inside the new child's git directory).
    */
   indexFile?: string;
+  /** Filled with the working-tree tree's entries (path → mode and raw id), when given. */
+  files?: Map<string, RawEntry>;
 }
 
 /**
@@ -62,7 +67,7 @@ const NO_CALLER_CONFIG = { GIT_CONFIG_COUNT: "0", GIT_CONFIG_PARAMETERS: "" }; /
  * truth: no assume-unchanged marking of added files, no sparse-checkout filtering (a file
  * missing from the working tree is missing), no untracked cache; names compared case by
  * case (a new `readme.md` beside `README.md` is a file of its own), no stat shortcut, no
- * line-ending rewrite, and (except on Windows, where git cannot see them) the executable
+ * line-ending rewrite, no hook (an index write runs `post-index-change`), and (except on Windows, where git cannot see them) the executable
  * bit and symlinks as they are.
  */
 export const PLAIN_CONFIG: readonly string[] = [
@@ -82,6 +87,8 @@ export const PLAIN_CONFIG: readonly string[] = [
   "core.checkStat=default",
   "-c",
   "core.autocrlf=false", // GUARD:seed-autocrlf
+  "-c",
+  "core.hooksPath=/dev/null",
   ...(Deno.build.os === "windows" ? [] : ["-c", "core.fileMode=true", "-c", "core.symlinks=true"]), // GUARD:seed-filemode
 ];
 
@@ -89,18 +96,26 @@ export const PLAIN_CONFIG: readonly string[] = [
 interface Places {
   top: string;
   objects: string;
+  format: ObjectFormat;
 }
 
 async function places(dir: string): Promise<Places> {
   const text = await gitText(
-    ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-path", "objects"],
+    [
+      "rev-parse",
+      "--path-format=absolute",
+      "--show-toplevel",
+      "--git-path",
+      "objects",
+      "--show-object-format",
+    ],
     { cwd: dir },
   );
   const lines = text.split("\n");
-  if (lines.length !== 2 || !lines[0] || !lines[1]) {
+  if (lines.length !== 3 || !lines[0] || !lines[1]) {
     throw new GitError("failed", "Cannot read the top level and the object directory");
   }
-  return { top: lines[0], objects: lines[1] };
+  return { top: lines[0], objects: lines[1], format: lines[2] === "sha256" ? "sha256" : "sha1" };
 }
 
 /** HEAD and the index's entries (`ls-files -s`), read together without locking the index. */
@@ -130,15 +145,12 @@ export async function seedIndexPath(top: string): Promise<string> {
   return `${objects}/${SEED_INDEX_PREFIX}${crypto.randomUUID()}`;
 }
 
-/**
- * Write the tree of the working tree: the index tree read into the scratch index without
- * stat data (so every file is hashed), then `add -A`.
- */
-async function worktreeTree(top: string, env: Record<string, string>, index: string) {
-  const opts = { cwd: top, env };
-  await runGit([...PLAIN_CONFIG, "read-tree", "--end-of-options", index], opts);
-  await runGit([...PLAIN_CONFIG, "add", "-A", "--", ":/"], opts);
-  return await gitText([...PLAIN_CONFIG, "write-tree"], opts);
+/** The paths of `ls-files -s -z` records. */
+function trackedPaths(entries: Uint8Array): string[] {
+  const records = new TextDecoder().decode(entries).split("\0");
+  return [
+    ...new Set(records.filter((r) => r.includes("\t")).map((r) => r.slice(r.indexOf("\t") + 1))),
+  ];
 }
 
 /**
@@ -159,28 +171,37 @@ export async function captureState(
   dir: string,
   options: CaptureStateOptions = {},
 ): Promise<TreeState> {
-  const { top, objects } = await places(dir);
+  const { top, objects, format } = await places(dir);
   const scratch = options.indexFile ??
     `${objects}/${SEED_INDEX_PREFIX}${crypto.randomUUID()}`; // GUARD:seed-fresh-index
   const base = { ...NO_REPLACE, ...NO_CALLER_CONFIG };
   const staged = { ...base, GIT_INDEX_FILE: `${scratch}-staged` };
-  const env = { ...base, GIT_INDEX_FILE: scratch };
   const attempts = options.attempts ?? 3;
   for (let attempt = 1;; attempt++) {
     const [head, entries] = await headAndEntries(top);
-    await runGit(["read-tree", "--empty"], { cwd: top, env: staged });
+    await runGit([...PLAIN_CONFIG, "read-tree", "--empty"], { cwd: top, env: staged });
     await runGit([...PLAIN_CONFIG, "update-index", "-z", "--index-info"], {
       cwd: top,
       env: staged,
       stdin: entries,
     });
-    const index = await gitText(["write-tree"], { cwd: top, env: staged });
-    const worktree = await worktreeTree(top, env, index);
+    const index = await gitText([...PLAIN_CONFIG, "write-tree"], { cwd: top, env: staged });
+    const raw = {
+      index: scratch,
+      tracked: trackedPaths(entries),
+      format,
+      config: PLAIN_CONFIG,
+      env: base,
+    };
+    const worktree = await writeRawTree(top, raw);
     const [headAfter, entriesAfter] = await headAndEntries(top);
-    const again = await worktreeTree(top, env, index);
+    const again = await writeRawTree(top, raw);
     const still = head === headAfter && sameBytes(entries, entriesAfter) &&
-      worktree === again; // GUARD:seed-twice
-    if (still) return { head, index, worktree };
+      worktree.tree === again.tree; // GUARD:seed-twice
+    if (still) {
+      for (const [path, entry] of worktree.files) options.files?.set(path, entry);
+      return { head, index, worktree: worktree.tree };
+    }
     if (attempt >= attempts) {
       throw new GitError(
         "failed",
@@ -188,6 +209,23 @@ export async function captureState(
       );
     }
   }
+}
+
+/**
+ * Write the tree of a worktree's files as raw bytes (see {@linkcode writeRawTree}) in a
+ * fresh private index, with only `tracked` counted as tracked.
+ *
+ * @param dir The worktree's top level, or a directory in it.
+ * @param tracked The paths that count as tracked (ignored or not).
+ * @returns The tree id.
+ * @throws {GitError} when git fails.
+ */
+export async function rawTree(dir: string, tracked: readonly string[]): Promise<string> {
+  const { top, objects, format } = await places(dir);
+  const index = `${objects}/${SEED_INDEX_PREFIX}${crypto.randomUUID()}`;
+  const base = { ...NO_REPLACE, ...NO_CALLER_CONFIG };
+  return (await writeRawTree(top, { index, tracked, format, config: PLAIN_CONFIG, env: base }))
+    .tree;
 }
 
 /**

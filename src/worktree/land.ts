@@ -8,9 +8,12 @@
  *
  * @module
  */
+import type { RawEntry } from "../context/content.ts";
 import { GitError, gitText, objectFormat, runGit } from "../git.ts";
+import type { WorktreeFile } from "../gate/repo.ts";
 import { readSeed } from "../seed/commit.ts";
 import { captureState, changedPaths, type TreeState } from "../seed/state.ts";
+import { ignoredInTheWay, outsideChanged, verifyPaths } from "./land_checks.ts";
 import { BRANCH_PREFIX, SPAWN_REF_PREFIX } from "./plan.ts";
 
 /** A child's worktree as the parent sees it. */
@@ -25,6 +28,8 @@ export interface ChildWork {
   seedState: TreeState;
   /** The child's live state. */
   state: TreeState;
+  /** The entries of the child's working-tree tree (path → mode and raw id). */
+  files: ReadonlyMap<string, RawEntry>;
   /** Paths the child changed since the seed (committed or not). */
   changed: string[];
   /** The child's commits since the seed's HEAD, oldest first. */
@@ -35,6 +40,7 @@ export interface ChildWork {
 export type LandOutcome =
   | { status: "landed"; paths: string[]; removed: boolean }
   | { status: "conflict"; paths: string[] }
+  | { status: "refused"; reason: "outside" | "ignored"; paths: string[] }
   | { status: "nothing"; paths: []; removed: boolean };
 
 const FIXED = {
@@ -46,6 +52,19 @@ const FIXED = {
   GIT_COMMITTER_EMAIL: "tether@localhost",
   GIT_COMMITTER_DATE: "@0 +0000",
 };
+
+/**
+ * Config of the land's index and checkout calls: files are written as the merged tree's
+ * raw bytes (no line-ending rewrite from the configuration), and no hook runs.
+ */
+const LAND_CONFIG: readonly string[] = [
+  "-c",
+  "core.autocrlf=false",
+  "-c",
+  "core.eol=lf",
+  "-c",
+  "core.hooksPath=/dev/null",
+];
 
 function lines(text: string): string[] {
   return text.split("\n").filter((l) => l !== "");
@@ -94,16 +113,57 @@ export async function readChildWork(dir: string): Promise<ChildWork> {
     throw new GitError("failed", `No seed is recorded for branch "${branch}" (${seedRef})`);
   }
   const format = await objectFormat();
+  const files = new Map<string, RawEntry>();
   const [seedState, state] = await Promise.all([
     readSeed(top, seed, format),
-    // The child is judged, not trusted: a fresh private index hashes every file.
-    captureState(top),
+    // The child is judged, not trusted: a fresh private index hashes every file's raw
+    // bytes, and nothing the child configured (filters, hooks) runs.
+    captureState(top, { files }),
   ]);
   const [changed, log] = await Promise.all([
     changedPaths(top, seedState.worktree, state.worktree),
     gitText(["rev-list", "--reverse", `${seedState.head}..${state.head}`], { cwd: top }),
   ]);
-  return { top, branch, seed, seedState, state, changed, commits: lines(log) };
+  return { top, branch, seed, seedState, state, files, changed, commits: lines(log) };
+}
+
+/**
+ * What file evidence paths hold in a child's raw capture, as gate's evidence check reads
+ * them: a regular file with its raw blob id, a link, a path inside a nested repository,
+ * or missing (absent, or ignored, so never landed).
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const files = new Map([["a.txt", { mode: "100644", oid: "ab" }], ["sub", { mode: "160000", oid: "cd" }]]);
+ * assertEquals(inspectCaptured(files, ["a.txt", "sub/x", "b"]), new Map<string, unknown>([
+ *   ["a.txt", { kind: "regular", oid: "ab" }],
+ *   ["sub/x", { kind: "nested", repo: "sub" }],
+ *   ["b", { kind: "missing" }],
+ * ]));
+ * ```
+ * @param files The capture's entries.
+ * @param paths The evidence paths.
+ * @returns Path → what it holds.
+ */
+export function inspectCaptured(
+  files: ReadonlyMap<string, RawEntry>,
+  paths: readonly string[],
+): Map<string, WorktreeFile> {
+  const out = new Map<string, WorktreeFile>();
+  for (const path of paths) {
+    const entry = files.get(path);
+    let nested: string | undefined;
+    for (let i = path.indexOf("/"); i > 0 && nested === undefined; i = path.indexOf("/", i + 1)) {
+      if (files.get(path.slice(0, i))?.mode === "160000") nested = path.slice(0, i);
+    }
+    if (nested !== undefined) out.set(path, { kind: "nested", repo: nested });
+    else if (entry === undefined) out.set(path, { kind: "missing" });
+    else if (entry.mode === "120000") out.set(path, { kind: "symlink" });
+    else if (entry.mode === "160000") out.set(path, { kind: "special" });
+    else out.set(path, { kind: "regular", oid: entry.oid });
+  }
+  return out;
 }
 
 async function commitTree(tree: string, parents: string[]): Promise<string> {
@@ -168,10 +228,28 @@ export async function land(
     throw new GitError("failed", `git merge-tree exited with ${merged.code}: ${merged.stderr}`);
   }
   const paths = await changedPaths(parentTop, parent.worktree, tree);
-  await runGit(["read-tree", "-m", "-u", "--end-of-options", parent.worktree, tree], {
+  const outside = outsideChanged(paths, child.changed);
+  if (outside.length > 0) return { status: "refused", reason: "outside", paths: outside };
+  await verifyPaths(
+    parentTop,
+    await objectFormat(parentTop),
+    [child.seedState.worktree, parent.worktree, child.state.worktree, tree],
+    [...new Set([...child.changed, ...paths])],
+  );
+  const ignored = await ignoredInTheWay(parentTop, paths);
+  if (ignored.length > 0) return { status: "refused", reason: "ignored", paths: ignored };
+  const index = { GIT_INDEX_FILE: scratch, GIT_NO_REPLACE_OBJECTS: "1" };
+  // The capture's entries carry no stat data; git compares each file's content with its
+  // raw blob, so read-tree can tell a file that changed after the parent was read.
+  await runGit([...LAND_CONFIG, "update-index", "-q", "--refresh"], {
     cwd: parentTop,
-    env: { GIT_INDEX_FILE: scratch, GIT_NO_REPLACE_OBJECTS: "1" },
+    env: index,
+    allowFailure: true,
   });
+  await runGit(
+    [...LAND_CONFIG, "read-tree", "-m", "-u", "--end-of-options", parent.worktree, tree],
+    { cwd: parentTop, env: index },
+  );
   if (!keep) await removeChild(child);
   return { status: "landed", paths, removed: !keep };
 }
