@@ -88,7 +88,7 @@ export const PLAIN_CONFIG: readonly string[] = [
   "-c",
   "core.autocrlf=false", // GUARD:seed-autocrlf
   "-c",
-  "core.hooksPath=/dev/null",
+  "core.hooksPath=/dev/null", // GUARD:seed-no-hooks
   ...(Deno.build.os === "windows" ? [] : ["-c", "core.fileMode=true", "-c", "core.symlinks=true"]), // GUARD:seed-filemode
 ];
 

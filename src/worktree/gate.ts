@@ -71,7 +71,7 @@ export async function worktreeGate(
       acceptUnverified: options.acceptUnverified,
       cwd: child.top,
       // File evidence is read from the child's raw capture: nothing it configured runs.
-      inspect: (_top, paths) => Promise.resolve(inspectCaptured(child.files, paths)),
+      inspect: (_top, paths) => Promise.resolve(inspectCaptured(child.files, paths)), // tether:guard wt-raw-evidence
     });
     const changes = classifyChanges(child.changed, claims(text));
     const reasons = [...base.reasons];

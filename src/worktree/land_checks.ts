@@ -87,7 +87,7 @@ export async function verifyPaths(
     const next = new Map<string, Set<string>>();
     for (const [oid, wanted] of level) {
       const tree = read.get(oid);
-      if (tree?.kind !== "ok" || tree.type !== "tree") throw forged(oid); // tether:guard wt-land-hash
+      if (tree?.kind !== "ok" || tree.type !== "tree") throw forged(oid);
       const entries = new Map(parseTree(tree.content, format).map((e) => [e.name, e]));
       for (const path of wanted) {
         const slash = path.indexOf("/");
@@ -103,7 +103,7 @@ export async function verifyPaths(
   const read = await readObjects(top, [...leaves], format);
   for (const oid of leaves) {
     const leaf = read.get(oid);
-    if (leaf?.kind !== "ok" || leaf.type !== "blob") throw forged(oid);
+    if (leaf?.kind !== "ok" || leaf.type !== "blob") throw forged(oid); // tether:guard wt-land-hash
   }
 }
 
