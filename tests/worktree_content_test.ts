@@ -255,3 +255,23 @@ Deno.test("a spawn whose checkout would rewrite the parent's bytes (eol=crlf on 
     await f.cleanup();
   }
 });
+
+Deno.test("a submodule that is not checked out keeps its recorded commit: the spawn succeeds and gate sees only the child's change", async () => {
+  const f = await family();
+  try {
+    const head = await git(f.parent, ["rev-parse", "HEAD"]);
+    await git(f.parent, ["update-index", "--add", "--cacheinfo", `160000,${head},sub`]);
+    await writeFiles(f.parent, { ".gitmodules": '[submodule "sub"]\n\tpath = sub\n\turl = ./x\n' });
+    await git(f.parent, ["add", ".gitmodules"]);
+    await git(f.parent, ["commit", "-qm", "submodule"]);
+    await Deno.mkdir(join(f.parent, "sub"));
+    const child = await spawn(f, "c");
+    assertEquals(child.code, 0, child.stderr);
+    await writeFiles(child.path, { "a.txt": "child\n" });
+    const r = await gate(f, child.path, result(["a.txt"]), false);
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    assertEquals(JSON.parse(r.stdout).changes.confirmed, ["a.txt"]);
+  } finally {
+    await f.cleanup();
+  }
+});

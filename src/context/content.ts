@@ -219,6 +219,11 @@ export interface RawTreeOptions {
   index: string;
   /** The paths the worktree tracks (they count even when ignored). */
   tracked: readonly string[];
+  /**
+   * The tracked submodules (path → the commit recorded for them). One that is not checked
+   * out (an empty directory) keeps its recorded commit, as `git add -A` keeps it.
+   */
+  gitlinks?: ReadonlyMap<string, string>;
   /** The object format. */
   format: ObjectFormat;
   /** Extra `-c` settings placed before every call. */
@@ -307,7 +312,8 @@ export async function writeRawTree(top: string, options: RawTreeOptions): Promis
     );
     for (const path of nulList(more.stdout)) seen.add(path);
   }
-  const paths = [...seen].map((p) => p.replace(/\/$/, ""));
+  const gitlinks = options.gitlinks ?? new Map<string, string>();
+  const paths = [...new Set([...[...seen].map((p) => p.replace(/\/$/, "")), ...gitlinks.keys()])];
   const files = new Map<string, RawEntry>();
   if (paths.length === 0) {
     await runGit([...config, "read-tree", "--empty"], { ...at, env });
@@ -318,13 +324,23 @@ export async function writeRawTree(top: string, options: RawTreeOptions): Promis
   await runGit([...config, "update-index", "-z", "--index-info"], {
     ...at,
     env,
-    stdin: paths.map((p) => `100644 ${dummy}\t${p}\0`).join(""),
+    stdin: paths.map((p) => {
+      const commit = gitlinks.get(p);
+      return commit === undefined ? `100644 ${dummy}\t${p}\0` : `160000 ${commit}\t${p}\0`;
+    }).join(""),
   });
   // Placeholders have no stat data, so every path is reported with what `lstat` found,
-  // and no content is read.
+  // and no content is read; a submodule is reported only when its HEAD is not the
+  // recorded commit (`dirty`: no `git status` runs inside it).
   const diff = nulList(
-    (await runGit([...config, "diff-files", "--raw", "-z", "--no-renames"], { ...at, env }))
-      .stdout,
+    (await runGit([
+      ...config,
+      "diff-files",
+      "--raw",
+      "-z",
+      "--no-renames",
+      "--ignore-submodules=dirty",
+    ], { ...at, env })).stdout,
   );
   const modes = new Map<string, string>();
   for (let i = 0; i + 1 < diff.length; i += 2) {
@@ -343,10 +359,13 @@ export async function writeRawTree(top: string, options: RawTreeOptions): Promis
   for (const path of paths) {
     const mode = modes.get(path);
     const oid = raw.get(path);
-    if (mode !== undefined && REGULAR_MODES.has(mode) && oid) {
+    const commit = gitlinks.get(path);
+    if (mode === undefined && commit !== undefined) {
+      files.set(path, { mode: "160000", oid: commit });
+    } else if (mode !== undefined && REGULAR_MODES.has(mode) && oid) {
       info.push(`${mode} ${oid}\t${path}\0`);
       files.set(path, { mode, oid });
-    } else if (mode === "160000") info.push(`160000 ${dummy}\t${path}\0`);
+    } else if (mode === "160000") info.push(`160000 ${commit ?? dummy}\t${path}\0`);
     else if (mode !== "120000") info.push(`0 ${dummy}\t${path}\0`); // gone, special, unread
   }
   await runGit([...config, "update-index", "-z", "--index-info"], {

@@ -145,12 +145,17 @@ export async function seedIndexPath(top: string): Promise<string> {
   return `${objects}/${SEED_INDEX_PREFIX}${crypto.randomUUID()}`;
 }
 
-/** The paths of `ls-files -s -z` records. */
-function trackedPaths(entries: Uint8Array): string[] {
-  const records = new TextDecoder().decode(entries).split("\0");
-  return [
-    ...new Set(records.filter((r) => r.includes("\t")).map((r) => r.slice(r.indexOf("\t") + 1))),
-  ];
+/** The tracked paths of `ls-files -s -z` records, and the submodules' recorded commits. */
+function trackedPaths(entries: Uint8Array): { tracked: string[]; gitlinks: Map<string, string> } {
+  const tracked = new Set<string>();
+  const gitlinks = new Map<string, string>();
+  for (const record of new TextDecoder().decode(entries).split("\0")) {
+    const match = /^(\d{6}) ([0-9a-f]+) (\d)\t(.*)$/s.exec(record);
+    if (!match) continue;
+    tracked.add(match[4]!);
+    if (match[1] === "160000" && match[3] === "0") gitlinks.set(match[4]!, match[2]!);
+  }
+  return { tracked: [...tracked], gitlinks };
 }
 
 /**
@@ -188,7 +193,7 @@ export async function captureState(
     const index = await gitText([...PLAIN_CONFIG, "write-tree"], { cwd: top, env: staged });
     const raw = {
       index: scratch,
-      tracked: trackedPaths(entries),
+      ...trackedPaths(entries),
       format,
       config: PLAIN_CONFIG,
       env: base,
@@ -213,19 +218,32 @@ export async function captureState(
 
 /**
  * Write the tree of a worktree's files as raw bytes (see {@linkcode writeRawTree}) in a
- * fresh private index, with only `tracked` counted as tracked.
+ * fresh private index, with only `tracked` counted as tracked (a submodule among them that
+ * is not checked out keeps its recorded commit).
  *
  * @param dir The worktree's top level, or a directory in it.
- * @param tracked The paths that count as tracked (ignored or not).
+ * @param tracked The entries that count as tracked (ignored or not), as a capture's `files`.
  * @returns The tree id.
  * @throws {GitError} when git fails.
  */
-export async function rawTree(dir: string, tracked: readonly string[]): Promise<string> {
+export async function rawTree(
+  dir: string,
+  tracked: ReadonlyMap<string, RawEntry>,
+): Promise<string> {
   const { top, objects, format } = await places(dir);
   const index = `${objects}/${SEED_INDEX_PREFIX}${crypto.randomUUID()}`;
   const base = { ...NO_REPLACE, ...NO_CALLER_CONFIG };
-  return (await writeRawTree(top, { index, tracked, format, config: PLAIN_CONFIG, env: base }))
-    .tree;
+  const gitlinks = new Map(
+    [...tracked].filter(([, e]) => e.mode === "160000").map(([p, e]) => [p, e.oid]),
+  );
+  return (await writeRawTree(top, {
+    index,
+    tracked: [...tracked.keys()],
+    gitlinks,
+    format,
+    config: PLAIN_CONFIG,
+    env: base,
+  })).tree;
 }
 
 /**

@@ -123,7 +123,7 @@ async function fill(
   dir: string,
   branch: string,
   state: TreeState,
-  tracked: readonly string[],
+  tracked: ReadonlyMap<string, RawEntry>,
   fp: string,
   prefix: string,
 ): Promise<SpawnedChild> {
@@ -260,7 +260,7 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
           child.path,
           child.branch!,
           filled,
-          [...files.keys()],
+          files,
           live.parent_dirty_fingerprint,
           parent.prefix,
         )
