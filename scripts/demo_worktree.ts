@@ -62,11 +62,11 @@ export async function demoWorktree(): Promise<void> {
     );
     const files = ["app.ts", "test.ts", "app.ts"];
     for (const [i, path] of paths.entries()) {
-      const land = await bin("gate", ["--worktree", path, "--land"], {
+      const land = await bin("gate", ["--worktree", path, "--seed", doc.seed, "--land"], {
         cwd: repo,
         stdin: result(files[i]!),
       });
-      step(5 + i, `\`gate --worktree ${path} --land\` (exit ${land.code}):`);
+      step(5 + i, `\`gate --worktree ${path} --seed <seed> --land\` (exit ${land.code}):`);
       console.log(indent(land.stdout));
     }
     step(8, "The parent's working tree now (its own notes.md edit kept):");

@@ -52,8 +52,8 @@ const GUARDS: Omit<GuardCase, "file">[] = [
     guard: "every body line is framed",
     mutations: [{
       file: "src/coord/terminal.ts",
-      find: 'return safe === "" ? "|\\n" : `${BODY_PREFIX}${safe}\\n`; // GUARD:frame-body',
-      replace: "return `${safe}\\n`;",
+      find: 'return shown.map((safe) => `${BODY_PREFIX}${safe}\\n`).join(""); // GUARD:frame-body',
+      replace: 'return shown.map((safe) => `${safe}\\n`).join("");',
     }],
     filter: "finding 4",
   },
@@ -61,8 +61,9 @@ const GUARDS: Omit<GuardCase, "file">[] = [
     guard: "control characters in a body are escaped",
     mutations: [{
       file: "src/coord/terminal.ts",
-      find: "const safe = line.replace(UNSAFE, escapeOne); // GUARD:escape-body",
-      replace: "const safe = line;",
+      find:
+        '} else if (c === "\\t" || c === "\\n" || unsafe(c.codePointAt(0) ?? 0)) { // GUARD:escape-body',
+      replace: '} else if (c === "\\n") {',
     }],
     filter: "finding 4",
   },

@@ -214,7 +214,11 @@ Deno.test("coord review 2, finding 3: read says GONE when the path's object is g
     for (const lane of ["Primary", "W2"] as const) {
       const r = await repo.coord(lane, ["read", id]);
       assertEquals(r.code, 0, r.stderr);
-      assertIncludes(r.stdout, `artifact-check: GONE: object ${object} of "proof/w2.md" is not`);
+      // A long note continues on indented lines (coord review 3, finding 2).
+      assertIncludes(
+        r.stdout.replace(/ *\n {2}/g, " "),
+        `artifact-check: GONE: object ${object} of "proof/w2.md" is not`,
+      );
       assertExcludes(r.stdout, "artifact-check: ok");
       const json = JSON.parse((await repo.coord(lane, ["read", id, "--json"])).stdout);
       assertEquals(json.artifact_check.status, "gone");
@@ -332,7 +336,9 @@ Deno.test("coord review 2, finding 2: an up-to-date rebase (`rebase: checkout <b
     const before = await handoff(repo, "W1", "Primary", a, "proof/w1.md");
     assertEquals(before.code, 0, before.stderr);
     await repo.git("W3", ["branch", "review", a]);
-    await repo.git("W3", ["rebase", "-q", `${a}~1`, "review"]);
+    // Each rebase's entry is dated at its commit's committer time, as a creation's entry
+    // would be, so that only its message can tell that it created nothing.
+    await gitDated(repo, "W3", ["rebase", "-q", `${a}~1`, "review"], a);
     assertEquals(await repo.git("W3", ["reflog", "-1", "--format=%gs"]), "rebase: checkout review");
     const after = await handoff(repo, "W1", "Primary", a, "proof/w1.md");
     assertEquals([after.code, after.stderr], [0, ""], "W1 keeps its released commit");
@@ -350,7 +356,7 @@ Deno.test("coord review 2, finding 2: an up-to-date rebase (`rebase: checkout <b
     await repo.git("W1", ["update-ref", "refs/heads/w1-wip", x]);
     const refusedBefore = await handoff(repo, "W2", "Primary", x, "wip.md");
     assertEquals(refusedBefore.stdout + refusedBefore.stderr, REFUSED);
-    await repo.git("W2", ["rebase", "-q", repo.base, x]);
+    await gitDated(repo, "W2", ["rebase", "-q", repo.base, x], x);
     assertEquals(await repo.git("W2", ["reflog", "-1", "--format=%gs"]), `rebase: checkout ${x}`);
     await repo.git("W2", ["checkout", "-q", "w2"]);
     const refusedAfter = await handoff(repo, "W2", "Primary", x, "wip.md");
@@ -361,6 +367,19 @@ Deno.test("coord review 2, finding 2: an up-to-date rebase (`rebase: checkout <b
 });
 
 /** Run git with standard input in a lane's worktree. */
+/** Run git in a lane with its entries dated at a commit's committer time. */
+async function gitDated(repo: CoordRepo, lane: Lane, args: string[], commit: string) {
+  const date = await repo.git(lane, ["log", "-1", "--format=%cI", commit]);
+  const out = await new Deno.Command("git", {
+    args,
+    cwd: repo.wt[lane],
+    env: { GIT_COMMITTER_DATE: date },
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  assertEquals(out.code, 0, decoder.decode(out.stderr));
+}
+
 async function gitIn(repo: CoordRepo, lane: Lane, args: string[], stdin: string) {
   const out = await new Deno.Command("git", {
     args,
@@ -487,7 +506,11 @@ Deno.test("coord review 2, finding 2: a creation message that does not agree wit
     const forged = await new Deno.Command("git", {
       args: ["checkout", "-q", "--detach", secret],
       cwd: repo.wt.W2,
-      env: { GIT_REFLOG_ACTION: "commit: mine" },
+      // Dated at the secret's committer time, as a creation's entry would be.
+      env: {
+        GIT_REFLOG_ACTION: "commit: mine",
+        GIT_COMMITTER_DATE: await repo.git("W2", ["log", "-1", "--format=%cI", secret]),
+      },
       stdout: "null",
       stderr: "piped",
     }).output();

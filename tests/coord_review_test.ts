@@ -3,7 +3,7 @@
  */
 import { join } from "node:path";
 import { assertEquals, assertExcludes, assertOk } from "../src/_assert.ts";
-import { bin } from "./_helpers.ts";
+import { bin, run } from "./_helpers.ts";
 import { type CoordRepo, type Lane, makeCoordRepo } from "./_coord_fixture.ts";
 
 /** Run `coord handoff` in a lane's worktree (work item E001, a fixed subject and body). */
@@ -204,7 +204,18 @@ Deno.test("coord: W2 cannot claim a commit no reflog records by fast-forwarding 
       assertEquals(r.stdout + r.stderr, REFUSED);
     };
     await refused();
-    await repo.git("W2", ["cherry-pick", "--ff", secret]);
+    // The fast-forward's entry is dated at the secret's committer time (as a creation's
+    // entry would be), so only its message can tell that it created nothing.
+    const date = await repo.git("W2", ["log", "-1", "--format=%cI", secret]);
+    const ff = await run("git", ["cherry-pick", "--ff", secret], {
+      cwd: repo.wt.W2,
+      env: { GIT_COMMITTER_DATE: date },
+    });
+    assertEquals(ff.code, 0, ff.stderr);
+    assertEquals(
+      await repo.git("W2", ["reflog", "-1", "--format=%gs"]),
+      "cherry-pick: fast-forward",
+    );
     await repo.git("W2", ["reset", "-q", "--hard", repo.base]);
     await refused();
   } finally {

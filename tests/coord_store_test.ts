@@ -119,12 +119,12 @@ Deno.test("store refuses to write an invalid message and leaves no file", async 
   });
 });
 
-Deno.test("store readers report a missing or corrupt record by id and keep reading the rest", async () => {
+Deno.test("store readers report a corrupt record by id and keep reading the rest", async () => {
   await withStore(async (store, dir) => {
     for (const s of ["a", "b", "c", "d"]) await store.append("E001", (id) => note(id, s));
     const msgs = join(dir, "coord-lite", "E001", "msgs");
-    await Deno.remove(join(msgs, seqFileName(2)));
-    await Deno.writeTextFile(join(msgs, seqFileName(3)), "not json");
+    await Deno.writeTextFile(join(msgs, seqFileName(2)), "not json");
+    await Deno.writeTextFile(join(msgs, seqFileName(3)), "");
     const all = store.readAll("E001");
     assertEquals(all.map((s) => [s.id, s.ok]), [
       ["E001-M0001", true],
@@ -133,6 +133,67 @@ Deno.test("store readers report a missing or corrupt record by id and keep readi
       ["E001-M0004", true],
     ]);
     assertEquals(store.readOne("E001", 9), undefined);
+  });
+});
+
+Deno.test("coord review 3, finding 1: readers stop at the first missing slot and never read what lies beyond it", async () => {
+  await withStore(async (store, dir) => {
+    for (const s of ["a", "b", "c"]) await store.append("E001", (id) => note(id, s));
+    const msgs = join(dir, "coord-lite", "E001", "msgs");
+    await Deno.remove(join(msgs, seqFileName(2)));
+    // A valid record and an empty file planted beyond the gap.
+    await Deno.writeTextFile(join(msgs, seqFileName(50)), JSON.stringify(note("E001-M0050", "x")));
+    await Deno.writeTextFile(join(msgs, seqFileName(99_999_999)), "");
+    const all = store.readAll("E001");
+    assertEquals(all.map((s) => [s.id, s.ok]), [["E001-M0001", true], ["E001-M0002", false]]);
+    const gap = all[1]!;
+    assertOk(!gap.ok);
+    if (!gap.ok) {
+      assertEquals(
+        gap.reason,
+        "the record is missing: the messages end here (3 files after it, up to 99999999.json, not read)",
+      );
+    }
+    assertEquals(store.readOne("E001", 3), undefined, "beyond the gap");
+    assertEquals(store.readOne("E001", 50), undefined, "beyond the gap");
+    assertEquals(store.readOne("E001", 99_999_999), undefined, "beyond the gap");
+    assertOk(store.readOne("E001", 1)?.ok, "in the sequence");
+  });
+});
+
+Deno.test("coord review 3, finding 1: a sender takes the first free number, whatever lies beyond it", async () => {
+  await withStore(async (store, dir) => {
+    await store.append("E001", (id) => note(id, "a"));
+    const msgs = join(dir, "coord-lite", "E001", "msgs");
+    await Deno.writeTextFile(join(msgs, seqFileName(99_999_999)), "");
+    await Deno.writeTextFile(join(msgs, seqFileName(40)), JSON.stringify(note("E001-M0040", "x")));
+    const m = await store.append("E001", (id) => note(id, "b"));
+    assertEquals(m.id, "E001-M0002");
+    // An occupied slot (here a FIFO) is skipped, never read and never taken.
+    const fifo = await new Deno.Command("mkfifo", { args: [join(msgs, seqFileName(3))] }).output();
+    assertEquals(fifo.code, 0);
+    assertEquals((await store.append("E001", (id) => note(id, "c"))).id, "E001-M0004");
+    assertEquals(store.readAll("E001").map((s) => [s.id, s.ok]), [
+      ["E001-M0001", true],
+      ["E001-M0002", true],
+      ["E001-M0003", false],
+      ["E001-M0004", true],
+      ["E001-M0005", false],
+    ]);
+  });
+});
+
+Deno.test("coord review 3, finding 1: only canonical file names are slots", async () => {
+  await withStore(async (store, dir) => {
+    await store.append("E001", (id) => note(id, "a"));
+    const msgs = join(dir, "coord-lite", "E001", "msgs");
+    // Names that spell a number otherwise than the store does are no slot.
+    for (const name of ["0000002.json", "00000002.json", "000000.json", "2.json"]) {
+      await Deno.writeTextFile(join(msgs, name), JSON.stringify(note("E001-M0002", "x")));
+    }
+    assertEquals(store.readAll("E001").map((s) => [s.id, s.ok]), [["E001-M0001", true]]);
+    assertEquals(store.readOne("E001", 2), undefined);
+    assertEquals((await store.append("E001", (id) => note(id, "b"))).id, "E001-M0002");
   });
 });
 

@@ -32,6 +32,8 @@ const [BASE, A0, A, C, B, M, P, G, W3C] = ["0", "1", "2", "3", "4", "5", "6", "7
   string,
   string,
 ];
+/** A fixed time for hand-built reflog entries (the entries and their commits agree on it). */
+const T = 1_700_000_000;
 const LANES = "lane: W1 ../W1\nlane: W2 ../W2\nlane: W3 ../W3\nlane: W4 ../W4\n";
 
 function policy(extra: string) {
@@ -146,11 +148,12 @@ Deno.test("ownership: only git's creation messages can own; moves, fast-forwards
       ["rebase -i (fixup): x", "amend"],
       ["rebase (squash): x", "amend"],
       ["rebase (continue): x", "first-parent"],
-      ["pull --rebase . w1 (pick): x", "first-parent"],
+      ["commit (cherry-pick): x", "first-parent"],
       ["cherry-pick: x", "first-parent"],
       ["revert: Revert x", "first-parent"],
       ["am: x", "first-parent"],
-      ["pull: Merge made by the 'ort' strategy.", "first-parent"],
+      // A merge's names are the caller's, but only a merge git made ends in these words.
+      ["merge :/x: Fast-forward and: Merge made by the 'ort' strategy.", "first-parent"],
       // A commit subject cannot change the rule of its own creation.
       ["commit: checkout: moving from w1 to w2", "first-parent"],
       ["commit: merge w1: Fast-forward", "first-parent"],
@@ -173,6 +176,20 @@ Deno.test("ownership: only git's creation messages can own; moves, fast-forwards
       "pull: Fast-forward",
       "pull -q --ff-only . w1: Fast-forward",
       "pull --rebase . w1: Fast-forward",
+      // A pull's messages carry its arguments, free text before git's own words: never a creation.
+      "pull --rebase . w1 (pick): x",
+      "pull -q --ff-only -X theirs (pick): x . w1: Fast-forward",
+      "pull: Merge made by the 'ort' strategy.",
+      "pull --no-rebase . main: Merge made by the 'ort' strategy.",
+      "pull -X x: Merge made by the 'ort' strategy. . w1: Fast-forward",
+      "merge :/x: Merge made by the 'ort' strategy.: Fast-forward",
+      // Anchored at the start: the action words are git's, exactly.
+      " commit: x",
+      "xcommit: x",
+      "recommit: x",
+      "rebase --onto w1 (pick): x",
+      "my rebase (pick): x",
+      "rebase (pick) (pick): x",
       "rebase: checkout w1",
       "rebase: checkout 0123456789abcdef0123456789abcdef01234567",
       "rebase: fast-forward",
@@ -200,7 +217,13 @@ Deno.test("ownership: only git's creation messages can own; moves, fast-forwards
 });
 
 Deno.test("ownership: a creation entry owns only when it agrees with its commit's parents", () => {
-  const e = (commit: string, parents: string[], subject: string) => ({ commit, parents, subject });
+  const e = (commit: string, parents: string[], subject: string) => ({
+    commit,
+    parents,
+    subject,
+    committed: T,
+    time: T,
+  });
   // first parent: the entry before it is the commit's first parent.
   assertOk(ownsCommit(e(A, [A0], "commit: a"), e(A0, [BASE], "commit: a0")));
   assertOk(
@@ -219,6 +242,14 @@ Deno.test("ownership: a creation entry owns only when it agrees with its commit'
   // initial: a root commit.
   assertOk(ownsCommit(e(BASE, [], "commit (initial): base"), undefined));
   assertOk(!ownsCommit(e(A, [A0], "commit (initial): a"), undefined));
+  // time: the entry is written at its commit's committer time; a commit made at another
+  // time already existed (a re-creation, or a forged message on a move).
+  const at = (time: number) => ({ ...e(A, [A0], "rebase (pick): a"), time });
+  assertOk(ownsCommit(at(T + 2), e(A0, [BASE], "commit: a0")), "within the slack");
+  assertOk(ownsCommit(at(T - 2), e(A0, [BASE], "commit: a0")), "within the slack");
+  assertOk(!ownsCommit(at(T + 3), e(A0, [BASE], "commit: a0")), "committed before the entry");
+  assertOk(!ownsCommit(at(T - 3), e(A0, [BASE], "commit: a0")), "committed after the entry");
+  assertOk(!ownsCommit({ ...e(BASE, [], "commit (initial): b"), time: T + 3600 }, undefined));
 });
 
 Deno.test("ownership: consistent creations own a commit, moves never do, two makers contest it", () => {
@@ -226,8 +257,10 @@ Deno.test("ownership: consistent creations own a commit, moves never do, two mak
     "main-worktree/HEAD",
     "Primary",
   ]]);
+  // One entry as both walks list it: by number (`name@{n}`), then by time (`name@{t zone}`).
   const entry = (commit: string, selector: string, parents: string, subject: string) =>
-    `${commit}\0${selector}\0${parents}\0${subject}\0`;
+    [selector, selector.replace(/@\{\d+\}$/, `@{${T} +0000}`)]
+      .map((at) => `${commit}\0${at}\0${parents}\0${T}\0${subject}\0`).join("");
   const { owners, complete } = parseOwnership(
     [
       entry(G, "worktrees/a/HEAD@{0}", A, "rebase (pick): g"),
@@ -272,19 +305,78 @@ Deno.test("ownership: consistent creations own a commit, moves never do, two mak
   assertEquals(canInspect(p, "Primary", C, contested), true);
 });
 
+Deno.test("ownership: only a lane's first visit of a commit can be its creation; an amend names its source", () => {
+  const map = new Map([["worktrees/a/HEAD", "W1"], ["worktrees/c/HEAD", "W3"]]);
+  const entry = (commit: string, selector: string, parents: string, subject: string) =>
+    [selector, selector.replace(/@\{\d+\}$/, `@{${T} +0000}`)]
+      .map((at) => `${commit}\0${at}\0${parents}\0${T}\0${subject}\0`).join("");
+  const { owners, sources } = parseOwnership(
+    [
+      // W1 makes A0 and A.
+      entry(A, "worktrees/a/HEAD@{0}", A0, "commit: a"),
+      entry(A0, "worktrees/a/HEAD@{1}", BASE, "commit: a0"),
+      entry(BASE, "worktrees/a/HEAD@{2}", "", "reset: moving to HEAD"),
+      // W3 was at A before it "picked" A from A0: a re-creation, no creation.
+      entry(A, "worktrees/c/HEAD@{0}", A0, "cherry-pick: a"),
+      entry(A0, "worktrees/c/HEAD@{1}", BASE, "checkout: moving from a to a0"),
+      entry(A, "worktrees/c/HEAD@{2}", A0, "checkout: moving from w3 to a"),
+      // W3 amends W1's A0 after a reset to it: C is W3's, made from A0.
+      entry(C, "worktrees/c/HEAD@{3}", BASE, "commit (amend): a0"),
+      entry(A0, "worktrees/c/HEAD@{4}", BASE, "reset: moving to a0"),
+      entry(BASE, "worktrees/c/HEAD@{5}", "", "reset: moving to HEAD"),
+    ].join(""),
+    map,
+  );
+  assertEquals(owners.get(A), "W1", "W3's pick of a commit it had been at contests nothing");
+  assertEquals(owners.get(A0), "W1");
+  assertEquals(owners.get(C), "W3");
+  assertEquals(sources?.get(C), [A0]);
+  assertEquals(sources?.has(A), false);
+  // C holds A0's tree: W3 may not inspect it while it may not inspect A0.
+  const amended: History = {
+    ...history,
+    commits: new Set([...history.commits, C]),
+    parents: new Map([...history.parents, [C, [BASE]]]),
+    owners: new Map([...history.owners, [C, "W3"]]),
+    sources: new Map([[C, [A0]]]),
+  };
+  assertEquals(canInspect(policy("blind: W1\n"), "W3", C, amended), false, "its source is W1's");
+  assertEquals(canInspect(policy(`blind: W1\nreleased: W1 ${A0}\n`), "W3", C, amended), true);
+  assertEquals(canInspect(policy(""), "W1", C, amended), false, "nor W1: C is W3's");
+  assertEquals(canInspect(policy(""), "Primary", C, amended), true);
+  // A source that is gone cannot be shown to be visible; sources that loop decide nothing.
+  const gone: History = { ...amended, sources: new Map([[C, [sha("9")]]]) };
+  assertEquals(canInspect(policy(""), "W3", C, gone), false);
+  const loop: History = {
+    ...amended,
+    owners: new Map([...history.owners, [C, "W3"], [W3C, "W3"]]),
+    sources: new Map([[C, [W3C]], [W3C, [C]]]),
+  };
+  assertEquals(canInspect(policy(""), "W3", C, loop), false);
+  assertEquals(canInspect(policy(""), "W3", W3C, loop), false);
+  assertEquals(canInspect(policy(""), "W3", W3C, { ...loop, sources: new Map() }), true);
+});
+
 Deno.test("ownership: reflog output of the wrong shape is incomplete, never a partial answer", () => {
   const map = new Map([["worktrees/a/HEAD", "W1"]]);
-  const good = `${A}\0worktrees/a/HEAD@{0}\0\0commit (initial): x\0`;
+  const byNumber = `${A}\0worktrees/a/HEAD@{0}\0\0${T}\0commit (initial): x\0`;
+  const byTime = `${A}\0worktrees/a/HEAD@{${T} +0000}\0\0${T}\0commit (initial): x\0`;
+  const good = byNumber + byTime;
   assertEquals(parseOwnership(good, map).owners.get(A), "W1");
-  assertEquals(parseOwnership("", map), { owners: new Map(), complete: true });
+  assertEquals(parseOwnership("", map), { owners: new Map(), sources: new Map(), complete: true });
   for (
     const bad of [
-      `${A} worktrees/a/HEAD@{0}  commit: x\n`, // not NUL-separated (an encoding rewrote it)
-      `${A}\0worktrees/a/HEAD@{0}\0\0`, // a field short
-      `${A.slice(0, 12)}\0worktrees/a/HEAD@{0}\0\0commit: x\0`, // abbreviated
-      `${A}\0worktrees/a/HEAD@{0}\0${A0.slice(0, 7)}\0commit: x\0`, // abbreviated parent
-      `${A}\0worktrees/a/HEAD\0\0commit: x\0`, // no selector
-      `${A}\0worktrees/a/HEAD@{2 minutes ago}\0\0commit: x\0`, // a date, not a number
+      `${A} worktrees/a/HEAD@{0}  ${T} commit: x\n`, // not NUL-separated (an encoding rewrote it)
+      `${A}\0worktrees/a/HEAD@{0}\0\0${T}\0`, // a field short
+      `${A.slice(0, 12)}\0worktrees/a/HEAD@{0}\0\0${T}\0commit: x\0`, // abbreviated
+      `${A}\0worktrees/a/HEAD@{0}\0${A0.slice(0, 7)}\0${T}\0commit: x\0`, // abbreviated parent
+      `${A}\0worktrees/a/HEAD\0\0${T}\0commit: x\0`, // no selector
+      `${A}\0worktrees/a/HEAD@{2 minutes ago}\0\0${T}\0commit: x\0`, // a date, not raw
+      `${A}\0worktrees/a/HEAD@{0}\0\0yesterday\0commit: x\0`, // a committer time, not a number
+      byNumber, // the walk by time is missing: the entry's time is unknown
+      byTime, // the walk by number is missing
+      byNumber + byTime.replace(A, A0), // the two walks disagree
+      byNumber + byTime.replace("commit (initial): x", "commit (initial): y"),
       good + "\u00fe\u00ff", // trailing bytes of another encoding
     ]
   ) {

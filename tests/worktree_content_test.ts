@@ -36,20 +36,23 @@ async function family(files: Record<string, string> = {}): Promise<Family> {
   };
 }
 
-async function spawn(f: Family, name: string): Promise<Run & { path: string }> {
+interface Child extends Run {
+  path: string;
+  seed: string;
+}
+
+async function spawn(f: Family, name: string): Promise<Child> {
   const r = await bin("handshake", ["--worktree", join(f.kids, name), "--json"], {
     cwd: f.parent,
   });
-  const path = r.code === 0 ? JSON.parse(r.stdout).worktrees[0].path : "";
-  return { ...r, path };
+  const doc = r.code === 0 ? JSON.parse(r.stdout) : undefined;
+  return { ...r, path: doc?.worktrees[0].path ?? "", seed: doc?.seed ?? "" };
 }
 
-/** The one place these tests call `gate --worktree` (the lead adds `--seed` here). */
-function gate(f: Family, child: string, stdin: string, land = true): Promise<Run> {
-  return bin("gate", ["--worktree", child, ...(land ? ["--land"] : []), "--json"], {
-    cwd: f.parent,
-    stdin,
-  });
+/** The one place these tests call `gate --worktree`. */
+function gate(f: Family, child: Child, stdin: string, land = true, json = true): Promise<Run> {
+  const args = ["--worktree", child.path, "--seed", child.seed, ...(land ? ["--land"] : [])];
+  return bin("gate", [...args, ...(json ? ["--json"] : [])], { cwd: f.parent, stdin });
 }
 
 function result(files: string[], evidence: object[] = []): string {
@@ -102,7 +105,7 @@ Deno.test("gate --worktree --land runs no clean filter or hook the child configu
     });
     const r = await gate(
       f,
-      child.path,
+      child,
       result([".gitattributes", "a.txt"], [
         { kind: "file", ref: "a.txt", ok: true },
         { kind: "file", ref: ".gitattributes", ok: true },
@@ -137,7 +140,7 @@ Deno.test("gate --worktree --land refuses a blob whose loose object the child re
     );
     const r = await gate(
       f,
-      child.path,
+      child,
       result(["a.txt"], [{ kind: "file", ref: "a.txt", ok: true, oid: judged }]),
     );
     assertEquals(r.code, 3, r.stdout + r.stderr);
@@ -161,7 +164,7 @@ Deno.test("gate --worktree --land refuses to overwrite the parent's ignored file
     });
     await git(child.path, ["add", "-f", "secret.env", "out.env"]);
     await commitAll(child.path, "add config");
-    const r = await gate(f, child.path, result(["secret.env", "out.env"]));
+    const r = await gate(f, child, result(["secret.env", "out.env"]));
     assertEquals(r.code, 1, r.stdout + r.stderr);
     const doc = JSON.parse(r.stdout);
     assertEquals(doc.verdict, "accept");
@@ -174,10 +177,7 @@ Deno.test("gate --worktree --land refuses to overwrite the parent's ignored file
     assertEquals(await text(f.parent, "secret.env"), "SECRET=parent\n");
     assertEquals(await text(f.parent, "out.env/cache.bin"), "cached build output\n");
     assertEquals(await linkedWorktrees(f.parent), [child.path]);
-    const human = await bin("gate", ["--worktree", child.path, "--land"], {
-      cwd: f.parent,
-      stdin: result(["secret.env", "out.env"]),
-    });
+    const human = await gate(f, child, result(["secret.env", "out.env"]), true, false);
     assertEquals(human.code, 1);
     assertIncludes(
       human.stdout,
@@ -198,7 +198,7 @@ Deno.test("gate --worktree --land refuses a merge that carries the child's edit 
     await writeFiles(f.parent, { "dev.yml": prod.replace("setting_1\n", "setting_1_dev\n") });
     await Deno.remove(join(f.parent, "prod.yml"));
     await writeFiles(child.path, { "prod.yml": prod.replace("setting_10\n", "setting_10=X\n") });
-    const r = await gate(f, child.path, result(["prod.yml"]));
+    const r = await gate(f, child, result(["prod.yml"]));
     assertEquals(r.code, 1, r.stdout + r.stderr);
     assertEquals(JSON.parse(r.stdout).land, {
       status: "refused",
@@ -231,7 +231,7 @@ Deno.test("with * text=auto a CRLF file reaches the child byte for byte, verifie
     assertEquals(v.code, 0, v.stdout + v.stderr);
     const more = new Uint8Array([...win, ...new TextEncoder().encode("one more line\n")]);
     await Deno.writeFile(join(child.path, "win.txt"), more);
-    const r = await gate(f, child.path, result(["win.txt"]));
+    const r = await gate(f, child, result(["win.txt"]));
     assertEquals(r.code, 0, r.stdout + r.stderr);
     assertEquals(JSON.parse(r.stdout).land.paths, ["win.txt"]);
     assertEquals(await bytes(f.parent, "win.txt"), more);
@@ -268,7 +268,7 @@ Deno.test("a submodule that is not checked out keeps its recorded commit: the sp
     const child = await spawn(f, "c");
     assertEquals(child.code, 0, child.stderr);
     await writeFiles(child.path, { "a.txt": "child\n" });
-    const r = await gate(f, child.path, result(["a.txt"]), false);
+    const r = await gate(f, child, result(["a.txt"]), false);
     assertEquals(r.code, 0, r.stdout + r.stderr);
     assertEquals(JSON.parse(r.stdout).changes.confirmed, ["a.txt"]);
   } finally {

@@ -8,6 +8,9 @@ import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { bin, commitAll, git, writeFiles } from "./_helpers.ts";
 import { dirtyFamily, type Family, treeFacts } from "./_worktree_fixture.ts";
 
+/** The seed of each spawned worktree, as the parent holds it (`handshake --json`). */
+const seeds = new Map<string, string>();
+
 async function spawn(f: Family, name: string, count = 1): Promise<string[]> {
   const r = await bin(
     "handshake",
@@ -15,8 +18,14 @@ async function spawn(f: Family, name: string, count = 1): Promise<string[]> {
     { cwd: f.parent },
   );
   assertEquals(r.code, 0, r.stderr);
-  return JSON.parse(r.stdout).worktrees.map((w: { path: string }) => w.path);
+  const doc = JSON.parse(r.stdout);
+  const paths: string[] = doc.worktrees.map((w: { path: string }) => w.path);
+  for (const path of paths) seeds.set(path, doc.seed);
+  return paths;
 }
+
+/** `--worktree DIR --seed ID` for a spawned worktree. */
+const target = (dir: string) => ["--worktree", dir, "--seed", seeds.get(dir) ?? "0".repeat(40)];
 
 function result(files: string[], evidence: object[]): string {
   return JSON.stringify({ ok: true, summary: "done", files_changed: files, errors: [], evidence });
@@ -46,7 +55,7 @@ Deno.test("gate --worktree --land applies the child's committed and uncommitted 
     // The parent keeps working while the child runs.
     await writeFiles(f.parent, { "staged.txt": "parent edited again\n", "mine.txt": "mine\n" });
     const before = await treeFacts(f.parent);
-    const r = await bin("gate", ["--worktree", child!, "--land", "--json"], {
+    const r = await bin("gate", [...target(child!), "--land", "--json"], {
       cwd: f.parent,
       stdin: result(["feature.txt", "a.txt", "new.txt"], [
         { kind: "commit", ref: commit, ok: true },
@@ -90,19 +99,19 @@ Deno.test("siblings that changed disjoint files all land; the second of two that
     await commitAll(two!, "two");
     await writeFiles(three!, { "crlf.txt": "one\r\nfrom sibling three\r\n" });
     const file = (ref: string) => [{ kind: "file", ref, ok: true }];
-    const l1 = await bin("gate", ["--worktree", one!, "--land"], {
+    const l1 = await bin("gate", [...target(one!), "--land"], {
       cwd: f.parent,
       stdin: result(["crlf.txt"], file("crlf.txt")),
     });
     assertEquals(l1.code, 0, l1.stdout + l1.stderr);
-    const l2 = await bin("gate", ["--worktree", two!, "--land"], {
+    const l2 = await bin("gate", [...target(two!), "--land"], {
       cwd: f.parent,
       stdin: result(["two.txt"], file("two.txt")),
     });
     assertEquals(l2.code, 0, l2.stdout + l2.stderr);
     const before = await treeFacts(f.parent);
     const crlf = await Deno.readFile(join(f.parent, "crlf.txt"));
-    const l3 = await bin("gate", ["--worktree", three!, "--land"], {
+    const l3 = await bin("gate", [...target(three!), "--land"], {
       cwd: f.parent,
       stdin: result(["crlf.txt"], file("crlf.txt")),
     });
@@ -125,7 +134,7 @@ Deno.test("gate --worktree rejects unclaimed and unobserved changes, and --land 
     const [child] = await spawn(f, "c");
     await writeFiles(child!, { "claimed.txt": "x\n", "sneaky.txt": "not disclosed\n" });
     const before = await treeFacts(f.parent);
-    const r = await bin("gate", ["--worktree", child!, "--land"], {
+    const r = await bin("gate", [...target(child!), "--land"], {
       cwd: f.parent,
       stdin: result(["claimed.txt", "ghost.txt"], [{ kind: "file", ref: "claimed.txt", ok: true }]),
     });
@@ -147,23 +156,24 @@ Deno.test("gate --worktree refuses a directory that is not a spawned worktree (e
     const plain = join(f.kids, "plain");
     await git(f.parent, ["worktree", "add", "-q", "-b", "feature-x", plain, "HEAD"]);
     const stdin = result(["a.txt"], [{ kind: "file", ref: "a.txt", ok: true }]);
-    const r = await bin("gate", ["--worktree", plain, "--land"], { cwd: f.parent, stdin });
+    const r = await bin("gate", [...target(plain), "--land"], { cwd: f.parent, stdin });
     assertEquals(r.code, 3, r.stdout + r.stderr);
     assertIncludes(r.stderr, "not a branch handshake --worktree made");
     await git(f.parent, ["worktree", "remove", "--force", plain]);
     await git(f.parent, ["branch", "-q", "-D", "feature-x"]);
-    const missing = await bin("gate", ["--worktree", join(f.kids, "nope")], {
+    const missing = await bin("gate", target(join(f.kids, "nope")), {
       cwd: f.parent,
       stdin,
     });
     assertEquals(missing.code, 3);
     for (
-      const args of [["--land"], ["--worktree", "x", "--keep"], [
-        "--worktree",
-        "x",
-        "--since",
-        "a".repeat(40),
-      ]]
+      const args of [
+        ["--land"],
+        [...target("x"), "--keep"],
+        [...target("x"), "--since", "a".repeat(40)],
+        ["--seed", "a".repeat(40)],
+        ["--worktree", "x", "--seed", "abc"],
+      ]
     ) {
       assertEquals((await bin("gate", args, { cwd: f.parent, stdin })).code, 2, args.join(" "));
     }

@@ -83,6 +83,67 @@ const CASES: GuardCase[] = [
     filter: "at once",
   },
   {
+    guard:
+      "the land's scratch index is fresh and the parent's, never a name in the child's git dir",
+    mutations: [{
+      file: "src/worktree/land.ts",
+      find: "const scratch = await seedIndexPath(parentTop); // tether:guard",
+      replace: "const scratch = `${child.gitDir}/tether-land-index`; // tether:guard",
+    }],
+    file: "tests/worktree_identity_test.ts",
+    filter: "finding 2",
+  },
+  {
+    guard: "a child whose own git reports another top level (core.worktree) is refused",
+    mutations: [{
+      file: "src/worktree/land.ts",
+      find: "probe.code !== 0 || shown !== top || common !== here || // tether:guard",
+      replace: "probe.code !== 0 || false || common !== here || // tether:guard",
+    }],
+    file: "tests/worktree_identity_test.ts",
+    filter: "finding 4",
+  },
+  {
+    guard: "the spawn ref must point at the seed the parent gives",
+    mutations: [{
+      file: "src/worktree/land.ts",
+      find: "if (new TextDecoder().decode(recorded.stdout).trim() !== seed) { // tether:guard",
+      replace: "if (false) { // tether:guard",
+    }],
+    file: "tests/worktree_identity_test.ts",
+    filter: "finding 5",
+  },
+  {
+    guard: "the child's branch is the one spawn made for that seed",
+    mutations: [{
+      file: "src/worktree/identity.ts",
+      find: "if (ref === undefined || !/^[1-9][0-9]*$/.test(n)) { // tether:guard",
+      replace: "if (ref === undefined) { // tether:guard",
+    }],
+    file: "tests/worktree_identity_test.ts",
+    filter: "finding 5",
+  },
+  {
+    guard: "a branch checked out by two worktrees is refused",
+    mutations: [{
+      file: "src/worktree/identity.ts",
+      find: "if (other !== undefined) { // tether:guard",
+      replace: "if (false) { // tether:guard",
+    }],
+    file: "tests/worktree_identity_test.ts",
+    filter: "finding 7",
+  },
+  {
+    guard: "a branch a worktree still has checked out is never deleted",
+    mutations: [{
+      file: "src/worktree/land.ts",
+      find: "if (holder !== undefined) return",
+      replace: "if (false) return",
+    }],
+    file: "tests/worktree_identity_test.ts",
+    filter: "cannot be removed",
+  },
+  {
     guard: "reading the child hashes raw bytes: no clean filter runs",
     mutations: [{
       file: "src/context/content.ts",

@@ -60,7 +60,14 @@ async function round(files: number): Promise<number[]> {
       errors: [],
       evidence: [{ kind: "file", ref: "d0/f0.txt", ok: true }],
     });
-    const [land] = await counted(w, "gate", ["--worktree", child, "--land"], repo, result);
+    const seed = /^seed: (\S+)$/m.exec(prompt)?.[1] ?? "";
+    const [land] = await counted(
+      w,
+      "gate",
+      ["--worktree", child, "--seed", seed, "--land"],
+      repo,
+      result,
+    );
     return [spawn, verify, land];
   } finally {
     await removeWorktrees(repo);

@@ -18,7 +18,7 @@ import {
 } from "./ids.ts";
 import { MESSAGE_TYPES, type MessageType, type Provenance, PROVENANCES } from "./message.ts";
 import { Session } from "./session.ts";
-import { escapeLine } from "./terminal.ts";
+import { escapeLine, foldLine } from "./terminal.ts";
 import { send } from "./commands/send.ts";
 import { handoff } from "./commands/handoff.ts";
 import { inbox, renderInbox } from "./commands/inbox.ts";
@@ -53,6 +53,10 @@ Provenance: ${PROVENANCES.join(", ")}.
 wait blocks until a message you may see, addressed to you and not acknowledged by you, is
 in the work item, and prints the ids (as inbox --unacked lists them); at once when one is
 already there. DURATION: 500ms, 90s, 10m, 2h, 1d (default ${DEFAULT_TIMEOUT}; 0s checks once).
+
+Output for a person keeps every line of a lane's text within 78 columns: body lines wrap
+under "| ", long headers continue indented, inbox rows are cut with "…"; --json keeps the
+exact text.
 
 Options:
   -h, --help, help   this text (also after a command)
@@ -279,7 +283,7 @@ export async function runCoord(args: string[], context: CliContext): Promise<Out
       const session = await Session.open(context.cwd);
       const result = await inbox(session, workItem, values.unacked === true);
       const warnings = result.corrupt.map((c) =>
-        `warning: ${c.id} is corrupt: ${escapeLine(c.reason)}`
+        foldLine(`warning: ${c.id} is corrupt: ${escapeLine(c.reason)}`)
       );
       if (values.json) return out(json(result), warnings);
       if (result.messages.length === 0) {
@@ -301,9 +305,13 @@ export async function runCoord(args: string[], context: CliContext): Promise<Out
       const id = parseMessageId(single(positionals, "message id"));
       const session = await Session.open(context.cwd);
       const written = await ack(session, id);
-      const text = `${positionals[0]} ${
-        written ? "acknowledged" : "was already acknowledged"
-      } by ${session.lane}\n`;
+      const text = `${
+        foldLine(
+          `${positionals[0]} ${
+            written ? "acknowledged" : "was already acknowledged"
+          } by ${session.lane}`,
+        )
+      }\n`;
       return out(
         values.json ? json({ id: positionals[0], lane: session.lane, new: written }) : text,
       );

@@ -52,7 +52,10 @@ export async function objectTypes(at: At, ids: readonly string[]): Promise<Map<s
 
 /**
  * Load the history visibility decisions need for a set of commits: which exist, and every
- * commit reachable from them but not from `base`, with its parents (one `rev-list`).
+ * commit reachable from them but not from `base`, with its parents (one `rev-list`). Every
+ * amend's source (the commit an amend replaced, see {@linkcode Ownership}) is loaded the
+ * same way, whether or not it is reachable from the commits asked about, so that a
+ * decision can follow sources as it follows parents.
  * Grafts, shallow files and replace refs are switched off for coord's git calls (see
  * {@linkcode openRepo}) and the commit-graph cache is not consulted, so parents are read
  * from the commit objects themselves; when git cannot walk the whole history (a truly
@@ -73,7 +76,8 @@ export async function loadHistory(
   commits: readonly string[],
   ownership: Ownership,
 ): Promise<History> {
-  const wanted = [...new Set(commits)];
+  const sources = [...(ownership.sources?.values() ?? [])].flat();
+  const wanted = [...new Set([...commits, ...sources])];
   const types = await objectTypes(
     at,
     policy.base === undefined ? wanted : [...wanted, policy.base],
@@ -102,6 +106,7 @@ export async function loadHistory(
     commits: new Set(existing),
     parents,
     owners: ownership.owners,
+    sources: ownership.sources ?? new Map(),
     hasBase: policy.base !== undefined,
     complete,
   };

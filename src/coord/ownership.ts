@@ -1,13 +1,17 @@
 /**
  * Which lane made a commit: the lane whose worktree HEAD reflog plainly records its
  * creation. An entry owns the commit it points at only when its message is one of git's
- * own creation messages (commit, amend, merge, cherry-pick, revert, am, the picks of a
- * rebase) AND it is consistent with the commit: the entry's old value (the entry before
- * it in the same reflog) is the new commit's first parent, or for an amend has the same
- * parents, or for an initial commit the commit has none. Every other entry, a move git
- * wrote (checkout, switch, reset, a fast-forward, `rebase: checkout <branch>`) or one
- * nobody foresaw, owns nothing. All lanes' reflogs are read in one git call,
- * NUL-separated, so no commit subject can shift a field.
+ * own creation messages, matched from the start on git's exact action words (commit,
+ * amend, merge, cherry-pick, revert, am, the picks of a rebase; never a `pull`, whose
+ * messages carry its arguments), AND it is consistent with the commit: the entry's old
+ * value (the entry before it in the same reflog) is the new commit's first parent, or for
+ * an amend has the same parents, or for an initial commit the commit has none; AND it was
+ * written at the commit's committer time; AND it is the reflog's first visit of the
+ * commit. Every other entry, a move git wrote (checkout, switch, reset, a fast-forward,
+ * `rebase: checkout <branch>`), a re-creation of an existing commit, or one nobody
+ * foresaw, owns nothing. An amend names the commit it replaced as the new commit's source.
+ * All lanes' reflogs are read in one git call, NUL-separated, so no commit subject can
+ * shift a field.
  *
  * @module
  */
@@ -23,20 +27,26 @@ import { CONTESTED, type Ownership } from "./visibility.ts";
 export type CreationRule = "first-parent" | "amend" | "initial";
 
 /**
- * git's own creation messages. Only the action part before the first `: ` (and for a
- * merge, git's fixed English wording after it) is matched; what follows is the commit's
- * subject, which never changes the rule. A message git writes in another language, and
- * any message not listed, owns nothing (fail closed).
+ * git's own creation messages, each anchored at the start and matched on git's exact
+ * action words (and for a merge, git's fixed English wording at the very end); what
+ * follows the action is the commit's subject, which never changes the rule. Messages
+ * that carry caller-supplied text before or inside the action own nothing: `pull
+ * <its arguments>: …` and `pull <its arguments> (pick): …` (an argument such as
+ * `-X "theirs (pick): x"` could make a fast-forward read as a pick). A message git
+ * writes in another language, and any message not listed, owns nothing (fail closed).
+ * A merge's `merge <names>: ` carries what the caller typed too, but git ends the
+ * message with `Merge made by …` only for a merge it made: every other merge message
+ * ends in `Fast-forward`, so the end-anchored wording cannot be supplied.
  */
 const CREATIONS: ReadonlyArray<readonly [RegExp, CreationRule]> = [
   [/^commit: /s, "first-parent"],
-  [/^commit \(merge\): /s, "first-parent"],
+  [/^commit \((merge|cherry-pick)\): /s, "first-parent"],
   [/^commit \(amend\): /s, "amend"],
   [/^commit \(initial\): /s, "initial"],
-  [/^(merge|pull)\b[^\n]*: Merge made by (the '[a-z-]+' strategy|[a-z-]+)\.$/, "first-parent"],
+  [/^merge [^\n]*: Merge made by (the '[a-z-]+' strategy|[a-z-]+)\.$/, "first-parent"], // GUARD:no-pull-merge
   [/^(cherry-pick|revert|am): /s, "first-parent"],
-  [/^(rebase|pull\b[^\n]*?)( -i)? \((pick|reword|edit|continue|merge)\): /s, "first-parent"],
-  [/^(rebase|pull\b[^\n]*?)( -i)? \((squash|fixup)\): /s, "amend"],
+  [/^rebase( -i)? \((pick|reword|edit|continue|merge)\): /s, "first-parent"], // GUARD:exact-action
+  [/^rebase( -i)? \((squash|fixup)\): /s, "amend"],
 ];
 
 /**
@@ -47,8 +57,19 @@ const CREATIONS: ReadonlyArray<readonly [RegExp, CreationRule]> = [
  * one for any existing commit. The rare real pick of a commit titled `fast-forward` is
  * then Primary's only (fail closed).
  */
-const FAST_FORWARD =
-  /^(cherry-pick|revert|am|rebase|pull\b[^\n]*?)( -i)?( \([a-z -]+\))?: fast-forward$/;
+const FAST_FORWARD = /^(cherry-pick|revert|am|rebase)( -i)?( \([a-z -]+\))?: fast-forward$/;
+
+/**
+ * How far apart, in seconds, a creation entry's own time and its commit's committer time
+ * may be. git writes both from one clock reading (the committer time of the commit it
+ * just made is the time of the reflog entry recording it, also when a hook or an editor
+ * takes minutes, and `GIT_COMMITTER_DATE` sets both), so they are equal; the slack only
+ * allows for a git that reads the clock twice across a second boundary. An entry whose
+ * commit was committed at another time records a move to a commit that already existed
+ * (a re-creation by `rebase --committer-date-is-author-date`, `commit-tree` and a ref
+ * update with a creation message): no creation (fail closed).
+ */
+export const CREATION_CLOCK_SLACK_SECONDS = 2;
 
 /**
  * The rule under which a reflog message (`%gs`) records a creation, or undefined when it
@@ -98,27 +119,35 @@ export interface ReflogEntry {
   commit: string;
   /** That commit's parents. */
   parents: readonly string[];
+  /** That commit's committer time, in seconds since the epoch. */
+  committed: number;
+  /** The entry's own time, in seconds since the epoch. */
+  time: number;
   /** The message. */
   subject: string;
 }
 
 /**
- * Whether a creation entry agrees with its commit. The entry's old value is the commit of
- * the entry just before it in the same reflog (`before`; undefined when that entry is
- * not listed, because it was expired, deleted or points at a missing commit): then no
- * `first-parent` or `amend` entry owns (fail closed).
+ * Whether a creation entry agrees with its commit: the entry was written at the commit's
+ * committer time (within {@linkcode CREATION_CLOCK_SLACK_SECONDS}), and the entry's old
+ * value is the commit of the entry just before it in the same reflog (`before`; undefined
+ * when that entry is not listed, because it was expired, deleted or points at a missing
+ * commit): then no `first-parent` or `amend` entry owns (fail closed).
  *
  * @example A no-op rebase's `rebase: checkout` is no creation; a real commit is
  * ```ts
  * import { assertEquals } from "../_assert.ts";
  * const [p, c, x] = ["a".repeat(40), "b".repeat(40), "c".repeat(40)];
- * const entry = (subject: string, parents: string[]) => ({ commit: c, parents, subject });
- * const before = { commit: p, parents: [], subject: "commit (initial): p" };
+ * const at = { committed: 1_700_000_000, time: 1_700_000_000 };
+ * const entry = (subject: string, parents: string[]) => ({ commit: c, parents, subject, ...at });
+ * const before = { commit: p, parents: [], subject: "commit (initial): p", ...at };
  * assertEquals(ownsCommit(entry("commit: c", [p]), before), true);
  * assertEquals(ownsCommit(entry("commit: c", [x]), before), false);
  * assertEquals(ownsCommit(entry("rebase: checkout w1", [p]), before), false);
  * assertEquals(ownsCommit(entry("commit (amend): c", [x]), { ...before, parents: [x] }), true);
  * assertEquals(ownsCommit(entry("commit: c", [p]), undefined), false);
+ * // Re-created from an old commit: committed an hour before the entry was written.
+ * assertEquals(ownsCommit({ ...entry("rebase (pick): c", [p]), time: at.time + 3600 }, before), false);
  * ```
  * @param entry The entry.
  * @param before The entry before it in the same reflog.
@@ -127,6 +156,8 @@ export interface ReflogEntry {
 export function ownsCommit(entry: ReflogEntry, before: ReflogEntry | undefined): boolean {
   const rule = creationRule(entry.subject);
   if (rule === undefined) return false;
+  // A commit committed at another time than its entry was written already existed.
+  if (Math.abs(entry.time - entry.committed) > CREATION_CLOCK_SLACK_SECONDS) return false; // GUARD:creation-time
   if (rule === "initial") return entry.parents.length === 0;
   if (before === undefined) return false;
   if (rule === "amend") {
@@ -137,30 +168,49 @@ export function ownsCommit(entry: ReflogEntry, before: ReflogEntry | undefined):
 }
 
 const OID = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
+/** `<reflog>@{<n>}`: an entry of a walk started at `<reflog>@{0}`. */
+const BY_NUMBER = /^(.+)@\{(\d+)\}$/;
+/** `<reflog>@{<seconds> <zone>}`: an entry of a walk started at `<reflog>` under `--date=raw`. */
+const BY_TIME = /^(.+)@\{(\d+) [+-]\d{4}\}$/;
+
+/** A listed entry before its time is known. */
+type Listed = Omit<ReflogEntry, "time"> & { n: number };
 
 /**
- * Build the ownership map from `git log -g -z --format=%H%x00%gD%x00%P%x00%gs` output over
- * several reflogs (four NUL-terminated fields an entry: commit, selector `<reflog>@{<n>}`,
- * parents, message). A commit belongs to the one lane whose reflog has an entry that owns
- * it ({@linkcode ownsCommit}; the entry before entry `n` is entry `n+1`); when two or
- * more lanes' reflogs do, it is contested, whatever the times say (a reflog entry can be
- * forged and backdated), and only Primary may inspect it. Output that does not have that
- * exact shape makes the ownership incomplete, so that nothing after `base` is shown to a
- * lane.
+ * Build the ownership map from the output of {@linkcode REFLOG_ARGS} over several
+ * reflogs, each walked twice (from `<reflog>@{0}`, whose selectors are entry numbers
+ * `<reflog>@{<n>}`, and from `<reflog>`, whose selectors are the entries' own times
+ * `<reflog>@{<seconds> <zone>}`): five NUL-terminated fields an entry (commit, selector,
+ * parents, committer time, message). The two walks of one reflog list the same entries in
+ * the same order, which gives every entry its number and its time.
+ *
+ * A lane's reflog owns a commit when the oldest of its listed entries that points at the
+ * commit owns it ({@linkcode ownsCommit}; the entry before entry `n` is entry `n+1`): a
+ * lane cannot create a commit its HEAD has already been at. A commit belongs to the one
+ * lane whose reflog owns it; when two or more lanes' reflogs do, it is contested, whatever
+ * the times say (a reflog entry can be forged), and only Primary may inspect it. An amend
+ * (`commit (amend)`, `rebase (squash|fixup)`) that owns its commit names the commit it
+ * replaced as the new commit's source: the new commit starts from that commit's tree, so
+ * who may inspect it must be able to inspect that commit too. Output that does not have
+ * that exact shape makes the ownership incomplete, so that nothing after `base` is shown
+ * to a lane.
  *
  * @example W2 checking out W1's commit does not take it; a forged creation entry contests it
  * ```ts
  * import { assertEquals } from "../_assert.ts";
  * import { CONTESTED } from "./visibility.ts";
  * const [o, a, b] = ["0".repeat(40), "a".repeat(40), "b".repeat(40)];
- * const entry = (sha: string, reflog: string, parents: string, msg: string) =>
- *   `${sha}\0${reflog}\0${parents}\0${msg}\0`;
- * const text = entry(a, "worktrees/w2/HEAD@{0}", o, "checkout: moving from w2 to w1") +
- *   entry(o, "worktrees/w2/HEAD@{1}", "", "commit (initial): o") +
- *   entry(a, "worktrees/w1/HEAD@{0}", o, "commit: support HEAD@{1} syntax") +
- *   entry(o, "worktrees/w1/HEAD@{1}", "", "reset: moving to HEAD") +
- *   entry(b, "worktrees/w3/HEAD@{0}", a, "cherry-pick: fast-forward") +
- *   entry(a, "worktrees/w3/HEAD@{1}", o, "checkout: moving from w3 to a");
+ * const t = 1_700_000_000;
+ * // One entry, as both walks list it: by number, then by time.
+ * const entry = (sha: string, reflog: string, n: number, parents: string, msg: string) =>
+ *   [`${reflog}@{${n}}`, `${reflog}@{${t} +0000}`].map((s) => `${sha}\0${s}\0${parents}\0${t}\0${msg}\0`)
+ *     .join("");
+ * const text = entry(a, "worktrees/w2/HEAD", 0, o, "checkout: moving from w2 to w1") +
+ *   entry(o, "worktrees/w2/HEAD", 1, "", "commit (initial): o") +
+ *   entry(a, "worktrees/w1/HEAD", 0, o, "commit: support HEAD@{1} syntax") +
+ *   entry(o, "worktrees/w1/HEAD", 1, "", "reset: moving to HEAD") +
+ *   entry(b, "worktrees/w3/HEAD", 0, a, "cherry-pick: fast-forward") +
+ *   entry(a, "worktrees/w3/HEAD", 1, o, "checkout: moving from w3 to a");
  * const lanes = new Map([["worktrees/w1/HEAD", "W1"], ["worktrees/w2/HEAD", "W2"], ["worktrees/w3/HEAD", "W3"]]);
  * const { owners, complete } = parseOwnership(text, lanes);
  * assertEquals(complete, true);
@@ -171,51 +221,95 @@ const OID = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
  * ```
  * @param text git's output.
  * @param reflogToLane Reflog name → lane.
- * @returns Commit → lane (or {@linkcode CONTESTED}), and whether the text parsed cleanly.
+ * @returns Commit → lane (or {@linkcode CONTESTED}), amends' sources, and whether the text
+ * parsed cleanly.
  */
 export function parseOwnership(
   text: string,
   reflogToLane: ReadonlyMap<string, string>,
 ): Ownership {
-  const incomplete: Ownership = { owners: new Map(), complete: false };
+  const incomplete: Ownership = { owners: new Map(), sources: new Map(), complete: false };
   const body = text.endsWith("\0") ? text.slice(0, -1) : text;
   const fields = body === "" ? [] : body.split("\0");
-  if (fields.length % 4 !== 0) return incomplete;
-  // Reflog name → entry number → entry.
-  const reflogs = new Map<string, Map<number, ReflogEntry>>();
-  for (let i = 0; i + 3 < fields.length; i += 4) {
-    const [commit = "", selector = "", parentText = "", subject = ""] = fields.slice(i, i + 4);
+  if (fields.length % 5 !== 0) return incomplete;
+  // Reflog name → its entries in listed order, from each walk.
+  const numbered = new Map<string, Listed[]>();
+  const timed = new Map<string, { commit: string; subject: string; time: number }[]>();
+  for (let i = 0; i + 4 < fields.length; i += 5) {
+    const [commit = "", selector = "", parentText = "", committed = "", subject = ""] = fields
+      .slice(i, i + 5);
     const parents = parentText === "" ? [] : parentText.split(" ");
-    const at = /^(.+)@\{(\d+)\}$/.exec(selector);
-    if (!OID.test(commit) || !parents.every((p) => OID.test(p)) || !at?.[1] || !at[2]) {
+    if (!OID.test(commit) || !parents.every((p) => OID.test(p)) || !/^\d+$/.test(committed)) {
       return incomplete;
     }
-    const name = at[1];
+    const byNumber = BY_NUMBER.exec(selector);
+    const byTime = BY_TIME.exec(selector);
+    const name = byNumber?.[1] ?? byTime?.[1];
+    if (name === undefined) return incomplete;
     if (!reflogToLane.has(name)) continue;
-    const entries = reflogs.get(name) ?? new Map<number, ReflogEntry>();
-    entries.set(Number(at[2]), { commit, parents, subject });
+    if (byNumber) {
+      const list = numbered.get(name) ?? [];
+      list.push({ n: Number(byNumber[2]), commit, parents, committed: Number(committed), subject });
+      numbered.set(name, list);
+    } else {
+      const list = timed.get(name) ?? [];
+      list.push({ commit, subject, time: Number(byTime![2]) });
+      timed.set(name, list);
+    }
+  }
+  // Reflog name → entry number → entry.
+  const reflogs = new Map<string, Map<number, ReflogEntry>>();
+  for (const name of new Set([...numbered.keys(), ...timed.keys()])) {
+    const byNumber = numbered.get(name) ?? [];
+    const byTime = timed.get(name) ?? [];
+    if (byNumber.length !== byTime.length) return incomplete;
+    const entries = new Map<number, ReflogEntry>();
+    for (const [i, { n, ...entry }] of byNumber.entries()) {
+      const same = byTime[i]!;
+      if (same.commit !== entry.commit || same.subject !== entry.subject) return incomplete;
+      entries.set(n, { ...entry, time: same.time });
+    }
     reflogs.set(name, entries);
   }
   const makers = new Map<string, Set<string>>();
+  const sources = new Map<string, Set<string>>();
   for (const [name, entries] of reflogs) {
     const lane = reflogToLane.get(name)!;
+    // The oldest listed entry of this reflog at each commit (the highest number).
+    const first = new Map<string, number>();
     for (const [n, entry] of entries) {
-      if (!ownsCommit(entry, entries.get(n + 1))) continue;
+      first.set(entry.commit, Math.max(n, first.get(entry.commit) ?? n));
+    }
+    for (const [n, entry] of entries) {
+      if (first.get(entry.commit) !== n) continue; // GUARD:first-visit
+      const before = entries.get(n + 1);
+      if (!ownsCommit(entry, before)) continue;
       const set = makers.get(entry.commit) ?? new Set<string>();
       set.add(lane);
       makers.set(entry.commit, set);
+      if (creationRule(entry.subject) === "amend" && before !== undefined) {
+        const from = sources.get(entry.commit) ?? new Set<string>();
+        from.add(before.commit);
+        sources.set(entry.commit, from);
+      }
     }
   }
   const owners = new Map<string, string>();
   for (const [commit, lanes] of makers) {
     owners.set(commit, lanes.size === 1 ? [...lanes][0]! : CONTESTED);
   }
-  return { owners, complete: true };
+  return {
+    owners,
+    sources: new Map([...sources].map(([commit, set]) => [commit, [...set]])),
+    complete: true,
+  };
 }
 
 /**
- * The options of every reflog read: NUL-separated fields, UTF-8 output whatever the
- * configuration or the environment says, no signature lines.
+ * The options of every reflog read: NUL-separated fields (commit, selector, parents,
+ * committer time, message), UTF-8 output whatever the configuration or the environment
+ * says, no signature lines, and raw dates so that a walk started at `<reflog>` names its
+ * entries by their own times.
  */
 export const REFLOG_ARGS: readonly string[] = [
   "-c",
@@ -227,8 +321,20 @@ export const REFLOG_ARGS: readonly string[] = [
   "-z",
   "--encoding=UTF-8",
   "--no-abbrev",
-  "--format=%H%x00%gD%x00%P%x00%gs",
+  "--date=raw",
+  "--format=%H%x00%gD%x00%P%x00%ct%x00%gs",
 ];
+
+/**
+ * The two walks of a reflog {@linkcode parseOwnership} reads: by entry number and by
+ * entry time.
+ *
+ * @param name A reflog.
+ * @returns The starting points.
+ */
+function walks(name: string): string[] {
+  return [`${name}@{0}`, name];
+}
 
 /**
  * Read every lane's HEAD reflog and decide who made which commit; the reflogs of worktrees
@@ -252,7 +358,11 @@ export async function readOwnership(
     ...worktrees.map((w) => [w.reflog, w.lane] as [string, string]),
   ]);
   const decoder = new TextDecoder();
-  const all = await runGit([...REFLOG_ARGS, "--end-of-options", ...reflogToLane.keys()], {
+  const all = await runGit([
+    ...REFLOG_ARGS,
+    "--end-of-options",
+    ...[...reflogToLane.keys()].flatMap(walks),
+  ], {
     ...at,
     parse: true,
     allowFailure: true,
@@ -260,7 +370,7 @@ export async function readOwnership(
   if (all.code === 0) return parseOwnership(decoder.decode(all.stdout), reflogToLane);
   // A worktree with no reflog yet makes the combined call fail; read the others one by one.
   const texts = await Promise.all([...reflogToLane.keys()].map(async (name) => {
-    const one = await runGit([...REFLOG_ARGS, "--end-of-options", name], {
+    const one = await runGit([...REFLOG_ARGS, "--end-of-options", ...walks(name)], {
       ...at,
       parse: true,
       allowFailure: true,
@@ -273,6 +383,8 @@ export async function readOwnership(
     });
     return exists.code === 1 ? "" : undefined;
   }));
-  if (texts.some((t) => t === undefined)) return { owners: new Map(), complete: false };
+  if (texts.some((t) => t === undefined)) {
+    return { owners: new Map(), sources: new Map(), complete: false };
+  }
   return parseOwnership(texts.join(""), reflogToLane);
 }

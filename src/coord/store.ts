@@ -5,8 +5,11 @@
  * A record becomes visible complete or not at all: it is written to a temp file in the
  * store and fsynced, then its number is claimed with `link(tmp, <seq>.json)` (the next
  * number on `AlreadyExists`), the temp file is unlinked and the directory fsynced. A
- * number is claimed only after the one before it exists, so numbers are contiguous and
- * readers probe them in order.
+ * number is claimed only after the one before it exists, so numbers are contiguous: the
+ * messages of a work item are the slots 1, 2, … up to the first missing one. Only the
+ * canonical file names ({@linkcode seqFileName}) count; a file beyond the first missing
+ * slot is never read (a reader reports that the sequence ends there), and nothing about it
+ * decides a sender's number or what a reader costs.
  *
  * @module
  */
@@ -63,10 +66,36 @@ export function seqFileName(seq: number): string {
   return `${String(seq).padStart(6, "0")}.json`;
 }
 
+/**
+ * The message number a file name in `msgs/` stands for, when it is exactly the name the
+ * store writes for that number; any other name stands for nothing.
+ *
+ * @example Only canonical names count
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(parseSeqFileName("000007.json"), 7);
+ * assertEquals(parseSeqFileName("99999999.json"), 99999999);
+ * assertEquals(parseSeqFileName("00000007.json"), undefined);
+ * assertEquals(parseSeqFileName("000000.json"), undefined);
+ * assertEquals(parseSeqFileName("7.json"), undefined);
+ * ```
+ * @param name A file name.
+ * @returns The number, or undefined.
+ */
+export function parseSeqFileName(name: string): number | undefined {
+  const match = /^([0-9]{6,8})\.json$/.exec(name);
+  if (!match?.[1]) return undefined;
+  const seq = Number(match[1]);
+  if (seq < 1 || seq > MAX_SEQ) return undefined;
+  return seqFileName(seq) === name ? seq : undefined; // GUARD:canonical-slot-name
+}
+
 /** A handle on the store of one repository. */
 export class Store {
   /** The `coord-lite` directory. */
   readonly root: string;
+  /** Per `msgs/` directory: the first number its listing lacked (see {@linkcode Store.readOne}). */
+  #ends = new Map<string, number>();
 
   /** @param commonDir The absolute git common dir. */
   constructor(commonDir: string) {
@@ -100,7 +129,10 @@ export class Store {
     const tmpDir = join(dir, "tmp");
     await ensureDir(msgs);
     await ensureDir(tmpDir);
-    let seq = highestListed(msgs) + 1;
+    this.#ends.delete(msgs);
+    // The first number the listing lacks: what lies beyond a gap never moves it, and a slot
+    // that holds anything (a corrupt record, a FIFO) is taken, never read.
+    let seq = firstGap(listSlots(msgs)); // GUARD:sender-first-gap
     while (exists(join(msgs, seqFileName(seq)))) seq++;
     for (;;) {
       if (seq > MAX_SEQ) {
@@ -132,56 +164,76 @@ export class Store {
   }
 
   /**
-   * Read every message of a work item in number order; a corrupt record is reported by
-   * id and hides nothing else.
+   * Read every message of a work item in number order, from 1 up to the first missing
+   * slot: numbers are claimed contiguously, so a gap ends the sequence. A corrupt record
+   * is reported by id and hides no other. Files a listing taken before the walk shows
+   * beyond the end are never read; they are reported once, as the missing slot that ends
+   * the sequence (they can only be there when a record was removed or a file planted).
    *
    * @param workItem The work item.
-   * @returns The slots found, numbers 1..N.
+   * @returns The slots found, numbers 1..N, then that missing slot when files lie beyond it.
    */
   readAll(workItem: string): StoredMessage[] {
     const msgs = join(this.dir(workItem), "msgs");
-    const listed = highestListed(msgs);
+    const listed = listSlots(msgs);
     const out: StoredMessage[] = [];
-    for (let seq = 1;; seq++) {
-      const id = formatMessageId(workItem, seq);
-      const file = readRecordFile(join(msgs, seqFileName(seq)));
-      if (file === undefined) {
-        if (seq <= listed) {
-          out.push({ seq, id, ok: false, reason: "the record is missing" });
-          continue;
-        }
-        break;
-      }
-      if (!file.ok) {
-        out.push({ seq, id, ok: false, reason: file.reason });
-        continue;
-      }
-      const parsed = parseMessage(file.text, id);
-      out.push(
-        parsed.ok
-          ? { seq, id, ok: true, message: parsed.message }
-          : { seq, id, ok: false, reason: parsed.reason },
-      );
+    let seq = 1;
+    for (;; seq++) {
+      const slot = readSlot(msgs, workItem, seq);
+      if (slot === undefined) break; // GUARD:stop-at-gap
+      out.push(slot);
+    }
+    let beyond = 0;
+    let last = 0;
+    for (const n of listed) {
+      if (n <= seq) continue;
+      beyond++;
+      last = Math.max(last, n);
+    }
+    if (beyond > 0) {
+      out.push({
+        seq,
+        id: formatMessageId(workItem, seq),
+        ok: false,
+        reason: `the record is missing: the messages end here (${beyond} file${
+          beyond === 1 ? "" : "s"
+        } after it, up to ${seqFileName(last)}, not read)`,
+      });
     }
     return out;
   }
 
   /**
-   * Read one message.
+   * Read one slot, without asking whether it is part of the sequence: for readers that
+   * walk the numbers from 1 and stop at the first missing one.
    *
    * @param workItem The work item.
    * @param seq Its number.
-   * @returns The slot, or undefined when no such record exists.
+   * @returns The slot, or undefined when nothing is there.
+   */
+  readSlot(workItem: string, seq: number): StoredMessage | undefined {
+    return readSlot(join(this.dir(workItem), "msgs"), workItem, seq);
+  }
+
+  /**
+   * Read one message by its number. A number past the first one the directory listing
+   * lacks is beyond the end of the sequence: it is not there, whatever file holds its
+   * name (one listing per work item and store handle, so one command; its cost does not
+   * depend on the number asked for).
+   *
+   * @param workItem The work item.
+   * @param seq Its number.
+   * @returns The slot, or undefined when no such record exists in the sequence.
    */
   readOne(workItem: string, seq: number): StoredMessage | undefined {
-    const id = formatMessageId(workItem, seq);
-    const file = readRecordFile(join(this.dir(workItem), "msgs", seqFileName(seq)));
-    if (file === undefined) return undefined;
-    if (!file.ok) return { seq, id, ok: false, reason: file.reason };
-    const parsed = parseMessage(file.text, id);
-    return parsed.ok
-      ? { seq, id, ok: true, message: parsed.message }
-      : { seq, id, ok: false, reason: parsed.reason };
+    const msgs = join(this.dir(workItem), "msgs");
+    let end = this.#ends.get(msgs);
+    if (end === undefined) {
+      end = firstGap(listSlots(msgs));
+      this.#ends.set(msgs, end);
+    }
+    if (seq > end) return undefined; // GUARD:read-one-in-sequence
+    return readSlot(msgs, workItem, seq);
   }
 
   /**
@@ -297,18 +349,36 @@ function exists(path: string): boolean {
   }
 }
 
-/** The highest message number a directory listing shows: a hint only, never trusted alone. */
-function highestListed(msgs: string): number {
-  let max = 0;
+/** The message numbers a listing of `msgs/` shows, canonical names only (a hint, never read). */
+function listSlots(msgs: string): Set<number> {
+  const out = new Set<number>();
   try {
     for (const entry of Deno.readDirSync(msgs)) {
-      const match = /^([0-9]{6,8})\.json$/.exec(entry.name);
-      if (match?.[1]) max = Math.max(max, Number(match[1]));
+      const seq = parseSeqFileName(entry.name);
+      if (seq !== undefined) out.add(seq);
     }
   } catch {
-    return 0;
+    return out;
   }
-  return max;
+  return out;
+}
+
+/** The first number from 1 that a set lacks (its cost is the set's size, not its numbers). */
+function firstGap(listed: ReadonlySet<number>): number {
+  let seq = 1;
+  while (listed.has(seq)) seq++;
+  return seq;
+}
+
+function readSlot(msgs: string, workItem: string, seq: number): StoredMessage | undefined {
+  const id = formatMessageId(workItem, seq);
+  const file = readRecordFile(join(msgs, seqFileName(seq)));
+  if (file === undefined) return undefined;
+  if (!file.ok) return { seq, id, ok: false, reason: file.reason };
+  const parsed = parseMessage(file.text, id);
+  return parsed.ok
+    ? { seq, id, ok: true, message: parsed.message }
+    : { seq, id, ok: false, reason: parsed.reason };
 }
 
 async function writeTemp(dir: string, text: string): Promise<string> {

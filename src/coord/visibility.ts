@@ -15,6 +15,11 @@ export const CONTESTED = "\u0000contested";
 export interface Ownership {
   /** Commit → the lane whose reflog records its creation ({@linkcode CONTESTED} when several do). */
   owners: ReadonlyMap<string, string>;
+  /**
+   * Commit → the commits it was made from besides its parents: for an amend (`commit
+   * (amend)`, `rebase (squash|fixup)`), the commit it replaced, whose tree it starts from.
+   */
+  sources?: ReadonlyMap<string, readonly string[]>;
   /** False when a reflog could not be read reliably: no lane but Primary then inspects anything after `base`. */
   complete: boolean;
 }
@@ -27,6 +32,12 @@ export interface History {
   parents: ReadonlyMap<string, readonly string[]>;
   /** Commit → the lane whose HEAD reflog records its creation (absent: Primary's side). */
   owners: ReadonlyMap<string, string>;
+  /**
+   * Commit → the commits it was made from besides its parents (see
+   * {@linkcode Ownership.sources}); every source that exists is in `commits`, with its
+   * history in `parents`.
+   */
+  sources?: ReadonlyMap<string, readonly string[]>;
   /** Whether the policy's base was given (parents then stop at base). */
   hasBase: boolean;
   /**
@@ -79,6 +90,8 @@ function blindnessAllows(policy: Policy, a: string, b: string): boolean {
  * history that holds nothing it may not inspect; exact commits released by others when
  * it is not blind (covering their ancestors inside such history, and only there); and
  * Primary's commits whose history since `base` holds nothing it may not inspect.
+ * History here is a commit's parents and its sources (the commit an amend replaced): a
+ * lane that amends a commit it may not inspect makes a commit it may not inspect either.
  * Primary may inspect everything that exists.
  *
  * @example A released commit is visible to a non-blind lane, its parent is not
@@ -134,9 +147,23 @@ export function canInspect(
     // Primary only, until STATUS publishes it (base or a release). Fail closed.
     const owner = history.owners.get(c) ?? CONTESTED;
     if (owner !== lane && owner !== PRIMARY) return false; // GUARD:artifact (the mutation test removes this line)
+    // A source that is gone cannot be shown to be one the lane may inspect.
+    if (sourcesOf(c).some((s) => !history.commits.has(s))) return false;
     return undefined;
   };
+  const sourcesOf = (c: string): readonly string[] => history.sources?.get(c) ?? [];
+  const madeFrom = (c: string): readonly string[] => [
+    ...(history.parents.get(c) ?? []),
+    ...sourcesOf(c), // GUARD:amend-source
+  ];
   const stack = [commit];
+  // Commits being decided (the path of the walk): sources can, unlike parents, loop.
+  const open = new Set<string>();
+  const decide = (c: string, value: boolean) => {
+    decided.set(c, value);
+    open.delete(c);
+    stack.pop();
+  };
   while (stack.length > 0) {
     const c = stack[stack.length - 1]!;
     if (decided.has(c)) {
@@ -145,24 +172,22 @@ export function canInspect(
     }
     const now = immediate(c);
     if (now !== undefined) {
-      decided.set(c, now);
-      stack.pop();
+      decide(c, now);
       continue;
     }
-    const parents = history.parents.get(c) ?? [];
+    open.add(c);
+    const parents = madeFrom(c);
     const pending = parents.filter((p) => !decided.has(p));
     if (pending.length > 0) {
-      // Stop early when a decided parent is already refused.
-      if (parents.some((p) => decided.get(p) === false)) {
-        decided.set(c, false);
-        stack.pop();
+      // Stop early when a decided parent is already refused, or on a loop (fail closed).
+      if (parents.some((p) => decided.get(p) === false) || pending.some((p) => open.has(p))) {
+        decide(c, false);
         continue;
       }
       stack.push(...pending);
       continue;
     }
-    decided.set(c, parents.every((p) => decided.get(p) === true));
-    stack.pop();
+    decide(c, parents.every((p) => decided.get(p) === true));
   }
   return decided.get(commit) === true;
 }

@@ -47,6 +47,9 @@ Options:
   --accept-unverified    accept ok:true whose evidence is all of kinds gate cannot check
   --worktree DIR         judge against what the child changed in DIR (a handshake --worktree
                          child) since its seed: commits and uncommitted changes alike
+  --seed ID              with --worktree, required: the child's seed (the "seed:" line of its
+                         block, or "seed" in handshake --json); DIR must be the worktree
+                         spawned from it (git worktree list, its branch and spawn ref)
   --land                 with --worktree, on accept: apply those changes to this working tree
                          (three-way merge against the seed; on a conflict nothing changes, exit 1)
   --keep                 with --land: keep the worktree and its branch
@@ -54,11 +57,13 @@ Options:
   -V, --version          the version
 
 Exit codes:
-  0  accept
+  0  accept (with --land: landed; what could not be removed afterwards is a
+     "warning:" line on stderr, and the land is still reported)
   1  reject (schema violation, no evidence, refuted evidence, unobserved claims,
      input that is empty, not JSON, not UTF-8 (nor UTF-16) or larger than 8 MiB)
   2  usage error
-  3  could not evaluate (not a git repository, unknown snapshot, git failed)
+  3  could not evaluate (not a git repository, unknown snapshot, git failed, DIR not
+     the worktree spawned from --seed); nothing landed
 `;
 
 const OPTIONS = {
@@ -67,6 +72,7 @@ const OPTIONS = {
   "accept-unverified": { type: "boolean" },
   done: { type: "boolean" },
   worktree: { type: "string" },
+  seed: { type: "string" },
   land: { type: "boolean" },
   keep: { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -128,6 +134,19 @@ export async function gateMain(args: string[]): Promise<number> {
     throw new UsageError("--land and --keep go with --worktree");
   }
   if (values.keep && !values.land) throw new UsageError("--keep goes with --land");
+  if (values.seed !== undefined && values.worktree === undefined) {
+    throw new UsageError("--seed goes with --worktree");
+  }
+  if (values.worktree !== undefined && values.seed === undefined) {
+    throw new UsageError(
+      '--worktree needs --seed ID: the "seed:" line of the child\'s handshake block (or "seed" in handshake --json)',
+    );
+  }
+  if (values.seed !== undefined && !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(values.seed)) {
+    throw new UsageError(
+      `--seed "${values.seed}" is not a full object id (40 or 64 lowercase hex)`,
+    );
+  }
   if (values.worktree !== undefined && since !== undefined) {
     throw new UsageError("--since and --worktree cannot be used together");
   }
@@ -141,6 +160,7 @@ export async function gateMain(args: string[]): Promise<number> {
     try {
       const report = await worktreeGate(input.text, {
         dir: values.worktree,
+        seed: values.seed ?? "",
         land: values.land ?? false,
         keep: values.keep ?? false,
         acceptUnverified: values["accept-unverified"] ?? false,
@@ -150,6 +170,12 @@ export async function gateMain(args: string[]): Promise<number> {
           ? JSON.stringify(report, null, 2) + "\n"
           : renderReport(report) + renderWorktree(report),
       );
+      const left = report.land?.status === "conflict" || report.land?.status === "refused"
+        ? undefined
+        : report.land?.not_removed;
+      if (left !== undefined) {
+        err(`warning: after the land, tether could not remove: ${left.join("; ")}`);
+      }
       return report.verdict === "accept" && report.land?.status !== "conflict" &&
           report.land?.status !== "refused"
         ? EXIT_ACCEPT

@@ -7,6 +7,8 @@
  * line-ending or encoding rewrite, nothing the worktree configures runs
  * ({@linkcode writeRawTree}). Two states are the same content exactly when their ids are
  * equal, so comparing states never reads a file twice.
+ * An index with unmerged entries (a merge stopped on conflicts) has no tree: the capture
+ * refuses it before writing anything.
  *
  * The working-tree tree is built in a fresh private index of each capture (in the object
  * directory, see {@linkcode SEED_INDEX_PREFIX}), and the index tree in a private copy of
@@ -18,6 +20,7 @@
  */
 import { type RawEntry, writeRawTree } from "../context/content.ts";
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
+import { unmergedMessage, unmergedPaths } from "./refusal.ts";
 
 /** A worktree's content at one consistent moment. */
 export interface TreeState {
@@ -41,6 +44,12 @@ export interface CaptureStateOptions {
   indexFile?: string;
   /** Filled with the working-tree tree's entries (path → mode and raw id), when given. */
   files?: Map<string, RawEntry>;
+  /**
+   * The git directory and work tree to read, given explicitly (`GIT_DIR`, `GIT_WORK_TREE`)
+   * instead of found from `dir`: a worktree's own configuration (`core.worktree` in its
+   * `config.worktree`, a rewritten `.git` file) then cannot point the capture elsewhere.
+   */
+  repo?: { gitDir: string; workTree: string };
 }
 
 /**
@@ -99,7 +108,7 @@ interface Places {
   format: ObjectFormat;
 }
 
-async function places(dir: string): Promise<Places> {
+async function places(dir: string, env: Record<string, string> = {}): Promise<Places> {
   const text = await gitText(
     [
       "rev-parse",
@@ -109,7 +118,7 @@ async function places(dir: string): Promise<Places> {
       "objects",
       "--show-object-format",
     ],
-    { cwd: dir },
+    { cwd: dir, env },
   );
   const lines = text.split("\n");
   if (lines.length !== 3 || !lines[0] || !lines[1]) {
@@ -119,8 +128,11 @@ async function places(dir: string): Promise<Places> {
 }
 
 /** HEAD and the index's entries (`ls-files -s`), read together without locking the index. */
-async function headAndEntries(top: string): Promise<[string, Uint8Array]> {
-  const env = NO_REPLACE;
+async function headAndEntries(
+  top: string,
+  where: Record<string, string>,
+): Promise<[string, Uint8Array]> {
+  const env = { ...NO_REPLACE, ...where };
   const [head, entries] = await Promise.all([
     gitText(["rev-parse", "--verify", "--end-of-options", "HEAD^{commit}"], { cwd: top, env }),
     runGit(["ls-files", "--stage", "-z", "--full-name", "--", ":/"], { cwd: top, env }),
@@ -170,20 +182,26 @@ function trackedPaths(entries: Uint8Array): { tracked: string[]; gitlinks: Map<s
  * @param dir The worktree's top level, or a directory in it.
  * @param options Attempts and scratch index.
  * @returns HEAD, index tree and working-tree tree ids.
- * @throws {GitError} when git fails, HEAD is unborn, or the tree kept moving.
+ * @throws {GitError} when git fails, HEAD is unborn, the index has unmerged paths (before
+ * anything is written), or the tree kept moving.
  */
 export async function captureState(
   dir: string,
   options: CaptureStateOptions = {},
 ): Promise<TreeState> {
-  const { top, objects, format } = await places(dir);
+  const where: Record<string, string> = options.repo
+    ? { GIT_DIR: options.repo.gitDir, GIT_WORK_TREE: options.repo.workTree }
+    : {};
+  const { top, objects, format } = await places(dir, where);
   const scratch = options.indexFile ??
     `${objects}/${SEED_INDEX_PREFIX}${crypto.randomUUID()}`; // GUARD:seed-fresh-index
-  const base = { ...NO_REPLACE, ...NO_CALLER_CONFIG };
+  const base = { ...NO_REPLACE, ...NO_CALLER_CONFIG, ...where };
   const staged = { ...base, GIT_INDEX_FILE: `${scratch}-staged` };
   const attempts = options.attempts ?? 3;
   for (let attempt = 1;; attempt++) {
-    const [head, entries] = await headAndEntries(top);
+    const [head, entries] = await headAndEntries(top, where);
+    const unmerged = unmergedPaths(entries);
+    if (unmerged.length > 0) throw new GitError("failed", unmergedMessage(unmerged)); // GUARD:seed-unmerged
     await runGit([...PLAIN_CONFIG, "read-tree", "--empty"], { cwd: top, env: staged });
     await runGit([...PLAIN_CONFIG, "update-index", "-z", "--index-info"], {
       cwd: top,
@@ -199,7 +217,7 @@ export async function captureState(
       env: base,
     };
     const worktree = await writeRawTree(top, raw);
-    const [headAfter, entriesAfter] = await headAndEntries(top);
+    const [headAfter, entriesAfter] = await headAndEntries(top, where);
     const again = await writeRawTree(top, raw);
     const still = head === headAfter && sameBytes(entries, entriesAfter) &&
       worktree.tree === again.tree; // GUARD:seed-twice

@@ -20,6 +20,8 @@ import { listPaths } from "./plan.ts";
 export interface WorktreeGateOptions {
   /** The child's worktree. */
   dir: string;
+  /** The seed the parent spawned it from (full id: the block's `seed:` line). */
+  seed: string;
   /** Apply the child's changes on accept. */
   land: boolean;
   /** Keep the worktree and branch after landing. */
@@ -63,10 +65,7 @@ export async function worktreeGate(
 ): Promise<WorktreeGateReport> {
   try {
     const parentTop = await gitText(["rev-parse", "--show-toplevel"]);
-    const child = await readChildWork(options.dir);
-    if (child.top === parentTop) {
-      throw new GateError(`Cannot evaluate: "${options.dir}" is the parent's own worktree`);
-    }
+    const child = await readChildWork(options.dir, options.seed);
     const base = await evaluate(text, {
       acceptUnverified: options.acceptUnverified,
       cwd: child.top,
@@ -129,7 +128,6 @@ export function renderWorktree(report: WorktreeGateReport): string {
   const l = report.land;
   if (l?.status === "landed") {
     out.push(`landed: ${count(l.paths.length, "path")}: ${listPaths(l.paths)}`);
-    out.push(l.removed ? "removed: worktree and branch" : "kept: worktree and branch");
   } else if (l?.status === "nothing") {
     out.push("landed: nothing (the child changed no file)");
   } else if (l?.status === "refused") {
@@ -147,6 +145,15 @@ export function renderWorktree(report: WorktreeGateReport): string {
       `conflict: nothing landed; the parent's working tree and the child changed the same lines at: ${
         listPaths(l.paths)
       }`,
+    );
+  }
+  if (l?.status === "landed" || (l?.status === "nothing" && l.not_removed !== undefined)) {
+    out.push(
+      l.not_removed !== undefined
+        ? `not removed: ${l.not_removed.join("; ")}`
+        : l.removed
+        ? "removed: worktree and branch"
+        : "kept: worktree and branch",
     );
   }
   return `${out.join("\n")}\n`;

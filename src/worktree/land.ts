@@ -9,20 +9,24 @@
  * @module
  */
 import type { RawEntry } from "../context/content.ts";
-import { GitError, gitText, objectFormat, runGit } from "../git.ts";
+import { GitError, gitText, isFullOid, objectFormat, runGit } from "../git.ts";
 import type { WorktreeFile } from "../gate/repo.ts";
 import { readSeed } from "../seed/commit.ts";
-import { captureState, changedPaths, type TreeState } from "../seed/state.ts";
+import { captureState, changedPaths, seedIndexPath, type TreeState } from "../seed/state.ts";
+import { identifyChild, parseWorktreeList, type WorktreeEntry } from "./identity.ts";
 import { ignoredInTheWay, outsideChanged, verifyPaths } from "./land_checks.ts";
-import { BRANCH_PREFIX, SPAWN_REF_PREFIX } from "./plan.ts";
 
 /** A child's worktree as the parent sees it. */
 export interface ChildWork {
-  /** The child's top level. */
+  /** The child's top level: the parent's worktree-list entry for the directory named. */
   top: string;
+  /** Its git directory (`<common>/worktrees/<id>`), passed explicitly to every child-side call. */
+  gitDir: string;
   /** Its branch (short name). */
   branch: string;
-  /** The seed it was spawned from. */
+  /** Its spawn ref (full name), pointing at the seed. */
+  spawnRef: string;
+  /** The seed it was spawned from, as the parent gave it. */
   seed: string;
   /** The seed's state. */
   seedState: TreeState;
@@ -36,12 +40,15 @@ export interface ChildWork {
   commits: string[];
 }
 
-/** The outcome of a land. */
+/**
+ * The outcome of a land. `not_removed` names what tether made for the child and could not
+ * remove afterwards (the land itself happened); `removed` is then false.
+ */
 export type LandOutcome =
-  | { status: "landed"; paths: string[]; removed: boolean }
+  | { status: "landed"; paths: string[]; removed: boolean; not_removed?: string[] }
   | { status: "conflict"; paths: string[] }
   | { status: "refused"; reason: "outside" | "ignored"; paths: string[] }
-  | { status: "nothing"; paths: []; removed: boolean };
+  | { status: "nothing"; paths: []; removed: boolean; not_removed?: string[] };
 
 const FIXED = {
   GIT_NO_REPLACE_OBJECTS: "1",
@@ -70,61 +77,111 @@ function lines(text: string): string[] {
   return text.split("\n").filter((l) => l !== "");
 }
 
+/** The parent's worktree list. */
+async function worktreeList(): Promise<WorktreeEntry[]> {
+  const { stdout } = await runGit(["worktree", "list", "--porcelain", "-z"], { parse: true });
+  return parseWorktreeList(new TextDecoder().decode(stdout));
+}
+
 /**
- * Read what a child spawned by `handshake --worktree` changed since its seed.
+ * Read what a child spawned by `handshake --worktree` changed since its seed. The child is
+ * found from the parent's side: the entry of the parent's `git worktree list` at `dir`
+ * (made absolute and real by the parent's git), on the branch spawn made for `seed`, whose
+ * spawn ref points at `seed`. Its files are then read with the git directory and work tree
+ * given explicitly and a fresh scratch index, so what the child wrote in its configuration
+ * or `.git` file cannot point the reading elsewhere.
  *
  * @param dir The child's worktree, as the parent names it.
+ * @param seed The seed the parent holds for it (full id).
  * @returns The child's work.
- * @throws {GitError} when `dir` is not a worktree spawned from the current repository.
+ * @throws {GitError} when `dir` is not the worktree spawned for `seed` from this repository.
  */
-export async function readChildWork(dir: string): Promise<ChildWork> {
-  const here = await gitText(["rev-parse", "--path-format=absolute", "--git-common-dir"]);
+export async function readChildWork(dir: string, seed: string): Promise<ChildWork> {
+  const [parentTop = "", parentGitDir = "", here = ""] = lines(
+    await gitText([
+      "rev-parse",
+      "--path-format=absolute",
+      "--show-toplevel",
+      "--absolute-git-dir",
+      "--git-common-dir",
+    ]),
+  );
+  const format = await objectFormat();
+  if (!isFullOid(seed, format)) {
+    throw new GitError("failed", `--seed "${seed}" is not a full ${format} object id`);
+  }
+  // DIR made absolute and real by git, with the parent's git directory: nothing of the
+  // child's is read.
+  const real = await runGit(
+    [`--git-dir=${parentGitDir}`, "--work-tree=.", "rev-parse", "--show-toplevel"],
+    { cwd: dir, parse: true, allowFailure: true },
+  );
+  const top = new TextDecoder().decode(real.stdout).replace(/\n$/, "");
+  if (real.code !== 0 || !top) throw new GitError("failed", `"${dir}" is not a directory`);
+  const who = identifyChild(await worktreeList(), top, seed, parentTop);
+  if (typeof who === "string") throw new GitError("failed", who);
+  const recorded = await runGit(["rev-parse", "--verify", "-q", who.spawnRef], {
+    parse: true,
+    allowFailure: true,
+  });
+  if (new TextDecoder().decode(recorded.stdout).trim() !== seed) { // tether:guard wt-spawn-ref
+    throw new GitError(
+      "failed",
+      `The spawn ref ${who.spawnRef} does not point at the seed ${seed}: not the child spawned from it`,
+    );
+  }
+  // What the child's own git says must agree, so that nothing judged in DIR (evidence)
+  // is redirected: a core.worktree or a .git file naming another worktree is refused.
   const probe = await runGit(
     [
       "rev-parse",
       "--path-format=absolute",
       "--show-toplevel",
+      "--git-dir",
       "--git-common-dir",
-      "--abbrev-ref",
+      "--symbolic-full-name",
       "HEAD",
     ],
-    { cwd: dir, parse: true, allowFailure: true },
+    { cwd: top, parse: true, allowFailure: true },
   );
-  const [top, common, branch] = lines(new TextDecoder().decode(probe.stdout));
-  if (probe.code !== 0 || !top || !branch) {
-    throw new GitError("failed", `"${dir}" is not a git worktree`);
-  }
-  if (common !== here) {
-    throw new GitError("failed", `"${dir}" is a worktree of another repository`);
-  }
-  if (!branch.startsWith(BRANCH_PREFIX)) {
+  const [shown = "", gitDir = "", common = "", head = ""] = lines(
+    new TextDecoder().decode(probe.stdout),
+  );
+  const id = gitDir.slice(`${here}/worktrees/`.length);
+  if (
+    probe.code !== 0 || shown !== top || common !== here || // tether:guard wt-own-top
+    !gitDir.startsWith(`${here}/worktrees/`) || id === "" || id.includes("/") ||
+    head !== `refs/heads/${who.branch}`
+  ) {
     throw new GitError(
       "failed",
-      `"${dir}" is on "${branch}", not a branch handshake --worktree made (tether/…)`,
+      `git in "${top}" reports top level "${shown}", git dir "${gitDir}" and HEAD "${head}": not the worktree handshake --worktree made there (core.worktree or a rewritten .git?)`,
     );
   }
-  const seedRef = `${SPAWN_REF_PREFIX}${branch.slice(BRANCH_PREFIX.length)}`;
-  const recorded = await runGit(["rev-parse", "--verify", "-q", seedRef], {
-    parse: true,
-    allowFailure: true,
-  });
-  const seed = new TextDecoder().decode(recorded.stdout).trim();
-  if (recorded.code !== 0 || !seed) {
-    throw new GitError("failed", `No seed is recorded for branch "${branch}" (${seedRef})`);
-  }
-  const format = await objectFormat();
   const files = new Map<string, RawEntry>();
   const [seedState, state] = await Promise.all([
-    readSeed(top, seed, format),
+    readSeed(parentTop, seed, format),
     // The child is judged, not trusted: a fresh private index hashes every file's raw
-    // bytes, and nothing the child configured (filters, hooks) runs.
-    captureState(top, { files }),
+    // bytes (nothing the child configured, filters or hooks, runs), and its git dir and
+    // work tree are given, never found.
+    captureState(top, { repo: { gitDir, workTree: top }, files }),
   ]);
   const [changed, log] = await Promise.all([
-    changedPaths(top, seedState.worktree, state.worktree),
-    gitText(["rev-list", "--reverse", `${seedState.head}..${state.head}`], { cwd: top }),
+    changedPaths(parentTop, seedState.worktree, state.worktree),
+    gitText(["rev-list", "--reverse", `${seedState.head}..${state.head}`]),
   ]);
-  return { top, branch, seed, seedState, state, files, changed, commits: lines(log) };
+  return {
+    top,
+    gitDir,
+    branch: who.branch,
+    spawnRef: who.spawnRef,
+    seed,
+    seedState,
+    state,
+    files,
+    changed,
+    commits: lines(log),
+  };
 }
 
 /**
@@ -172,18 +229,48 @@ async function commitTree(tree: string, parents: string[]): Promise<string> {
 }
 
 /**
- * Remove a landed child's worktree, branch and spawn ref.
+ * Remove what spawn made for a landed child, and nothing else: its worktree entry (the
+ * one found at its path), then its branch unless a worktree still has it checked out,
+ * then (with the branch) its spawn ref if it still points at the seed. A step that fails is named, never
+ * thrown: the land has already happened.
  *
  * @param child The child.
+ * @returns What could not be removed, with git's reason (empty when all was removed).
  */
-export async function removeChild(child: ChildWork): Promise<void> {
-  await runGit(["worktree", "remove", "--force", "--force", "--end-of-options", child.top]);
-  await runGit(["update-ref", "-d", `refs/heads/${child.branch}`]);
-  await runGit([
-    "update-ref",
-    "-d",
-    `${SPAWN_REF_PREFIX}${child.branch.slice(BRANCH_PREFIX.length)}`,
-  ]);
+export async function removeChild(child: ChildWork): Promise<string[]> {
+  const left: string[] = [];
+  const step = async (what: string, run: () => Promise<string | undefined>) => {
+    try {
+      const problem = await run();
+      if (problem !== undefined) left.push(`${what} (${problem})`);
+    } catch (error) {
+      left.push(`${what} (${error instanceof Error ? error.message : String(error)})`);
+    }
+  };
+  const tried = async (args: string[]) => {
+    const r = await runGit(args, { allowFailure: true, parse: true });
+    return r.code === 0 ? undefined : r.stderr.trim().split("\n").pop() ?? `exit ${r.code}`;
+  };
+  await step(
+    `the worktree "${child.top}"`,
+    () => tried(["worktree", "remove", "--force", "--force", "--end-of-options", child.top]),
+  );
+  let branchGone = false;
+  await step(`the branch ${child.branch}`, async () => {
+    const holder = (await worktreeList()).find((e) => e.branch === `refs/heads/${child.branch}`);
+    if (holder !== undefined) return `checked out at "${holder.path}"`; // tether:guard wt-keep-held-branch
+    const problem = await tried(["update-ref", "-d", `refs/heads/${child.branch}`]);
+    branchGone = problem === undefined;
+    return problem;
+  });
+  // The spawn ref goes with the branch: a child that stays can still be gated.
+  if (branchGone) {
+    await step(
+      `the spawn ref ${child.spawnRef}`,
+      () => tried(["update-ref", "-d", child.spawnRef, child.seed]),
+    );
+  }
+  return left;
 }
 
 /**
@@ -202,14 +289,11 @@ export async function land(
   keep: boolean,
 ): Promise<LandOutcome> {
   if (child.changed.length === 0) {
-    if (!keep) await removeChild(child);
-    return { status: "nothing", paths: [], removed: !keep };
+    return { status: "nothing", paths: [], ...await tidy(child, keep) };
   }
-  // A scratch index inside the child's git dir: no other land shares it.
-  const gitDir = await gitText(["rev-parse", "--path-format=absolute", "--git-dir"], {
-    cwd: child.top,
-  });
-  const scratch = `${gitDir}/tether-land-index`;
+  // A fresh scratch index the parent names (objects/tmp_tether_seed_<uuid>), never a path
+  // in the child's git dir, where the child could have planted a link to any file.
+  const scratch = await seedIndexPath(parentTop); // tether:guard wt-fresh-land-index
   const parent = await captureState(parentTop, { indexFile: scratch });
   const base = await commitTree(child.seedState.worktree, []); // tether:guard wt-merge-base
   const [ours, theirs] = await Promise.all([
@@ -250,6 +334,15 @@ export async function land(
     [...LAND_CONFIG, "read-tree", "-m", "-u", "--end-of-options", parent.worktree, tree],
     { cwd: parentTop, env: index },
   );
-  if (!keep) await removeChild(child);
-  return { status: "landed", paths, removed: !keep };
+  return { status: "landed", paths, ...await tidy(child, keep) };
+}
+
+/** Remove the child unless kept; say what could not be removed. */
+async function tidy(
+  child: ChildWork,
+  keep: boolean,
+): Promise<{ removed: boolean; not_removed?: string[] }> {
+  if (keep) return { removed: false };
+  const left = await removeChild(child);
+  return left.length === 0 ? { removed: true } : { removed: false, not_removed: left };
 }

@@ -18,6 +18,7 @@ import {
   seedIndexPath,
   type TreeState,
 } from "../seed/state.ts";
+import { spawnRefusal } from "../seed/refusal.ts";
 import { writeSeed } from "../seed/commit.ts";
 import { BRANCH_PREFIX, branchName, listPaths, SPAWN_REF_PREFIX } from "./plan.ts";
 
@@ -196,12 +197,27 @@ async function refuseInsideParent(dirs: readonly string[], top: string): Promise
 }
 
 /**
+ * Refuse a parent tree no worktree can carry: unmerged paths (no tree to record) or a
+ * nested repository (a gitlink checks out as an empty directory), in one line naming the
+ * paths. One `git status` whatever the tree holds.
+ */
+async function refuseUncarried(top: string): Promise<void> {
+  const status = await runGit(
+    ["status", "--porcelain", "-z", "--no-renames", "--untracked-files=all"],
+    { cwd: top, parse: true },
+  );
+  const refusal = spawnRefusal(status.stdout);
+  if (refusal !== undefined) throw new GitError("failed", refusal); // GUARD:spawn-uncarried
+}
+
+/**
  * Make one linked worktree per directory, each holding the parent's exact state.
  *
  * @param dirs The directories (relative to the current directory or absolute); git
  * creates them and refuses one that exists and is not empty.
  * @returns The parent's capture, its state, the seed and the children.
- * @throws {GitError} when git fails, HEAD moved, or a child's state is not the seed's; in
+ * @throws {GitError} when git fails, the parent has unmerged paths or a nested repository
+ * (refused before anything is made), HEAD moved, or a child's state is not the seed's; in
  * every case nothing made is left behind.
  */
 export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
@@ -209,7 +225,7 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
   const made: { path: string; branch?: string }[] = [];
   try {
     await refuseInsideParent(dirs, parent.top);
-    const first = await captureLive();
+    const [first] = await Promise.all([captureLive(), refuseUncarried(parent.top)]);
     for (const dir of dirs) {
       await runGit([
         "worktree",

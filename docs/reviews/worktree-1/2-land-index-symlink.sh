@@ -16,7 +16,8 @@ GD=$(git -C "$C" rev-parse --path-format=absolute --git-dir)
 ln -s "$P/.git/index" "$GD/tether-land-index"
 ln -s "$WORK/victim.txt" "$GD/tether-land-index-staged"
 # --- the parent lands ---
-(cd "$P" && result a.txt | gate --worktree "$C" --land); echo "gate exit: $?"
+SEED=$(sed -n "s/^seed: //p" "$WORK/c1.md")   # the parent's own record: the block it sent
+(cd "$P" && result a.txt | gate --worktree "$C" --seed "$SEED" --land); echo "gate exit: $?"
 echo "parent index after (was: M a.txt staged, b.txt unstaged, u.txt untracked):"
 git -C "$P" status --short
 echo "victim.txt now starts with: $(head -c 4 "$WORK/victim.txt" | od -An -c)"

@@ -19,7 +19,8 @@ git -C "$C" sparse-checkout set --no-cone '/*'
 git -C "$C" config --worktree core.worktree "$F"
 # the child claims what gate will observe: the seed -> the feature worktree's files (the
 # feature worktree lacks the parent's uncommitted work, so that counts as "changed")
-(cd "$P" && result a.txt b.txt design.md u.txt | gate --worktree "$C" --land); echo "gate exit: $?"
+SEED=$(sed -n "s/^seed: //p" "$WORK/c1.md")   # the parent's own record: the block it sent
+(cd "$P" && result a.txt b.txt design.md u.txt | gate --worktree "$C" --seed "$SEED" --land); echo "gate exit: $?"
 echo "feature worktree: $(test -d "$F" && echo present || echo DELETED)"
 git -C "$P" worktree list
 echo "parent design.md: $(cat "$P/design.md" 2>&1)"

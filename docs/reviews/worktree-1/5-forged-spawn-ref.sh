@@ -28,7 +28,8 @@ IC=$(git -C "$C" commit-tree -p "$HEAD0" -m "tether seed: index" "$IDX")
 FORGED=$(git -C "$C" commit-tree -p "$HEAD0" -p "$IC" -m "tether seed: working tree" "$T")
 git -C "$C" update-ref "refs/tether/spawned/$NAME" "$FORGED"
 # --- the parent lands, claiming what gate observes ---
-(cd "$P" && result b.txt notes.txt | gate --worktree "$C" --land); echo "gate exit: $?"
+SEED=$(sed -n "s/^seed: //p" "$WORK/c1.md")   # the parent's own record: the block it sent
+(cd "$P" && result b.txt notes.txt | gate --worktree "$C" --seed "$SEED" --land); echo "gate exit: $?"
 echo "parent b.txt now:"; cat "$P/b.txt"
 echo "parent notes.txt: $(test -e "$P/notes.txt" && echo present || echo DELETED)"
 # A fixed tether takes the seed from the parent, not from a ref the child can move: the

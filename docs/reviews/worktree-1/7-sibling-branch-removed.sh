@@ -6,7 +6,8 @@
 # spawn ref, so c2's own gate can no longer evaluate it at all.
 . "$(dirname "$0")/common.sh"
 setup
-(cd "$P" && handshake --worktree "$P/wt" --count 2 >/dev/null) || exit 1
+(cd "$P" && handshake --worktree "$P/wt" --count 2 > "$WORK/batch.md") || exit 1
+SEED=$(sed -n "s/^seed: //p" "$WORK/batch.md" | head -1)   # the parent's own record
 C1=$P/wt/1; C2=$P/wt/2
 B2=$(git -C "$C2" rev-parse --abbrev-ref HEAD)
 # --- the honest sibling c2 commits its work ---
@@ -15,10 +16,10 @@ echo "c2 work" > "$C2/c2.txt"; git -C "$C2" add c2.txt; git -C "$C2" commit -q -
 echo "c1 work" > "$C1/c1.txt"
 git -C "$C1" symbolic-ref HEAD "refs/heads/$B2"
 git -C "$P" branch --list "tether/*" -v
-(cd "$P" && result c1.txt | gate --worktree "$C1" --land >/dev/null); echo "gate on c1 exit: $?"
+(cd "$P" && result c1.txt | gate --worktree "$C1" --seed "$SEED" --land >/dev/null); echo "gate on c1 exit: $?"
 echo "c2's branch $B2: $(git -C "$P" rev-parse -q --verify "refs/heads/$B2" || echo DELETED)"
 echo "c2's spawn ref: $(git -C "$P" rev-parse -q --verify "refs/tether/spawned/${B2#tether/}" || echo DELETED)"
-(cd "$P" && result c2.txt | gate --worktree "$C2" --land); echo "gate on c2 exit: $?"
+(cd "$P" && result c2.txt | gate --worktree "$C2" --seed "$SEED" --land); echo "gate on c2 exit: $?"
 # A fixed tether identifies a child by what the parent recorded at spawn (the worktree's
 # path and branch in the v2 block / the worktree's registration), refuses a child whose
 # HEAD names another child's branch, and deletes only the branch it created for that

@@ -14,7 +14,8 @@ echo "child change" >> "$C/a.txt"
 GD=$(git -C "$C" rev-parse --path-format=absolute --git-dir)
 echo "$WORK/elsewhere/.git" > "$GD/gitdir"
 # --- the parent lands ---
-(cd "$P" && result a.txt | gate --json --worktree "$C" --land); echo "gate exit: $?"
+SEED=$(sed -n "s/^seed: //p" "$WORK/c1.md")   # the parent's own record: the block it sent
+(cd "$P" && result a.txt | gate --json --worktree "$C" --seed "$SEED" --land); echo "gate exit: $?"
 echo "parent a.txt now:"; cat "$P/a.txt"
 # A fixed tether either removes the worktree by its registration (the admin dir name it
 # recorded at spawn) or, when the removal fails after a land, still reports the land:

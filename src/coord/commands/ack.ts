@@ -4,10 +4,11 @@
  *
  * @module
  */
-import { MESSAGE_REFUSAL, RefusedError, StoreError } from "../errors.ts";
+import { MESSAGE_REFUSAL, RefusedError } from "../errors.ts";
 import { formatMessageId, type MessageId } from "../ids.ts";
 import type { Session } from "../session.ts";
 import { now } from "./_common.ts";
+import { corruptError } from "./read.ts";
 
 /**
  * Acknowledge a message.
@@ -22,7 +23,7 @@ export async function ack(session: Session, id: MessageId): Promise<boolean> {
   const textId = formatMessageId(id.workItem, id.seq);
   const slot = session.store.readOne(id.workItem, id.seq);
   if (slot === undefined) throw new RefusedError(MESSAGE_REFUSAL);
-  if (!slot.ok) throw new StoreError(`Message ${textId} is corrupt: ${slot.reason}`);
+  if (!slot.ok) throw corruptError(textId, slot.reason);
   const message = slot.message;
   const lookup = (x: string) => {
     const [wi, n] = x.split("-M");

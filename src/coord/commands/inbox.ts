@@ -5,7 +5,7 @@
  */
 import type { Message } from "../message.ts";
 import type { Session } from "../session.ts";
-import { escapeLine } from "../terminal.ts";
+import { cutLine, LINE_COLUMNS } from "../terminal.ts";
 import type { StoredMessage } from "../store.ts";
 
 /** One inbox line. */
@@ -36,7 +36,7 @@ export interface Inbox {
   lane: string;
   /** Visible messages in number order. */
   messages: InboxEntry[];
-  /** Records that failed validation, by id (they hide nothing else). */
+  /** Records that failed validation, by id (they hide nothing else; a missing one ends the sequence). */
   corrupt: { id: string; reason: string }[];
 }
 
@@ -116,7 +116,8 @@ export async function inbox(
 
 /**
  * Render an inbox as text: one message a line (id, sender, type, state, subject, the
- * subject's control characters escaped).
+ * subject's control characters escaped), each line cut with `…` at
+ * {@linkcode LINE_COLUMNS} display columns so that no subject wraps onto a line of its own.
  *
  * @example
  * ```ts
@@ -129,9 +130,10 @@ export async function inbox(
  * @returns The text for stdout.
  */
 export function renderInbox(inbox: Inbox): string {
-  return inbox.messages.map((m) =>
-    `${m.id}  ${m.sender.padEnd(9)}  ${m.type.padEnd(14)}  ${m.state.padEnd(12)}  ${
-      escapeLine(m.subject)
-    }\n`
-  ).join("");
+  return inbox.messages.map((m) => {
+    const row = `${m.id}  ${m.sender.padEnd(9)}  ${m.type.padEnd(14)}  ${
+      m.state.padEnd(12)
+    }  ${m.subject}`;
+    return `${cutLine(row, LINE_COLUMNS)}\n`; // GUARD:cut-inbox-row
+  }).join("");
 }

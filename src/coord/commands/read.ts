@@ -9,7 +9,7 @@ import { MESSAGE_REFUSAL, RefusedError, StoreError } from "../errors.ts";
 import { formatMessageId, type MessageId } from "../ids.ts";
 import type { Message } from "../message.ts";
 import type { Session } from "../session.ts";
-import { escapeLine, frameBody } from "../terminal.ts";
+import { cutLine, escapeLine, foldLine, frameBody, LINE_COLUMNS } from "../terminal.ts";
 import { stateFor } from "./inbox.ts";
 
 /** What `coord read` shows. */
@@ -48,7 +48,7 @@ export async function read(session: Session, id: MessageId): Promise<ReadResult>
   const textId = formatMessageId(id.workItem, id.seq);
   const slot = session.store.readOne(id.workItem, id.seq);
   if (slot === undefined) throw new RefusedError(MESSAGE_REFUSAL);
-  if (!slot.ok) throw new StoreError(`Message ${textId} is corrupt: ${slot.reason}`);
+  if (!slot.ok) throw corruptError(textId, slot.reason);
   const message = slot.message;
   const original = message.forward_of === null ? undefined : lookup(message.forward_of);
   // Everything shown, and the parents their `reply-to` would name.
@@ -84,10 +84,27 @@ export async function read(session: Session, id: MessageId): Promise<ReadResult>
   };
 }
 
+const OBJECT_ID_HEADER = /^artifact-(commit|object|tree): [0-9a-f]+$/;
+
+/**
+ * The error for a corrupt record read by id: one line that fits a terminal (its reason can
+ * hold a lane's text, such as a key of the record, so it is escaped and cut).
+ *
+ * @param textId The message id.
+ * @param reason Why the record is corrupt.
+ * @returns The error.
+ */
+export function corruptError(textId: string, reason: string): StoreError {
+  const width = LINE_COLUMNS - "error: ".length;
+  return new StoreError(cutLine(`Message ${textId} is corrupt: ${reason}`, width)); // GUARD:cut-error
+}
+
 /**
  * Render a message as headers, a blank line, then the body framed by
- * {@linkcode frameBody}: every body line starts with `| `, so no body line can pass for a
- * header or a forwarded section, and control characters anywhere are shown escaped.
+ * {@linkcode frameBody}: every body line a person sees starts with `| ` (long lines are
+ * wrapped under the frame), so no body line can pass for a header or a forwarded section,
+ * and control characters anywhere are shown escaped. A header wider than
+ * {@linkcode LINE_COLUMNS} continues on lines indented by two spaces.
  *
  * @example
  * ```ts
@@ -132,7 +149,10 @@ export function renderMessage(
     );
   }
   lines.push(...extra);
-  return `${lines.join("\n")}\n\n${frameBody(message.body)}`;
+  // A header wider than a terminal continues on indented lines: none of its text starts a
+  // line. An object id is coord's own text and stays whole (a SHA-256 line is 81 columns).
+  const shown = lines.map((line) => OBJECT_ID_HEADER.test(line) ? line : foldLine(line));
+  return `${shown.join("\n")}\n\n${frameBody(message.body)}`;
 }
 
 /**

@@ -12,7 +12,10 @@ import { channelAllowed } from "../visibility.ts";
 import type { Message } from "../message.ts";
 import type { Session } from "../session.ts";
 import { stateFor } from "./inbox.ts";
-import { escapeLine } from "../terminal.ts";
+import { cutLine, escapeLine, foldLine } from "../terminal.ts";
+
+/** The widest a subject quoted in an owner action is shown (display columns). */
+const ACTION_SUBJECT_COLUMNS = 40;
 
 /** One work item's summary. */
 export interface WorkItemStatus {
@@ -102,7 +105,8 @@ export async function status(
         ![...m.to, ...m.cc].some((r) => heard(r) && acks.get(m.id)?.has(r))
       ) {
         blockers.push(m.id);
-        actions.push(`resolve blocker ${m.id} (${m.sender}: ${m.subject})`);
+        const subject = cutLine(m.subject, ACTION_SUBJECT_COLUMNS); // GUARD:cut-action-subject
+        actions.push(`resolve blocker ${m.id} (${m.sender}: ${subject})`);
       }
       if (m.artifact) handoffs.push(m);
     }
@@ -172,7 +176,8 @@ async function checkHandoffCommits(
 
 /**
  * Render a status report for a person (a subject quoted in an owner action shown with its
- * control characters escaped).
+ * control characters escaped; a line wider than 78 columns continues on lines indented by
+ * two spaces).
  *
  * @example Nothing to do
  * ```ts
@@ -200,5 +205,7 @@ export function renderStatus(report: StatusReport): string {
   }
   for (const warning of report.warnings) lines.push(`warning: ${escapeLine(warning)}`);
   lines.push(`OWNER ACTION: ${escapeLine(report.owner_action)}`);
-  return lines.join("\n") + "\n";
+  // A line wider than a terminal continues on indented lines: only coord's own words
+  // start a line.
+  return lines.map(foldLine).join("\n") + "\n"; // GUARD:fold-status
 }

@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { WaitTimeoutError } from "../errors.ts";
 import { formatMessageId } from "../ids.ts";
 import { Session } from "../session.ts";
-import type { Store, StoredMessage } from "../store.ts";
+import { parseSeqFileName, type Store, type StoredMessage } from "../store.ts";
 import { inbox } from "./inbox.ts";
 
 /** How often the wait re-checks from scratch, events or not (milliseconds). */
@@ -84,22 +84,28 @@ export function wakeWith(trigger: Trigger, waiting: readonly string[]): string[]
  * @param session A fresh session.
  * @param workItem The work item.
  * @param records The work item's records, read incrementally.
+ * @param stopAt When reading the records must stop (`performance.now()` scale).
  * @returns The ids in number order.
+ * @throws {ReadingStopped} when reading the records ran past `stopAt`.
  */
 export async function waitingIds(
   session: Session,
   workItem: string,
   records: Records,
+  stopAt = Infinity,
 ): Promise<string[]> {
-  const found = await inbox(session, workItem, true, records.read(session.store, workItem));
+  const slots = records.read(session.store, workItem, stopAt);
+  const found = await inbox(session, workItem, true, slots);
   return found.messages.map((m) => m.id);
 }
 
 /**
  * A work item's records across the checks of one wait. Messages are immutable, so a record
  * that parsed once is kept and only new numbers are read at the next check (a check over
- * 10,000 messages then costs what the new ones cost); a missing or corrupt slot is read
- * again every time. Only the records are kept: visibility is decided afresh at every check.
+ * 10,000 messages then costs what the new ones cost); a corrupt slot is read again every
+ * time. The walk stops at the first missing number, as every reader's does (nothing beyond
+ * it is read), and at a time limit (see {@linkcode ReadingStopped}). Only the records are
+ * kept: visibility is decided afresh at every check.
  */
 export class Records {
   #kept = new Map<number, StoredMessage>();
@@ -109,24 +115,23 @@ export class Records {
    *
    * @param store The store.
    * @param workItem The work item.
+   * @param stopAt When reading must stop (on `clock`'s scale); Infinity for never.
+   * @param clock The clock.
    * @returns The slots in number order.
+   * @throws {ReadingStopped} when the clock passes `stopAt` before the walk ends.
    */
-  read(store: Store, workItem: string): StoredMessage[] {
-    const listed = highestListed(join(store.dir(workItem), "msgs"));
+  read(
+    store: Store,
+    workItem: string,
+    stopAt = Infinity,
+    clock: () => number = () => performance.now(),
+  ): StoredMessage[] {
     const out: StoredMessage[] = [];
     for (let seq = 1;; seq++) {
+      if (clock() > stopAt) throw new ReadingStopped(); // GUARD:wait-stop-reading
       const kept = this.#kept.get(seq);
-      const slot = kept ?? store.readOne(workItem, seq);
-      if (slot === undefined) {
-        if (seq > listed) break;
-        out.push({
-          seq,
-          id: formatMessageId(workItem, seq),
-          ok: false,
-          reason: "the record is missing",
-        });
-        continue;
-      }
+      const slot = kept ?? store.readSlot(workItem, seq);
+      if (slot === undefined) break;
       if (slot.ok && !kept) this.#kept.set(seq, slot);
       out.push(slot);
     }
@@ -134,19 +139,19 @@ export class Records {
   }
 }
 
-/** The highest message number a listing of `msgs/` shows (a hint past gaps, as for `readAll`). */
-function highestListed(dir: string): number {
-  let max = 0;
-  try {
-    for (const entry of Deno.readDirSync(dir)) {
-      const match = /^([0-9]{6,8})\.json$/.exec(entry.name);
-      if (match?.[1]) max = Math.max(max, Number(match[1]));
-    }
-  } catch {
-    return 0;
+/**
+ * A check was still reading records {@linkcode WAIT_GRACE_MS} after the deadline (a store
+ * filled with junk records): the wait ends as timed out instead of reading on.
+ */
+export class ReadingStopped extends Error {
+  constructor() {
+    super("reading the store took past the wait's deadline");
+    this.name = "ReadingStopped";
   }
-  return max;
 }
+
+/** How long after its deadline a wait may still be reading the store (milliseconds). */
+export const WAIT_GRACE_MS = 2000;
 
 /** What the wait loop needs from the world; {@linkcode wait} gives the real one, tests a simulated one. */
 export interface WaitWorld {
@@ -236,6 +241,11 @@ export async function wait(
   let lane = session.lane;
   const arrivals = new Arrivals(join(session.store.dir(workItem), "msgs"), workItem);
   const records = new Records();
+  const stopAt = performance.now() + timeoutMs + WAIT_GRACE_MS;
+  const timedOut = () =>
+    new WaitTimeoutError(
+      `timeout: no unacknowledged message for ${lane} in ${workItem} within ${timeoutText}`,
+    );
   try {
     const ids = await waitLoop({
       now: () => performance.now(),
@@ -243,16 +253,15 @@ export async function wait(
         const current: Session = session ?? await Session.open(cwd);
         session = undefined;
         lane = current.lane;
-        return await waitingIds(current, workItem, records);
+        return await waitingIds(current, workItem, records, stopAt);
       },
       next: (ms) => arrivals.next(ms),
       drain: () => void arrivals.drain(),
-    }, timeoutMs);
-    if (ids === undefined) {
-      throw new WaitTimeoutError(
-        `timeout: no unacknowledged message for ${lane} in ${workItem} within ${timeoutText}`,
-      );
-    }
+    }, timeoutMs).catch((error) => {
+      if (error instanceof ReadingStopped) return undefined;
+      throw error;
+    });
+    if (ids === undefined) throw timedOut();
     return { work_item: workItem, lane, ids };
   } finally {
     arrivals.close();
@@ -291,8 +300,8 @@ class Arrivals {
       for await (const event of watcher) {
         if (event.kind === "access") continue;
         for (const path of event.paths) {
-          const match = /(?:^|[\\/])([0-9]{6,8})\.json$/.exec(path);
-          if (match?.[1]) this.#pending.add(formatMessageId(workItem, Number(match[1])));
+          const seq = parseSeqFileName(path.split(/[\\/]/).at(-1) ?? "");
+          if (seq !== undefined) this.#pending.add(formatMessageId(workItem, seq));
         }
         if (this.#pending.size > 0) this.#notify?.();
       }

@@ -199,7 +199,7 @@ export async function verifyExact(
   if ("error" in expected) return errorVerdict(block, expected.error, v1);
   if (v1.status === "mismatch" && "error" in observed) { // GUARD:v1-halts-first
     // The tree already diverged from the block: that is the finding, whatever the content
-    // capture met (an empty nested repository, an unmerged index, no write access).
+    // capture met (an unmerged index, no write access to the object directory).
     return { ...v1, version: 2, workspace_mode: "shared", seed: null };
   }
   if ("error" in observed) {
