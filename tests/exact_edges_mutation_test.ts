@@ -7,16 +7,6 @@ import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_m
 
 const CASES: GuardCase[] = [
   {
-    guard: "beside a nested repository without a commit, everything else is still added strictly",
-    mutations: [{
-      file: "src/seed/state.ts",
-      find: "{ ...opts, stdin: rest }); // GUARD:seed-strict-add",
-      replace: "{ ...opts, stdin: rest, allowFailure: true });",
-    }],
-    file: "tests/exact_edges_test.ts",
-    filter: "a file git cannot clean",
-  },
-  {
     guard: "an unmerged index is refused by name before the capture writes anything",
     mutations: [{
       file: "src/seed/state.ts",

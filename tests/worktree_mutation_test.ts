@@ -143,6 +143,84 @@ const CASES: GuardCase[] = [
     file: "tests/worktree_identity_test.ts",
     filter: "cannot be removed",
   },
+  {
+    guard: "reading the child hashes raw bytes: no clean filter runs",
+    mutations: [{
+      file: "src/context/content.ts",
+      find: '["--no-filters", "-w"], // GUARD:raw-no-filters',
+      replace: '["-w"], // GUARD:raw-no-filters',
+    }],
+    file: "tests/worktree_content_test.ts",
+    filter: "no clean filter or hook",
+  },
+  {
+    guard: "reading the child runs no hook",
+    mutations: [
+      {
+        file: "src/context/content.ts",
+        find: '"core.hooksPath=/dev/null", // GUARD:raw-no-hooks',
+        replace: '"advice.waitingForEditor=false", // GUARD:raw-no-hooks',
+      },
+      {
+        file: "src/seed/state.ts",
+        find: '"core.hooksPath=/dev/null", // GUARD:seed-no-hooks',
+        replace: '"advice.waitingForEditor=false", // GUARD:seed-no-hooks',
+      },
+    ],
+    file: "tests/worktree_content_test.ts",
+    filter: "no clean filter or hook",
+  },
+  {
+    guard: "gate --worktree reads file evidence from the child's raw capture",
+    mutations: [{
+      file: "src/worktree/gate.ts",
+      find:
+        "inspect: (_top, paths) => Promise.resolve(inspectCaptured(child.files, paths)), // tether:guard",
+      replace: "// tether:guard",
+    }],
+    file: "tests/worktree_content_test.ts",
+    filter: "no clean filter or hook",
+  },
+  {
+    guard: "the land re-hashes every blob it writes",
+    mutations: [{
+      file: "src/worktree/land_checks.ts",
+      find: 'if (leaf?.kind !== "ok" || leaf.type !== "blob") throw forged(oid); // tether:guard',
+      replace: "if (false) throw forged(oid); // tether:guard",
+    }],
+    file: "tests/worktree_content_test.ts",
+    filter: "loose object",
+  },
+  {
+    guard: "the land refuses ignored files and directories in the way",
+    mutations: [{
+      file: "src/worktree/land_checks.ts",
+      find: "if (asked.has(path)) found.add(path); // tether:guard",
+      replace: "if (false) found.add(path); // tether:guard",
+    }],
+    file: "tests/worktree_content_test.ts",
+    filter: "ignored file",
+  },
+  {
+    guard: "the land changes only paths the child changed",
+    mutations: [{
+      file: "src/worktree/land_checks.ts",
+      find: "return landing.filter((p) => !own.has(p)); // tether:guard",
+      replace: "return landing.filter((p) => !own.has(p) && false); // tether:guard",
+    }],
+    file: "tests/worktree_content_test.ts",
+    filter: "renamed",
+  },
+  {
+    guard: "a spawn compares the child's bytes with the parent's",
+    mutations: [{
+      file: "src/worktree/spawn.ts",
+      find: "if (written !== state.worktree) { // tether:guard",
+      replace: "if (false) { // tether:guard",
+    }],
+    file: "tests/worktree_content_test.ts",
+    filter: "rewrite the parent's bytes",
+  },
 ];
 
 Deno.test("mutation: disabling each worktree-mode guard makes its test fail", async (t) => {

@@ -170,11 +170,14 @@ export async function gateMain(args: string[]): Promise<number> {
           ? JSON.stringify(report, null, 2) + "\n"
           : renderReport(report) + renderWorktree(report),
       );
-      const left = report.land?.status === "conflict" ? undefined : report.land?.not_removed;
+      const left = report.land?.status === "conflict" || report.land?.status === "refused"
+        ? undefined
+        : report.land?.not_removed;
       if (left !== undefined) {
         err(`warning: after the land, tether could not remove: ${left.join("; ")}`);
       }
-      return report.verdict === "accept" && report.land?.status !== "conflict"
+      return report.verdict === "accept" && report.land?.status !== "conflict" &&
+          report.land?.status !== "refused"
         ? EXIT_ACCEPT
         : EXIT_REJECT;
     } catch (error) {

@@ -23,6 +23,7 @@ import {
   checkEvidence,
   type EvidenceFinding,
   evidencePath,
+  type FileInspector,
   isCheckable,
   type SpawnState,
 } from "./evidence.ts";
@@ -57,6 +58,8 @@ export interface GateOptions {
   done?: boolean;
   /** Where to evaluate; defaults to the current directory (the library's callers). */
   cwd?: string;
+  /** How file evidence is looked at, instead of git in the worktree. */
+  inspect?: FileInspector;
 }
 
 /** Most schema issues listed before the rest are summarised. */
@@ -246,8 +249,9 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
     : undefined;
 
   let findings: EvidenceFinding[] = [];
-  if (result && repo) findings = await checkEvidence(result.evidence, repo, observation?.spawn);
-  else if (result) {
+  if (result && repo) {
+    findings = await checkEvidence(result.evidence, repo, observation?.spawn, options.inspect);
+  } else if (result) {
     findings = result.evidence.map((e) => ({ kind: e.kind, ref: e.ref, status: "unverified" }));
   }
 

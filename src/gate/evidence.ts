@@ -60,6 +60,12 @@ export function isCheckable(kind: string): boolean {
   return kind === "commit" || kind === "file";
 }
 
+/** How file evidence paths are looked at: through git in the worktree, by default. */
+export type FileInspector = (
+  top: string,
+  paths: readonly string[],
+) => Promise<Map<string, WorktreeFile>>;
+
 /**
  * Check every evidence item. Git is asked once for all commits and, for files, a bounded
  * number of times (batched pathspecs, per-path type checks at most 8 at a time).
@@ -67,12 +73,16 @@ export function isCheckable(kind: string): boolean {
  * @param evidence The child's evidence.
  * @param repo Top level and object format, or null outside git (checkable kinds then
  *   cannot be checked, and the caller decides what that means).
+ * @param spawn What the spawn snapshot recorded, with `--since`.
+ * @param inspect How file paths are looked at (`gate --worktree` passes the child's raw
+ *   capture, so nothing the child configured runs).
  * @returns One finding per item, in order.
  */
 export async function checkEvidence(
   evidence: readonly SubagentEvidence[],
   repo: { top: string; format: ObjectFormat },
   spawn?: SpawnState,
+  inspect: FileInspector = inspectWorktreeFiles,
 ): Promise<EvidenceFinding[]> {
   const commits = [
     ...new Set(
@@ -90,7 +100,7 @@ export async function checkEvidence(
   const [commitsRead, files] = await Promise.all([
     readCommits(repo.top, commits, repo.format),
     wanted.length > 0
-      ? inspectWorktreeFiles(repo.top, wanted)
+      ? inspect(repo.top, wanted)
       : Promise.resolve(new Map<string, WorktreeFile>()),
   ]);
   // New since spawn: committed at or after the spawn's second and not reachable from the

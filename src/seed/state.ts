@@ -1,13 +1,14 @@
 /**
  * The exact content state of a worktree, recorded as git objects in a bounded number of
  * git processes, whatever the tree holds: the HEAD commit, the tree of the index, and a
- * tree of the working tree as `git add -A` would record it (untracked files included,
- * ignored files excluded, symlinks as links, special files skipped, each submodule and
- * nested repository at the commit its HEAD names; a nested repository without a commit,
- * which git cannot record, is left out, as `git status` still shows it). Two states are
- * the same content exactly when their ids are equal, so comparing states never reads a
- * file twice. An index with unmerged entries (a merge stopped on conflicts) has no tree:
- * the capture refuses it before writing anything.
+ * tree of the working tree's raw bytes, the files `git add -A` would choose (untracked
+ * files included, ignored files excluded, symlinks as links, special files skipped, each
+ * submodule at the commit its HEAD names) hashed as they are on disk: no clean filter, no
+ * line-ending or encoding rewrite, nothing the worktree configures runs
+ * ({@linkcode writeRawTree}). Two states are the same content exactly when their ids are
+ * equal, so comparing states never reads a file twice.
+ * An index with unmerged entries (a merge stopped on conflicts) has no tree: the capture
+ * refuses it before writing anything.
  *
  * The working-tree tree is built in a fresh private index of each capture (in the object
  * directory, see {@linkcode SEED_INDEX_PREFIX}), and the index tree in a private copy of
@@ -17,7 +18,8 @@
  *
  * @module
  */
-import { failure, GitError, gitText, runGit } from "../git.ts";
+import { type RawEntry, writeRawTree } from "../context/content.ts";
+import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
 import { decodePaths } from "./paths.ts";
 import { unmergedMessage, unmergedPaths } from "./refusal.ts";
 
@@ -41,6 +43,8 @@ export interface CaptureStateOptions {
    * one no other process uses (inside the new child's git directory).
    */
   indexFile?: string;
+  /** Filled with the working-tree tree's entries (path → mode and raw id), when given. */
+  files?: Map<string, RawEntry>;
   /**
    * The git directory and work tree to read, given explicitly (`GIT_DIR`, `GIT_WORK_TREE`)
    * instead of found from `dir`: a worktree's own configuration (`core.worktree` in its
@@ -73,7 +77,7 @@ const NO_CALLER_CONFIG = { GIT_CONFIG_COUNT: "0", GIT_CONFIG_PARAMETERS: "" }; /
  * truth: no assume-unchanged marking of added files, no sparse-checkout filtering (a file
  * missing from the working tree is missing), no untracked cache; names compared case by
  * case (a new `readme.md` beside `README.md` is a file of its own), no stat shortcut, no
- * line-ending rewrite, and (except on Windows, where git cannot see them) the executable
+ * line-ending rewrite, no hook (an index write runs `post-index-change`), and (except on Windows, where git cannot see them) the executable
  * bit and symlinks as they are.
  */
 export const PLAIN_CONFIG: readonly string[] = [
@@ -93,6 +97,8 @@ export const PLAIN_CONFIG: readonly string[] = [
   "core.checkStat=default",
   "-c",
   "core.autocrlf=false", // GUARD:seed-autocrlf
+  "-c",
+  "core.hooksPath=/dev/null", // GUARD:seed-no-hooks
   ...(Deno.build.os === "windows" ? [] : ["-c", "core.fileMode=true", "-c", "core.symlinks=true"]), // GUARD:seed-filemode
 ];
 
@@ -100,18 +106,26 @@ export const PLAIN_CONFIG: readonly string[] = [
 interface Places {
   top: string;
   objects: string;
+  format: ObjectFormat;
 }
 
 async function places(dir: string, env: Record<string, string> = {}): Promise<Places> {
   const text = await gitText(
-    ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-path", "objects"],
+    [
+      "rev-parse",
+      "--path-format=absolute",
+      "--show-toplevel",
+      "--git-path",
+      "objects",
+      "--show-object-format",
+    ],
     { cwd: dir, env },
   );
   const lines = text.split("\n");
-  if (lines.length !== 2 || !lines[0] || !lines[1]) {
+  if (lines.length !== 3 || !lines[0] || !lines[1]) {
     throw new GitError("failed", "Cannot read the top level and the object directory");
   }
-  return { top: lines[0], objects: lines[1] };
+  return { top: lines[0], objects: lines[1], format: lines[2] === "sha256" ? "sha256" : "sha1" };
 }
 
 /** HEAD and the index's entries (`ls-files -s`), read together without locking the index. */
@@ -144,67 +158,17 @@ export async function seedIndexPath(top: string): Promise<string> {
   return `${objects}/${SEED_INDEX_PREFIX}${crypto.randomUUID()}`;
 }
 
-/**
- * Write the tree of the working tree: the index tree read into the scratch index without
- * stat data (so every file is hashed), then `add -A`.
- */
-async function worktreeTree(top: string, env: Record<string, string>, index: string) {
-  const opts = { cwd: top, env };
-  await runGit([...PLAIN_CONFIG, "read-tree", "--end-of-options", index], opts);
-  const add = [...PLAIN_CONFIG, "add", "-A", "--", ":/"];
-  const added = await runGit(add, { ...opts, allowFailure: true });
-  if (added.code !== 0) await addAroundNestedRepos(top, env, failure(add, added));
-  return await gitText([...PLAIN_CONFIG, "write-tree"], opts);
-}
-
-/** NUL-terminated pathspecs, each a magic prefix and a path's raw bytes. */
-function pathspecs(prefix: string, paths: readonly Uint8Array[]): Uint8Array {
-  const head = new TextEncoder().encode(prefix);
-  const out = new Uint8Array(paths.reduce((n, p) => n + head.length + p.length + 1, 0));
-  let at = 0;
-  for (const path of paths) {
-    out.set(head, at);
-    out.set(path, at + head.length);
-    at += head.length + path.length + 1;
+/** The tracked paths of `ls-files -s -z` records, and the submodules' recorded commits. */
+function trackedPaths(entries: Uint8Array): { tracked: string[]; gitlinks: Map<string, string> } {
+  const tracked = new Set<string>();
+  const gitlinks = new Map<string, string>();
+  for (const record of new TextDecoder().decode(entries).split("\0")) {
+    const match = /^(\d{6}) ([0-9a-f]+) (\d)\t(.*)$/s.exec(record);
+    if (!match) continue;
+    tracked.add(match[4]!);
+    if (match[1] === "160000" && match[3] === "0") gitlinks.set(match[4]!, match[2]!);
   }
-  return out;
-}
-
-/**
- * `git add -A` stops at a nested repository without a commit (a gitlink needs one):
- * after such a failure, list the untracked nested repositories (one `ls-files`; as for
- * `status -uall`, an untracked entry ending in `/` is one), add everything else strictly,
- * then the nested repositories with `--ignore-errors`: one with a commit becomes the
- * gitlink `add -A` makes, one without is left out (its `?? n/` status line is still in
- * the fingerprint). With no nested repository the first failure stands.
- */
-async function addAroundNestedRepos(top: string, env: Record<string, string>, first: GitError) {
-  const opts = { cwd: top, env };
-  const listed = await runGit(
-    [...PLAIN_CONFIG, "ls-files", "-z", "--others", "--exclude-standard"],
-    opts,
-  );
-  const nested: Uint8Array[] = [];
-  for (let start = 0, end; (end = listed.stdout.indexOf(0, start)) !== -1; start = end + 1) {
-    if (end > start && listed.stdout[end - 1] === 0x2f) {
-      nested.push(listed.stdout.subarray(start, end));
-    }
-  }
-  if (nested.length === 0) throw first;
-  const fromStdin = ["--pathspec-from-file=-", "--pathspec-file-nul"];
-  const rest = new Uint8Array([
-    ...new TextEncoder().encode(":/\0"),
-    ...pathspecs(":(exclude,top,literal)", nested),
-  ]);
-  await runGit([...PLAIN_CONFIG, "add", "-A", ...fromStdin], { ...opts, stdin: rest }); // GUARD:seed-strict-add
-  const gitlinks = [...PLAIN_CONFIG, "add", "--ignore-errors", ...fromStdin];
-  const linked = await runGit(gitlinks, {
-    ...opts,
-    stdin: pathspecs(":(top,literal)", nested),
-    allowFailure: true,
-  });
-  // 1: some were left out (no commit to record); anything else is a failure.
-  if (linked.code !== 0 && linked.code !== 1) throw failure(gitlinks, linked);
+  return { tracked: [...tracked], gitlinks };
 }
 
 /**
@@ -229,30 +193,39 @@ export async function captureState(
   const where: Record<string, string> = options.repo
     ? { GIT_DIR: options.repo.gitDir, GIT_WORK_TREE: options.repo.workTree }
     : {};
-  const { top, objects } = await places(dir, where);
+  const { top, objects, format } = await places(dir, where);
   const scratch = options.indexFile ??
     `${objects}/${SEED_INDEX_PREFIX}${crypto.randomUUID()}`; // GUARD:seed-fresh-index
   const base = { ...NO_REPLACE, ...NO_CALLER_CONFIG, ...where };
   const staged = { ...base, GIT_INDEX_FILE: `${scratch}-staged` };
-  const env = { ...base, GIT_INDEX_FILE: scratch };
   const attempts = options.attempts ?? 3;
   for (let attempt = 1;; attempt++) {
     const [head, entries] = await headAndEntries(top, where);
     const unmerged = unmergedPaths(entries);
     if (unmerged.length > 0) throw new GitError("failed", unmergedMessage(unmerged)); // GUARD:seed-unmerged
-    await runGit(["read-tree", "--empty"], { cwd: top, env: staged });
+    await runGit([...PLAIN_CONFIG, "read-tree", "--empty"], { cwd: top, env: staged });
     await runGit([...PLAIN_CONFIG, "update-index", "-z", "--index-info"], {
       cwd: top,
       env: staged,
       stdin: entries,
     });
-    const index = await gitText(["write-tree"], { cwd: top, env: staged });
-    const worktree = await worktreeTree(top, env, index);
+    const index = await gitText([...PLAIN_CONFIG, "write-tree"], { cwd: top, env: staged });
+    const raw = {
+      index: scratch,
+      ...trackedPaths(entries),
+      format,
+      config: PLAIN_CONFIG,
+      env: base,
+    };
+    const worktree = await writeRawTree(top, raw);
     const [headAfter, entriesAfter] = await headAndEntries(top, where);
-    const again = await worktreeTree(top, env, index);
+    const again = await writeRawTree(top, raw);
     const still = head === headAfter && sameBytes(entries, entriesAfter) &&
-      worktree === again; // GUARD:seed-twice
-    if (still) return { head, index, worktree };
+      worktree.tree === again.tree; // GUARD:seed-twice
+    if (still) {
+      for (const [path, entry] of worktree.files) options.files?.set(path, entry);
+      return { head, index, worktree: worktree.tree };
+    }
     if (attempt >= attempts) {
       throw new GitError(
         "failed",
@@ -260,6 +233,36 @@ export async function captureState(
       );
     }
   }
+}
+
+/**
+ * Write the tree of a worktree's files as raw bytes (see {@linkcode writeRawTree}) in a
+ * fresh private index, with only `tracked` counted as tracked (a submodule among them that
+ * is not checked out keeps its recorded commit).
+ *
+ * @param dir The worktree's top level, or a directory in it.
+ * @param tracked The entries that count as tracked (ignored or not), as a capture's `files`.
+ * @returns The tree id.
+ * @throws {GitError} when git fails.
+ */
+export async function rawTree(
+  dir: string,
+  tracked: ReadonlyMap<string, RawEntry>,
+): Promise<string> {
+  const { top, objects, format } = await places(dir);
+  const index = `${objects}/${SEED_INDEX_PREFIX}${crypto.randomUUID()}`;
+  const base = { ...NO_REPLACE, ...NO_CALLER_CONFIG };
+  const gitlinks = new Map(
+    [...tracked].filter(([, e]) => e.mode === "160000").map(([p, e]) => [p, e.oid]),
+  );
+  return (await writeRawTree(top, {
+    index,
+    tracked: [...tracked.keys()],
+    gitlinks,
+    format,
+    config: PLAIN_CONFIG,
+    env: base,
+  })).tree;
 }
 
 /**

@@ -13,7 +13,7 @@ import { classifyChanges } from "../gate/changes.ts";
 import { evaluate, type GateReport } from "../gate/evaluate.ts";
 import { GateError } from "../gate/repo.ts";
 import { GitError, gitText } from "../git.ts";
-import { land, type LandOutcome, readChildWork } from "./land.ts";
+import { inspectCaptured, land, type LandOutcome, readChildWork } from "./land.ts";
 import { listPaths } from "./plan.ts";
 
 /** Options for {@linkcode worktreeGate}. */
@@ -76,6 +76,8 @@ export async function worktreeGate(
     const base = await evaluate(text, {
       acceptUnverified: options.acceptUnverified,
       cwd: child.top,
+      // File evidence is read from the child's raw capture: nothing it configured runs.
+      inspect: (_top, paths) => Promise.resolve(inspectCaptured(child.files, paths)), // tether:guard wt-raw-evidence
     });
     const changes = classifyChanges(child.changed, claims(text));
     const reasons = [...base.reasons];
@@ -105,7 +107,9 @@ export async function worktreeGate(
     };
     if (options.land && verdict === "accept") {
       report.land = await land(child, parentTop, options.keep);
-      if (report.land.status === "conflict") report.recent_files = [];
+      if (report.land.status === "conflict" || report.land.status === "refused") {
+        report.recent_files = [];
+      }
     }
     return report;
   } catch (error) {
@@ -133,6 +137,16 @@ export function renderWorktree(report: WorktreeGateReport): string {
     out.push(`landed: ${count(l.paths.length, "path")}: ${listPaths(l.paths)}`);
   } else if (l?.status === "nothing") {
     out.push("landed: nothing (the child changed no file)");
+  } else if (l?.status === "refused") {
+    out.push(
+      l.reason === "outside"
+        ? `refused: nothing landed; the merge would change paths the child did not change (a rename in the parent?): ${
+          listPaths(l.paths)
+        }`
+        : `refused: nothing landed; the parent has ignored files or directories in the way: ${
+          listPaths(l.paths)
+        }`,
+    );
   } else if (l?.status === "conflict") {
     out.push(
       `conflict: nothing landed; the parent's working tree and the child changed the same lines at: ${

@@ -8,10 +8,13 @@
  *
  * @module
  */
+import type { RawEntry } from "../context/content.ts";
 import { GitError, gitText, isFullOid, objectFormat, runGit } from "../git.ts";
+import type { WorktreeFile } from "../gate/repo.ts";
 import { readSeed } from "../seed/commit.ts";
 import { captureState, changedPaths, seedIndexPath, type TreeState } from "../seed/state.ts";
 import { identifyChild, parseWorktreeList, type WorktreeEntry } from "./identity.ts";
+import { ignoredInTheWay, outsideChanged, verifyPaths } from "./land_checks.ts";
 
 /** A child's worktree as the parent sees it. */
 export interface ChildWork {
@@ -29,6 +32,8 @@ export interface ChildWork {
   seedState: TreeState;
   /** The child's live state. */
   state: TreeState;
+  /** The entries of the child's working-tree tree (path → mode and raw id). */
+  files: ReadonlyMap<string, RawEntry>;
   /** Paths the child changed since the seed (committed or not). */
   changed: string[];
   /** The child's commits since the seed's HEAD, oldest first. */
@@ -42,6 +47,7 @@ export interface ChildWork {
 export type LandOutcome =
   | { status: "landed"; paths: string[]; removed: boolean; not_removed?: string[] }
   | { status: "conflict"; paths: string[] }
+  | { status: "refused"; reason: "outside" | "ignored"; paths: string[] }
   | { status: "nothing"; paths: []; removed: boolean; not_removed?: string[] };
 
 const FIXED = {
@@ -53,6 +59,19 @@ const FIXED = {
   GIT_COMMITTER_EMAIL: "tether@localhost",
   GIT_COMMITTER_DATE: "@0 +0000",
 };
+
+/**
+ * Config of the land's index and checkout calls: files are written as the merged tree's
+ * raw bytes (no line-ending rewrite from the configuration), and no hook runs.
+ */
+const LAND_CONFIG: readonly string[] = [
+  "-c",
+  "core.autocrlf=false",
+  "-c",
+  "core.eol=lf",
+  "-c",
+  "core.hooksPath=/dev/null",
+];
 
 function lines(text: string): string[] {
   return text.split("\n").filter((l) => l !== "");
@@ -139,11 +158,13 @@ export async function readChildWork(dir: string, seed: string): Promise<ChildWor
       `git in "${top}" reports top level "${shown}", git dir "${gitDir}" and HEAD "${head}": not the worktree handshake --worktree made there (core.worktree or a rewritten .git?)`,
     );
   }
+  const files = new Map<string, RawEntry>();
   const [seedState, state] = await Promise.all([
     readSeed(parentTop, seed, format),
-    // The child is judged, not trusted: a fresh private index hashes every file, and its
-    // git dir and work tree are given, never found.
-    captureState(top, { repo: { gitDir, workTree: top } }),
+    // The child is judged, not trusted: a fresh private index hashes every file's raw
+    // bytes (nothing the child configured, filters or hooks, runs), and its git dir and
+    // work tree are given, never found.
+    captureState(top, { repo: { gitDir, workTree: top }, files }),
   ]);
   const [changed, log] = await Promise.all([
     changedPaths(parentTop, seedState.worktree, state.worktree),
@@ -157,9 +178,49 @@ export async function readChildWork(dir: string, seed: string): Promise<ChildWor
     seed,
     seedState,
     state,
+    files,
     changed,
     commits: lines(log),
   };
+}
+
+/**
+ * What file evidence paths hold in a child's raw capture, as gate's evidence check reads
+ * them: a regular file with its raw blob id, a link, a path inside a nested repository,
+ * or missing (absent, or ignored, so never landed).
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const files = new Map([["a.txt", { mode: "100644", oid: "ab" }], ["sub", { mode: "160000", oid: "cd" }]]);
+ * assertEquals(inspectCaptured(files, ["a.txt", "sub/x", "b"]), new Map<string, unknown>([
+ *   ["a.txt", { kind: "regular", oid: "ab" }],
+ *   ["sub/x", { kind: "nested", repo: "sub" }],
+ *   ["b", { kind: "missing" }],
+ * ]));
+ * ```
+ * @param files The capture's entries.
+ * @param paths The evidence paths.
+ * @returns Path → what it holds.
+ */
+export function inspectCaptured(
+  files: ReadonlyMap<string, RawEntry>,
+  paths: readonly string[],
+): Map<string, WorktreeFile> {
+  const out = new Map<string, WorktreeFile>();
+  for (const path of paths) {
+    const entry = files.get(path);
+    let nested: string | undefined;
+    for (let i = path.indexOf("/"); i > 0 && nested === undefined; i = path.indexOf("/", i + 1)) {
+      if (files.get(path.slice(0, i))?.mode === "160000") nested = path.slice(0, i);
+    }
+    if (nested !== undefined) out.set(path, { kind: "nested", repo: nested });
+    else if (entry === undefined) out.set(path, { kind: "missing" });
+    else if (entry.mode === "120000") out.set(path, { kind: "symlink" });
+    else if (entry.mode === "160000") out.set(path, { kind: "special" });
+    else out.set(path, { kind: "regular", oid: entry.oid });
+  }
+  return out;
 }
 
 async function commitTree(tree: string, parents: string[]): Promise<string> {
@@ -251,10 +312,28 @@ export async function land(
     throw new GitError("failed", `git merge-tree exited with ${merged.code}: ${merged.stderr}`);
   }
   const paths = await changedPaths(parentTop, parent.worktree, tree);
-  await runGit(["read-tree", "-m", "-u", "--end-of-options", parent.worktree, tree], {
+  const outside = outsideChanged(paths, child.changed);
+  if (outside.length > 0) return { status: "refused", reason: "outside", paths: outside };
+  await verifyPaths(
+    parentTop,
+    await objectFormat(parentTop),
+    [child.seedState.worktree, parent.worktree, child.state.worktree, tree],
+    [...new Set([...child.changed, ...paths])],
+  );
+  const ignored = await ignoredInTheWay(parentTop, paths);
+  if (ignored.length > 0) return { status: "refused", reason: "ignored", paths: ignored };
+  const index = { GIT_INDEX_FILE: scratch, GIT_NO_REPLACE_OBJECTS: "1" };
+  // The capture's entries carry no stat data; git compares each file's content with its
+  // raw blob, so read-tree can tell a file that changed after the parent was read.
+  await runGit([...LAND_CONFIG, "update-index", "-q", "--refresh"], {
     cwd: parentTop,
-    env: { GIT_INDEX_FILE: scratch, GIT_NO_REPLACE_OBJECTS: "1" },
+    env: index,
+    allowFailure: true,
   });
+  await runGit(
+    [...LAND_CONFIG, "read-tree", "-m", "-u", "--end-of-options", parent.worktree, tree],
+    { cwd: parentTop, env: index },
+  );
   return { status: "landed", paths, ...await tidy(child, keep) };
 }
 

@@ -8,13 +8,26 @@
  */
 import { dirname, resolve } from "node:path";
 import { GitError, gitText, objectFormat, runGit } from "../git.ts";
+import type { RawEntry } from "../context/content.ts";
 import { captureLive, type LiveTree } from "../handshake/capture.ts";
 import { fingerprint } from "../handshake/fingerprint.ts";
-import { captureState, seedIndexPath, type TreeState } from "../seed/state.ts";
+import {
+  captureState,
+  changedPaths,
+  rawTree,
+  seedIndexPath,
+  type TreeState,
+} from "../seed/state.ts";
 import { spawnRefusal } from "../seed/refusal.ts";
 import { SEED_REF_PREFIX, seedId, writeSeed } from "../seed/commit.ts";
 import { decodePath } from "../seed/paths.ts";
 import { BRANCH_PREFIX, branchName, listPaths, SPAWN_REF_PREFIX } from "./plan.ts";
+
+/**
+ * The child's checkout writes the seed's raw bytes back: no line-ending rewrite from the
+ * configuration (attributes can still ask for one; the byte check below then refuses).
+ */
+const CHECKOUT_CONFIG: readonly string[] = ["-c", "core.autocrlf=false", "-c", "core.eol=lf"];
 
 /** One child worktree. */
 export interface SpawnedChild {
@@ -223,9 +236,8 @@ async function claimBranch(seed: string, head: string, from: number) {
 }
 
 /**
- * Fill one child: check out the seed's working tree, check that the files are exactly it
- * (with the index at that tree and fresh stat data, no worktree change and nothing
- * untracked in its status proves it), then set
+ * Fill one child: check out the seed's working tree, check that the files are exactly its
+ * bytes (the child's files hashed raw, as the parent's were, give the same tree), then set
  * the index to the seed's index tree keeping stat data, attach HEAD to the branch, and
  * check that the child's status has the parent's fingerprint and the parent's directory
  * exists in it.
@@ -234,21 +246,29 @@ async function fill(
   dir: string,
   branch: string,
   state: TreeState,
+  tracked: ReadonlyMap<string, RawEntry>,
   fp: string,
   prefix: string,
   ita: readonly Uint8Array[],
 ): Promise<SpawnedChild> {
   const opts = { cwd: dir };
-  await runGit(["read-tree", "--reset", "-u", "--end-of-options", state.worktree], opts);
-  // Index and HEAD differ by design; the files must equal the index: no entry may show a
-  // worktree change (Y) and none may be untracked.
-  const clean = await runGit(
-    ["status", "--porcelain", "-z", "--no-renames", "--untracked-files=all"],
-    { ...opts, parse: true },
-  );
-  const entries = new TextDecoder().decode(clean.stdout).split("\0").filter((e) => e !== "");
-  if (entries.some((e) => e[1] !== " ")) {
-    throw new GitError("failed", `The worktree ${dir} does not hold the seed's working tree`);
+  await runGit([
+    ...CHECKOUT_CONFIG,
+    "read-tree",
+    "--reset",
+    "-u",
+    "--end-of-options",
+    state.worktree,
+  ], opts);
+  const written = await rawTree(dir, tracked);
+  if (written !== state.worktree) { // tether:guard wt-spawn-bytes
+    const paths = await changedPaths(dir, state.worktree, written);
+    throw new GitError(
+      "failed",
+      `The worktree ${dir} does not hold the parent's files byte for byte at: ${
+        listPaths(paths)
+      } (line-ending, encoding or filter attributes rewrote them on checkout)`,
+    );
   }
   await runGit(["read-tree", "-m", "--end-of-options", state.index], opts);
   if (ita.length > 0) { // tether:guard wt-spawn-ita
@@ -365,8 +385,10 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
     let live = first;
     let state: TreeState | undefined;
     let ita: IntentToAdd = { carried: [], deleted: [] };
+    const files = new Map<string, RawEntry>();
     for (let attempt = 1; state === undefined; attempt++) {
-      const candidate = await captureState(parent.top, { indexFile: scratch });
+      files.clear();
+      const candidate = await captureState(parent.top, { indexFile: scratch, files });
       const entries = await intentToAdd(parent.top);
       const after = await captureLive();
       if (
@@ -416,6 +438,7 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
           child.path,
           child.branch!,
           filled,
+          files,
           live.parent_dirty_fingerprint,
           parent.prefix,
           ita.carried,

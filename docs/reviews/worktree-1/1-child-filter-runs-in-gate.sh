@@ -18,7 +18,8 @@ git -C "$C" config --worktree filter.x.clean "sh -c 'echo child code ran in the 
 printf '* filter=x\n' > "$C/.gitattributes"
 echo "child change" >> "$C/a.txt"
 # --- the parent only judges (no --land) ---
-(cd "$P" && result .gitattributes a.txt | gate --worktree "$C" >/dev/null); echo "gate exit: $?"
+SEED=$(sed -n "s/^seed: //p" "$WORK/c1.md")   # the parent's own record: the block it sent
+(cd "$P" && result .gitattributes a.txt | gate --worktree "$C" --seed "$SEED" >/dev/null); echo "gate exit: $?"
 if test -e "$WORK/PWNED"; then echo "PWNED: $(cat "$WORK/PWNED")"; else echo "no child code ran"; fi
 # A fixed tether runs no clean filter, textconv or other configured program when it reads
 # an untrusted worktree: it hashes the child's files with filters off (e.g.

@@ -19,7 +19,8 @@ echo "child  win.txt:"; od -c "$C/win.txt" | head -2
 (cd "$C" && verify < "$WORK/c1.md"); echo "verify exit: $?"
 # --- the child appends one line; the parent lands it ---
 printf 'one more line\n' >> "$C/win.txt"
-(cd "$P" && result win.txt | gate --worktree "$C" --land >/dev/null); echo "gate exit: $?"
+SEED=$(sed -n "s/^seed: //p" "$WORK/c1.md")   # the parent's own record: the block it sent
+(cd "$P" && result win.txt | gate --worktree "$C" --seed "$SEED" --land >/dev/null); echo "gate exit: $?"
 echo "parent win.txt after the land (its two CRLF lines, untouched by the child, are LF now):"
 od -c "$P/win.txt" | head -3
 # A fixed tether carries bytes: either the capture pins an attribute source that unsets

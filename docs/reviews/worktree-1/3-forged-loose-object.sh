@@ -18,8 +18,9 @@ OBJ=$(git -C "$C" rev-parse --path-format=absolute --git-common-dir)/objects
 mkdir -p "$OBJ/${X:0:2}"; cp "$OBJ/${E:0:2}/${E:2}" "$OBJ/${X:0:2}/${X:2}"
 echo "child's a.txt (what the reviewer sees):"; tail -1 "$C/a.txt"
 # --- the parent judges and lands; the evidence names the blob id of the file on disk ---
+SEED=$(sed -n "s/^seed: //p" "$WORK/c1.md")   # the parent's own record: the block it sent
 (cd "$P" && printf '{"ok":true,"summary":"edit a.txt","files_changed":["a.txt"],"errors":[],"evidence":[{"kind":"file","ref":"a.txt","ok":true,"oid":"%s"}]}' "$X" \
-  | gate --worktree "$C" --land); echo "gate exit: $?"
+  | gate --worktree "$C" --seed "$SEED" --land); echo "gate exit: $?"
 echo "parent a.txt now:"; cat "$P/a.txt"
 # A fixed tether lands the bytes it judged: it re-hashes every blob it is about to write
 # (git cat-file --batch, checked in process as src/gate/objects.ts already does for

@@ -17,7 +17,8 @@ printf 'a file where the parent has an ignored directory\n' > "$C/out.env"
 git -C "$C" add -f secret.env out.env
 git -C "$C" commit -q -m "add config"
 # --- the parent lands; .gitignore is unchanged ---
-(cd "$P" && result secret.env out.env | gate --worktree "$C" --land); echo "gate exit: $?"
+SEED=$(sed -n "s/^seed: //p" "$WORK/c1.md")   # the parent's own record: the block it sent
+(cd "$P" && result secret.env out.env | gate --worktree "$C" --seed "$SEED" --land); echo "gate exit: $?"
 echo "parent secret.env: $(cat "$P/secret.env")   (was SECRET=hunter2)"
 echo "parent out.env/cache.bin: $(cat "$P/out.env/cache.bin" 2>&1)"
 # A fixed tether treats every path that exists in the parent but not in its captured

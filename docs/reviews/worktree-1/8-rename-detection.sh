@@ -13,7 +13,8 @@ C=$P/wt/c1
 sed 's/setting_1$/setting_1_dev/' "$P/prod.yml" > "$P/dev.yml"; rm "$P/prod.yml"
 # --- the child: one line in prod.yml ---
 sed -i 's/^setting_10$/setting_10=PRODUCTION_DB_PASSWORD_ROTATED/' "$C/prod.yml"
-(cd "$P" && result prod.yml | gate --worktree "$C" --land); echo "gate exit: $?"
+SEED=$(sed -n "s/^seed: //p" "$WORK/c1.md")   # the parent's own record: the block it sent
+(cd "$P" && result prod.yml | gate --worktree "$C" --seed "$SEED" --land); echo "gate exit: $?"
 echo "parent dev.yml line 10: $(sed -n 10p "$P/dev.yml")"
 echo "parent prod.yml: $(test -e "$P/prod.yml" && echo present || echo absent)"
 # A fixed tether lands only at the paths the child changed: it refuses a merge result that

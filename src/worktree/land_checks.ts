@@ -1,0 +1,145 @@
+/**
+ * What a land checks before it writes anything into the parent: that it changes only
+ * paths the child changed, that every object on those paths is the content its id names,
+ * and that no file the parent's capture does not hold (an ignored file or directory) is
+ * in the way.
+ *
+ * @module
+ */
+import { GitError, type ObjectFormat, runGit } from "../git.ts";
+import { parseTree, readObjects } from "../gate/objects.ts";
+
+/**
+ * The paths a land would change that the child did not change. Without rename detection
+ * a three-way merge changes the parent only where the child's tree differs from the
+ * seed's, so anything else (a change carried to a renamed file) is not the child's.
+ *
+ * @example A rename carried the child's edit of prod.yml into dev.yml
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(outsideChanged(["dev.yml"], ["prod.yml"]), ["dev.yml"]);
+ * assertEquals(outsideChanged(["a.txt"], ["a.txt", "b.txt"]), []);
+ * ```
+ * @param landing The paths the land would change.
+ * @param changed The paths the child changed.
+ * @returns The paths in `landing` and not in `changed`, in order.
+ */
+export function outsideChanged(landing: readonly string[], changed: readonly string[]): string[] {
+  const own = new Set(changed);
+  return landing.filter((p) => !own.has(p)); // tether:guard wt-land-outside
+}
+
+/**
+ * The directories above each path, and the paths themselves.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(withAncestors(["a/b/c", "a/d"]), ["a/b/c", "a", "a/b", "a/d"]);
+ * ```
+ * @param paths Paths relative to the top level.
+ * @returns Each path and its ancestors, once.
+ */
+export function withAncestors(paths: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const path of paths) {
+    out.add(path);
+    for (let i = path.indexOf("/"); i > 0; i = path.indexOf("/", i + 1)) out.add(path.slice(0, i));
+  }
+  return [...out];
+}
+
+function forged(oid: string): GitError {
+  return new GitError(
+    "failed",
+    `object ${oid} does not hash to its name (the object store was altered): nothing landed`,
+  );
+}
+
+/**
+ * Check every tree on the way to each path and the object at it, in each root tree,
+ * against its name (`cat-file --batch`, re-hashed in process): what the land merges and
+ * writes is then the content the ids name, not what a rewritten loose object says. One
+ * `cat-file` call per directory level, and one for the leaves.
+ *
+ * @param top A directory in the repository.
+ * @param format The object format.
+ * @param roots Root tree ids.
+ * @param paths Paths relative to the roots.
+ * @throws {GitError} when an object is missing or does not hash to its name.
+ */
+export async function verifyPaths(
+  top: string,
+  format: ObjectFormat,
+  roots: readonly string[],
+  paths: readonly string[],
+): Promise<void> {
+  let level = new Map<string, Set<string>>();
+  const want = (map: Map<string, Set<string>>, oid: string, path: string) => {
+    const set = map.get(oid) ?? new Set<string>();
+    set.add(path);
+    map.set(oid, set);
+  };
+  for (const root of roots) for (const path of paths) want(level, root, path);
+  const leaves = new Set<string>();
+  while (level.size > 0) {
+    const read = await readObjects(top, [...level.keys()], format);
+    const next = new Map<string, Set<string>>();
+    for (const [oid, wanted] of level) {
+      const tree = read.get(oid);
+      if (tree?.kind !== "ok" || tree.type !== "tree") throw forged(oid);
+      const entries = new Map(parseTree(tree.content, format).map((e) => [e.name, e]));
+      for (const path of wanted) {
+        const slash = path.indexOf("/");
+        const entry = entries.get(slash < 0 ? path : path.slice(0, slash));
+        if (entry === undefined) continue;
+        if (entry.mode === "40000") {
+          if (slash >= 0) want(next, entry.oid, path.slice(slash + 1));
+        } else if (slash < 0 && entry.mode !== "160000") leaves.add(entry.oid);
+      }
+    }
+    level = next;
+  }
+  const read = await readObjects(top, [...leaves], format);
+  for (const oid of leaves) {
+    const leaf = read.get(oid);
+    if (leaf?.kind !== "ok" || leaf.type !== "blob") throw forged(oid); // tether:guard wt-land-hash
+  }
+}
+
+/**
+ * The paths among `paths` and the directories above them that the parent's working tree
+ * holds as ignored files, ignored links or ignored directories (`git ls-files --others
+ * --ignored --exclude-standard --directory`). The parent's capture never holds them, and
+ * `git read-tree -m -u` takes ignored files as expendable: it would overwrite or delete
+ * them.
+ *
+ * @param top The parent's top level.
+ * @param paths The paths the land would write or delete.
+ * @returns The ignored entries in the way, as git names them (a directory without its slash).
+ * @throws {GitError} when git fails.
+ */
+export async function ignoredInTheWay(top: string, paths: readonly string[]): Promise<string[]> {
+  const wanted = withAncestors(paths);
+  const asked = new Set(wanted);
+  const found = new Set<string>();
+  for (let start = 0; start < wanted.length; start += 200) {
+    const chunk = wanted.slice(start, start + 200);
+    const listed = await runGit([
+      "--literal-pathspecs",
+      "ls-files",
+      "-z",
+      "--others",
+      "--ignored",
+      "--exclude-standard",
+      "--directory",
+      "--",
+      ...chunk,
+    ], { cwd: top, parse: true });
+    for (const entry of new TextDecoder().decode(listed.stdout).split("\0")) {
+      const path = entry.replace(/\/$/, "");
+      if (asked.has(path)) found.add(path); // tether:guard wt-land-ignored
+    }
+  }
+  return [...found];
+}
