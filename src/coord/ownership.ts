@@ -197,13 +197,25 @@ const OID = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
  */
 export function oldValue(file: string | undefined, n: number, commit: string): string | undefined {
   if (file === undefined) return undefined;
-  const lines = file.split("\n");
-  if (lines.at(-1) === "") lines.pop();
+  const lines = reflogLines(file);
   const line = lines[lines.length - 1 - n];
   const match = line === undefined ? null : /^([0-9a-f]+) ([0-9a-f]+) /.exec(line);
   if (!match || !OID.test(match[1]!) || match[2] !== commit) return undefined;
   return match[1];
 }
+/** The last file split, kept so a lane's many amends cost one split, not one each. */
+let lastSplit: { file: string; lines: string[] } | undefined;
+
+/** A reflog file's lines (without the empty one after the last newline), split once per file. */
+function reflogLines(file: string): string[] {
+  if (lastSplit?.file !== file) {
+    const lines = file.split("\n");
+    if (lines.at(-1) === "") lines.pop();
+    lastSplit = { file, lines };
+  }
+  return lastSplit.lines;
+}
+
 /** `<reflog>@{<n>}`: an entry of a walk started at `<reflog>@{0}`. */
 const BY_NUMBER = /^(.+)@\{(\d+)\}$/;
 /** `<reflog>@{<seconds> <zone>}`: an entry of a walk started at `<reflog>` under `--date=raw`. */
