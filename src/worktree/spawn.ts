@@ -80,6 +80,13 @@ export async function undo(made: { path: string; branch?: string }[]): Promise<v
   await runGit(["worktree", "prune"], { allowFailure: true });
 }
 
+/** The transaction lines that claim name `n`: its branch at `head` and its spawn ref at the seed. */
+function claimLines(seed: string, head: string, n: number): string {
+  const name = branchName(seed, n);
+  return `create refs/heads/${name} ${head}\n` + // tether:guard wt-create-only
+    `create ${SPAWN_REF_PREFIX}${name.slice(BRANCH_PREFIX.length)} ${seed}\n`;
+}
+
 /**
  * Claim the first free name `tether/<seed>-<n>` from `from` on: the branch at `head` and
  * its spawn ref at the seed, created together in one transaction that fails when either
@@ -87,33 +94,43 @@ export async function undo(made: { path: string; branch?: string }[]): Promise<v
  */
 async function claimBranch(seed: string, head: string, from: number) {
   for (let n = from; n < from + 1000; n++) {
-    const name = branchName(seed, n);
-    const stdin = `create refs/heads/${name} ${head}\n` + // tether:guard wt-create-only
-      `create ${SPAWN_REF_PREFIX}${name.slice(BRANCH_PREFIX.length)} ${seed}\n`;
     const r = await runGit(["update-ref", "-m", "tether: spawn", "--stdin"], {
-      stdin,
+      stdin: claimLines(seed, head, n),
       allowFailure: true,
     });
-    if (r.code === 0) return { name, n };
+    if (r.code === 0) return { name: branchName(seed, n), n };
   }
   throw new GitError("failed", "No free branch name for the worktree");
 }
 
 /**
- * Fill one child: check out the seed's working tree, check that the files are exactly it
- * (with the index at that tree and fresh stat data, no worktree change and nothing
- * untracked in its status proves it), then set
- * the index to the seed's index tree keeping stat data, attach HEAD to the branch, and
- * check that the child's status has the parent's fingerprint and the parent's directory
- * exists in it.
+ * Claim a branch and spawn ref per child: names 1 … N in one transaction (all or none),
+ * else (a spawn of the same state took some) one by one from the first free name on.
  */
-async function fill(
-  dir: string,
-  branch: string,
-  state: TreeState,
-  fp: string,
-  prefix: string,
-): Promise<SpawnedChild> {
+async function claimBranches(seed: string, head: string, made: { branch?: string }[]) {
+  const all = made.map((_, i) => claimLines(seed, head, i + 1)).join("");
+  const r = await runGit(["update-ref", "-m", "tether: spawn", "--stdin"], {
+    stdin: all,
+    allowFailure: true,
+  });
+  if (r.code === 0) {
+    made.forEach((child, i) => child.branch = branchName(seed, i + 1));
+    return;
+  }
+  let n = 1;
+  for (const child of made) {
+    const claimed = await claimBranch(seed, head, n);
+    child.branch = claimed.name;
+    n = claimed.n + 1;
+  }
+}
+
+/**
+ * Check out the seed's working tree in one child and check that the files are exactly it:
+ * with the index at that tree and fresh stat data, no worktree change and nothing
+ * untracked in its status proves it.
+ */
+async function checkOut(dir: string, state: TreeState): Promise<void> {
   const opts = { cwd: dir };
   await runGit(["read-tree", "--reset", "-u", "--end-of-options", state.worktree], opts);
   // Index and HEAD differ by design; the files must equal the index: no entry may show a
@@ -126,8 +143,25 @@ async function fill(
   if (entries.some((e) => e[1] !== " ")) {
     throw new GitError("failed", `The worktree ${dir} does not hold the seed's working tree`);
   }
-  await runGit(["read-tree", "-m", "--end-of-options", state.index], opts);
-  await runGit(["symbolic-ref", "HEAD", `refs/heads/${branch}`], opts);
+}
+
+/**
+ * Finish one checked-out child: set the index to the seed's index tree keeping stat data
+ * and attach HEAD to the branch, then check that the child's status has the parent's
+ * fingerprint and the parent's directory exists in it.
+ */
+async function finish(
+  dir: string,
+  branch: string,
+  state: TreeState,
+  fp: string,
+  prefix: string,
+): Promise<SpawnedChild> {
+  const opts = { cwd: dir };
+  await Promise.all([
+    runGit(["read-tree", "-m", "--end-of-options", state.index], opts),
+    runGit(["symbolic-ref", "HEAD", `refs/heads/${branch}`], opts),
+  ]);
   const [status, where] = await Promise.all([
     runGit(["status", "--porcelain"], opts),
     runGit(["rev-parse", "--show-toplevel"], {
@@ -190,60 +224,92 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
   try {
     await refuseInsideParent(dirs, parent.top);
     const first = await captureLive();
-    for (const dir of dirs) {
-      await runGit([
-        "worktree",
-        "add",
-        "--no-checkout",
-        "--detach",
-        "--end-of-options",
-        dir,
-        first.parent_head,
-      ]);
-      made.push({ path: dir });
-    }
-    // The scratch index of the first child: no other process uses it.
+    await addWorktree(dirs[0]!, first.parent_head);
+    made.push({ path: dirs[0]! });
+    // The scratch index of the first child: no other process uses it. The other
+    // worktrees are added (one at a time) while the parent's state is captured.
     const scratch = await seedIndexPath(made[0]!.path);
-    let live = first;
-    let state: TreeState | undefined;
-    for (let attempt = 1; state === undefined; attempt++) {
-      const candidate = await captureState(parent.top, { indexFile: scratch });
-      const after = await captureLive();
-      if (
-        candidate.head === live.parent_head && after.parent_head === live.parent_head &&
-        after.parent_dirty_fingerprint === live.parent_dirty_fingerprint
-      ) {
-        state = candidate;
-      } else if (attempt >= 3) {
-        throw new GitError("failed", "The parent's tree kept changing while it was captured");
-      } else {
-        live = after;
-      }
-    }
+    const [adding, capturing] = await Promise.allSettled([
+      addWorktrees(dirs.slice(1), first.parent_head, made),
+      captureStable(parent.top, scratch, first),
+    ]);
+    if (adding.status === "rejected") throw adding.reason;
+    if (capturing.status === "rejected") throw capturing.reason;
+    const { live, state } = capturing.value;
     if (state.head !== first.parent_head) {
       throw new GitError("failed", "The parent's HEAD moved while the worktrees were made");
     }
-    const seed = await writeSeed(parent.top, state);
-    let n = 1;
-    for (const child of made) {
-      const claimed = await claimBranch(seed, state.head, n);
-      child.branch = claimed.name;
-      n = claimed.n + 1;
-    }
-    const filled = state;
-    // Every fill settles before any undo, so nothing is written into a worktree being removed.
+    // The seed and the branches are written while the children check out the files; every
+    // step settles before any undo, so nothing is written into a worktree being removed.
+    const [seeding, ...checking] = await Promise.allSettled([
+      writeSeed(parent.top, state).then(async (seed) => {
+        await claimBranches(seed, state.head, made);
+        return seed;
+      }),
+      ...made.map((child) => checkOut(child.path, state)),
+    ]);
+    const failed = [seeding, ...checking].find((s) => s.status === "rejected");
+    if (failed) throw failed.reason;
+    const seed = (seeding as PromiseFulfilledResult<string>).value;
     const settled = await Promise.allSettled(
       made.map((child) =>
-        fill(child.path, child.branch!, filled, live.parent_dirty_fingerprint, parent.prefix)
+        finish(child.path, child.branch!, state, live.parent_dirty_fingerprint, parent.prefix)
       ),
     );
-    const failed = settled.find((s) => s.status === "rejected");
-    if (failed) throw failed.reason;
+    const unfinished = settled.find((s) => s.status === "rejected");
+    if (unfinished) throw unfinished.reason;
     const children = settled.map((s) => (s as PromiseFulfilledResult<SpawnedChild>).value);
     return { live, state, seed, children };
   } catch (error) {
     await undo(made);
     throw error;
+  }
+}
+
+/** `git worktree add --no-checkout --detach DIR HEAD`. */
+async function addWorktree(dir: string, head: string): Promise<void> {
+  await runGit(["worktree", "add", "--no-checkout", "--detach", "--end-of-options", dir, head]);
+}
+
+/**
+ * Add worktrees one after another (git's `worktree add` reads the other worktrees' admin
+ * directories, and fails on one being made by a concurrent add), each recorded in `made`
+ * as soon as it exists.
+ */
+async function addWorktrees(
+  dirs: readonly string[],
+  head: string,
+  made: { path: string }[],
+): Promise<void> {
+  for (const dir of dirs) {
+    await addWorktree(dir, head);
+    made.push({ path: dir });
+  }
+}
+
+/**
+ * Capture the parent's state in the scratch index, then its v1 fields again: the state
+ * counts only when HEAD and the dirty fingerprint did not move meanwhile (three tries).
+ */
+async function captureStable(
+  top: string,
+  scratch: string,
+  first: LiveTree,
+): Promise<{ live: LiveTree; state: TreeState }> {
+  let live = first;
+  for (let attempt = 1;; attempt++) {
+    const candidate = await captureState(top, { indexFile: scratch });
+    const after = await captureLive();
+    if (
+      candidate.head === live.parent_head && after.parent_head === live.parent_head &&
+      after.parent_dirty_fingerprint === live.parent_dirty_fingerprint
+    ) {
+      return { live, state: candidate };
+    }
+    if (attempt >= 3) {
+      throw new GitError("failed", "The parent's tree kept changing while it was captured");
+    }
+    live = after;
   }
 }
 
