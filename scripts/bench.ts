@@ -152,6 +152,7 @@ if (import.meta.main) {
   console.log(`tether bench (${Deno.build.os} ${Deno.build.arch}, deno ${Deno.version.deno})`);
   const shim = await gitShim();
   const rows: Row[] = [];
+  const failed: string[] = [];
   try {
     for (
       const [title, part] of [
@@ -163,7 +164,11 @@ if (import.meta.main) {
     ) {
       const t = performance.now();
       console.log(`${title}…`);
-      rows.push(...await part(shim));
+      try {
+        rows.push(...await part(shim));
+      } catch (error) {
+        failed.push(`${title}: ${error instanceof Error ? error.message : String(error)}`);
+      }
       progress(`${((performance.now() - t) / 1000).toFixed(0)} s`);
     }
   } finally {
@@ -171,6 +176,7 @@ if (import.meta.main) {
   }
   console.log("");
   for (const line of table(rows)) console.log(line);
+  for (const line of failed) console.log(`\nNOT MEASURED, ${line}`);
   console.log(
     `\nMedians of alternating rounds after a warm-up; git processes counted in a separate run ` +
       `through a \`git\` shim first on PATH. Total ${
