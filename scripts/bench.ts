@@ -1,172 +1,186 @@
 /**
- * `deno task bench`: speed targets, measured as ratios in one run. Not a test: it prints
- * numbers and never fails on them.
+ * `deno task bench`: one run, one table. Each row times a tether binary (run as it ships:
+ * `deno run` under its exact flags) against its git baseline in the same run, as medians
+ * of alternating rounds after a warm-up, and gives the git processes tether starts
+ * (counted in a separate run through a `git` shim first on PATH, so the shim never skews a
+ * timing). Not a test: it prints numbers and never fails on them.
  *
- * - `verify` on a 100,000-file repository vs the bash recipe (target ≤ 1.10×)
- * - `verify` on a small repository (target < 50 ms wall)
- * - exact mode (`handshake --exact`, `verify` on a v2 block) beside v1 on the large tree
- * - `gate` and `coord` benches, where those capabilities provide them
+ * Rows: `verify` (small repository, 100,000 files, exact mode); `handshake wrap --context`
+ * and `gate --since` on 10,000 untracked or changed files (`bench_gate.ts`); `coord inbox`,
+ * `coord status` and `coord wait` over 10,000 messages (`bench_coord.ts`); spawning 8
+ * worktree children of 1,000 dirty files, verify and land in one (`bench_worktree.ts`).
  *
  * @module
  */
 import { join } from "node:path";
-import { bin, git, makeRepo, ROOT, run, tempDir } from "../tests/_helpers.ts";
+import { bin, git, makeRepo, run } from "../tests/_helpers.ts";
+import {
+  alternate,
+  type GitShim,
+  gitShim,
+  median,
+  progress,
+  type Row,
+  table,
+  wall,
+  writeMany,
+} from "./_bench.ts";
+import { benchGate } from "./bench_gate.ts";
+import { benchCoord } from "./bench_coord.ts";
+import { benchWorktree } from "./bench_worktree.ts";
 
 const RECIPE =
   "git rev-parse HEAD; git rev-parse --abbrev-ref HEAD; pwd; git status --porcelain | sha256sum";
 
-async function wall(fn: () => Promise<unknown>): Promise<number> {
-  const t = performance.now();
-  await fn();
-  return performance.now() - t;
+async function verifies(repo: string, prompt: string, env: Record<string, string> = {}) {
+  const r = await bin("verify", [], { cwd: repo, stdin: prompt, env });
+  if (r.code !== 0) throw new Error(`verify did not match: ${r.stdout}${r.stderr}`);
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
+const recipe = (repo: string) => run("bash", ["-c", RECIPE], { cwd: repo });
+const status = (repo: string) => run("git", ["status", "--porcelain"], { cwd: repo });
 
-/** Time the bash recipe and verify alternately; returns medians in ms. */
-async function compare(repo: string, prompt: string, rounds: number) {
-  const bash: number[] = [];
-  const verify: number[] = [];
-  for (let i = 0; i < rounds + 1; i++) {
-    const b = await wall(() => run("bash", ["-c", RECIPE], { cwd: repo }));
-    const v = await wall(async () => {
-      const r = await bin("verify", [], { cwd: repo, stdin: prompt });
-      if (r.code !== 0) throw new Error(`verify did not match: ${r.stdout}`);
-    });
-    if (i > 0) { // the first round warms caches
-      bash.push(b);
-      verify.push(v);
-    }
-  }
-  return { bash: median(bash), verify: median(verify) };
-}
-
-async function sequential(n: number, fn: () => Promise<number>): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) out.push(await fn());
-  return out;
-}
-
+/** A committed repository of `files` files (100 a directory), its index refreshed once. */
 async function bigRepo(files: number): Promise<string> {
   const repo = await makeRepo();
-  console.log(`  building a repository of ${files.toLocaleString("en")} files…`);
-  for (let d = 0; d < files / 1000; d++) {
-    const dir = join(repo, "src", `d${d}`);
-    await Deno.mkdir(dir, { recursive: true });
-    await Promise.all(
-      Array.from(
-        { length: 1000 },
-        (_, f) => Deno.writeTextFile(join(dir, `f${f}.txt`), `${d}/${f}\n`),
-      ),
-    );
-  }
+  const paths = Array.from({ length: files }, (_, i) => `src/d${Math.floor(i / 100)}/f${i}.txt`);
+  await writeMany(repo, paths, (i) => `${i}\n`);
   await git(repo, ["add", "-A"]);
   await git(repo, ["commit", "-q", "-m", "many files"]);
-  await git(repo, ["status", "--porcelain"]); // refresh the index once, as a user's tree would be
+  await git(repo, ["status", "--porcelain"]);
   return repo;
 }
 
-async function benchVerify(): Promise<string[]> {
-  const lines: string[] = [];
+async function benchVerify(shim: GitShim): Promise<Row[]> {
+  const rows: Row[] = [];
   const small = await makeRepo();
   const smallPrompt = (await bin("handshake", ["wrap"], { cwd: small, stdin: "task" })).stdout;
-  const s = await compare(small, smallPrompt, 9);
-  lines.push(
-    `verify, small repository: ${s.verify.toFixed(1)} ms wall (target < 50 ms: ${
-      s.verify < 50 ? "met" : "NOT met"
-    }); bash recipe ${s.bash.toFixed(1)} ms`,
-  );
+  const s = await alternate(9, () => verifies(small, smallPrompt), () => recipe(small));
+  rows.push({
+    name: "`verify`, small repository",
+    ...s,
+    baselineCommand: `the bash recipe \`${RECIPE}\``,
+    target: { kind: "wall", maxMs: 50 },
+    git: await shim.count(() => verifies(small, smallPrompt, shim.env)),
+  });
+  await Deno.remove(small, { recursive: true });
+
+  progress("building a repository of 100,000 files…");
   const big = await bigRepo(100_000);
-  const bigPrompt = (await bin("handshake", ["wrap"], { cwd: big, stdin: "task" })).stdout;
-  const b = await compare(big, bigPrompt, 7);
-  const ratio = b.verify / b.bash;
-  lines.push(
-    `verify, 100,000 files: ${b.verify.toFixed(0)} ms vs bash recipe ${b.bash.toFixed(0)} ms = ${
-      ratio.toFixed(2)
-    }× (target ≤ 1.10×: ${ratio <= 1.1 ? "met" : "NOT met"})`,
-  );
-  const status = median(
-    await sequential(5, () => wall(() => run("git", ["status", "--porcelain"], { cwd: big }))),
-  );
-  const empty = join(await tempDir("tether-bench-"), "empty.ts");
-  await Deno.writeTextFile(empty, "");
-  const startup = median(
-    await sequential(5, () => wall(() => run(Deno.execPath(), ["run", empty]))),
-  );
-  lines.push(
-    `  git status --porcelain alone: ${status.toFixed(0)} ms = ${
-      (status / b.bash).toFixed(2)
-    }× the recipe`,
-  );
-  lines.push(
-    `  floor for any deno run: startup ${startup.toFixed(0)} ms + git status = ${
-      ((startup + status) / b.bash).toFixed(2)
-    }× the recipe`,
-  );
-  lines.push(...await benchExact(big, status, b.verify));
-  await Deno.remove(big, { recursive: true });
-  return lines;
+  try {
+    const prompt = (await bin("handshake", ["wrap"], { cwd: big, stdin: "task" })).stdout;
+    const b = await alternate(7, () => verifies(big, prompt), () => recipe(big));
+    rows.push({
+      name: "`verify`, 100,000 files",
+      ...b,
+      baselineCommand: "the bash recipe, as row 1",
+      target: { kind: "ratio", max: 1.1 },
+      git: await shim.count(() => verifies(big, prompt, shim.env)),
+    });
+    const empty = join(big, "..", `empty-${crypto.randomUUID()}.ts`);
+    await Deno.writeTextFile(empty, "");
+    const starts: number[] = [];
+    for (let i = 0; i < 5; i++) starts.push(await wall(() => run(Deno.execPath(), ["run", empty])));
+    const startup = median(starts);
+    await Deno.remove(empty);
+    const st = await alternate(5, () => status(big), () => recipe(big));
+    rows.push({
+      name: "floor: Deno start + `git status --porcelain`, 100,000 files",
+      tether: startup + st.tether,
+      baseline: st.baseline,
+      baselineCommand: "the bash recipe, as row 1 (the floor is `deno run` of an empty file plus " +
+        "`git status --porcelain` alone)",
+      target: { kind: "none" },
+    });
+    rows.push(...await benchExact(big, shim));
+  } finally {
+    await Deno.remove(big, { recursive: true });
+  }
+  return rows;
 }
 
 /**
- * Exact mode beside v1 on the same tree, as ratios against `git status --porcelain`
- * measured in this run: the first exact capture hashes every file into the private
- * index (cold); later ones reuse its stat data (warm).
+ * Exact mode beside v1 on the 100,000-file tree, against `git status --porcelain`: the
+ * first exact capture hashes every file into the private index (cold); later ones reuse
+ * its stat data (warm).
  */
-async function benchExact(big: string, status: number, verifyV1: number): Promise<string[]> {
-  const ratio = (ms: number) => `${ms.toFixed(0)} ms = ${(ms / status).toFixed(2)}×`;
-  const cold = await wall(() => bin("handshake", ["--exact"], { cwd: big }));
+async function benchExact(big: string, shim: GitShim): Promise<Row[]> {
+  const baselineCommand = "`git status --porcelain`";
+  const handshake = (args: string[]) => () => bin("handshake", args, { cwd: big });
+  const cold = await wall(handshake(["--exact"]));
   const prompt = (await bin("handshake", ["wrap", "--exact"], { cwd: big, stdin: "task" })).stdout;
-  const hsV1 = median(await sequential(5, () => wall(() => bin("handshake", [], { cwd: big }))));
-  const hsExact = median(
-    await sequential(5, () => wall(() => bin("handshake", ["--exact"], { cwd: big }))),
-  );
-  const verifyExact = median(
-    await sequential(5, () =>
-      wall(async () => {
-        const r = await bin("verify", [], { cwd: big, stdin: prompt });
-        if (r.code !== 0) throw new Error(`verify on a v2 block did not match: ${r.stdout}`);
-      })),
-  );
+  const v1 = await alternate(3, handshake([]), () => status(big));
+  const exact = await alternate(3, handshake(["--exact"]), () => status(big));
+  const verifyExact = await alternate(3, () => verifies(big, prompt), () => status(big));
+  const count = (args: string[]) =>
+    shim.count(() => bin("handshake", args, { cwd: big, env: shim.env }));
+  const none = { kind: "none" } as const;
   return [
-    `exact mode, 100,000 files (ratios against git status --porcelain, ${
-      status.toFixed(0)
-    } ms in this run):`,
-    `  handshake (v1 block): ${ratio(hsV1)}`,
-    `  handshake --exact (v2 block): ${ratio(hsExact)}; first capture (cold private index) ${
-      ratio(cold)
-    }`,
-    `  verify on a v1 block: ${ratio(verifyV1)}`,
-    `  verify on a v2 block: ${ratio(verifyExact)}`,
+    {
+      name: "`handshake` (v1 block), 100,000 files",
+      ...v1,
+      baselineCommand,
+      target: none,
+      git: await count([]),
+    },
+    {
+      name: "`handshake --exact` (v2 block), first capture (cold private index)",
+      tether: cold,
+      baseline: exact.baseline,
+      baselineCommand,
+      target: none,
+    },
+    {
+      name: "`handshake --exact` (v2 block), warm",
+      ...exact,
+      baselineCommand,
+      target: none,
+      git: await count(["--exact"]),
+    },
+    {
+      name: "`verify` on a v2 block, 100,000 files",
+      ...verifyExact,
+      baselineCommand,
+      target: none,
+      git: await shim.count(() => verifies(big, prompt, shim.env)),
+    },
   ];
 }
 
-async function optional(file: string, name: string): Promise<string[]> {
-  const path = join(ROOT, "scripts", file);
-  try {
-    await Deno.stat(path);
-  } catch {
-    return [`${file}: not present`];
-  }
-  const mod = await import(new URL(`file://${path}`).href);
-  return await mod[name]() as string[];
-}
-
 if (import.meta.main) {
-  const scratch = await tempDir("tether-bench-");
+  const started = performance.now();
   console.log(`tether bench (${Deno.build.os} ${Deno.build.arch}, deno ${Deno.version.deno})`);
-  for (
-    const [title, job] of [
-      ["verify", benchVerify],
-      ["gate", () => optional("bench_gate.ts", "benchGate")],
-      ["coord", () => optional("bench_coord.ts", "benchCoord")],
-    ] as const
-  ) {
-    console.log(`\n== ${title}`);
-    for (const line of await job()) console.log(line);
+  const shim = await gitShim();
+  const rows: Row[] = [];
+  const failed: string[] = [];
+  try {
+    for (
+      const [title, part] of [
+        ["verify", benchVerify],
+        ["context and gate", benchGate],
+        ["coord", benchCoord],
+        ["worktree", benchWorktree],
+      ] as const
+    ) {
+      const t = performance.now();
+      console.log(`${title}…`);
+      try {
+        rows.push(...await part(shim));
+      } catch (error) {
+        failed.push(`${title}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      progress(`${((performance.now() - t) / 1000).toFixed(0)} s`);
+    }
+  } finally {
+    await shim.remove();
   }
-  await Deno.remove(scratch, { recursive: true });
+  console.log("");
+  for (const line of table(rows)) console.log(line);
+  for (const line of failed) console.log(`\nNOT MEASURED, ${line}`);
+  console.log(
+    `\nMedians of alternating rounds after a warm-up; git processes counted in a separate run ` +
+      `through a \`git\` shim first on PATH. Total ${
+        ((performance.now() - started) / 1000).toFixed(0)
+      } s.`,
+  );
 }

@@ -17,6 +17,7 @@ import { PERMISSIONS } from "../src/permissions.ts";
 import { seqFileName, STORE_DIR } from "../src/coord/store.ts";
 import { AckSchema, type Message, MessageSchema } from "../src/coord/message.ts";
 import { formatMessageId } from "../src/coord/ids.ts";
+import { alternate, type GitShim, gitShim, median, type Row, table, wall } from "./_bench.ts";
 
 const MESSAGES = 10_000;
 const LANES = 20;
@@ -119,32 +120,8 @@ async function writeMessages(
   }
 }
 
-/** A `git` first on PATH that logs a line per call, then runs the real git. */
-async function makeGitShim(root: string): Promise<{ path: string; log: string }> {
-  const dir = join(root, "git-shim");
-  const log = join(root, "git-calls.log");
-  await Deno.mkdir(dir);
-  const which = await new Deno.Command("sh", { args: ["-c", "command -v git"], stdout: "piped" })
-    .output();
-  const realGit = decoder.decode(which.stdout).trim();
-  await Deno.writeTextFile(
-    join(dir, "git"),
-    `#!/bin/sh\necho x >> '${log}'\nexec '${realGit}' "$@"\n`,
-  );
-  await Deno.chmod(join(dir, "git"), 0o755);
-  return { path: `${dir}:${Deno.env.get("PATH") ?? ""}`, log };
-}
-
-let shim: { path: string; log: string };
-
-/** Run coord once; with `count`, through the shim (that run's time includes the shim's). */
-async function timeCoord(
-  cwd: string,
-  args: string[],
-  count = false,
-): Promise<{ ms: number; git: number; lines: number }> {
-  await Deno.remove(shim.log).catch(() => {});
-  const start = performance.now();
+/** Run coord once (through the shim when `env` puts it first on PATH). */
+async function coord(cwd: string, args: string[], env: Record<string, string> = {}) {
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -157,37 +134,56 @@ async function timeCoord(
     cwd,
     stdout: "piped",
     stderr: "piped",
-    env: count ? { NO_COLOR: "1", PATH: shim.path } : { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", ...env },
   }).output();
-  const ms = performance.now() - start;
-  const stderr = decoder.decode(out.stderr);
-  if (out.code !== 0) throw new Error(`coord ${args.join(" ")} exited ${out.code}: ${stderr}`);
-  const calls = (await Deno.readTextFile(shim.log).catch(() => "")).split("\n").filter(Boolean)
-    .length;
-  return {
-    ms,
-    git: count ? calls : NaN,
-    lines: decoder.decode(out.stdout).split("\n").filter(Boolean).length,
-  };
+  if (out.code !== 0) {
+    throw new Error(`coord ${args.join(" ")} exited ${out.code}: ${decoder.decode(out.stderr)}`);
+  }
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+/** A repository of 10,000 commits (by `git fast-import`): git's own listing of as many items. */
+async function commitLog(root: string): Promise<string> {
+  const repo = join(root, "log-baseline");
+  await Deno.mkdir(repo);
+  await git(repo, ["init", "-q", "-b", "main"]);
+  const stream = Array.from(
+    { length: MESSAGES },
+    (_, i) =>
+      `commit refs/heads/main\ncommitter Bench <b@example.invalid> ${1_700_000_000 + i} +0000\n` +
+      `data <<END\nmessage ${i + 1}\nEND\n\n`,
+  ).join("");
+  const child = new Deno.Command("git", {
+    args: ["-C", repo, "fast-import", "--quiet"],
+    stdin: "piped",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(stream));
+  await writer.close();
+  const out = await child.output();
+  if (out.code !== 0) throw new Error(`git fast-import: ${decoder.decode(out.stderr)}`);
+  return repo;
 }
+
+const GIT_LOG = "`git log --format='%h %an %s'` over 10,000 commits";
 
 /**
  * Run the coord bench.
  *
- * @returns One result line per measurement, each saying whether it met SPEC §7.
+ * @param shim The git shim that counts processes.
+ * @returns One row per measurement.
  */
-export async function benchCoord(): Promise<string[]> {
+export async function benchCoord(shim: GitShim): Promise<Row[]> {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "tether-bench-coord-" }));
   try {
     const { main, dirs, lanes, commits } = await buildRepo(root);
     await writeMessages(main, lanes, commits);
-    shim = await makeGitShim(root);
-    const lines: string[] = [];
+    const log = await commitLog(root);
+    const gitLog = () =>
+      new Deno.Command("git", { args: ["-C", log, "log", "--format=%h %an %s"], stdout: "null" })
+        .output();
+    const rows: Row[] = [];
     const cases: Array<[string, string, string[]]> = [
       ["inbox", "Primary", ["inbox", "E001"]],
       ["inbox", "W3", ["inbox", "E001"]],
@@ -195,25 +191,21 @@ export async function benchCoord(): Promise<string[]> {
       ["status", "Primary", ["status"]],
       ["status", "W1", ["status"]],
     ];
-    await timeCoord(main, ["inbox", "E001"]); // warm the module cache
     for (const [what, lane, args] of cases) {
-      const runs = [];
       const dir = dirs[lanes.indexOf(lane)]!;
-      for (let i = 0; i < 5; i++) runs.push(await timeCoord(dir, args));
-      const counted = await timeCoord(dir, args, true);
-      const ms = median(runs.map((r) => r.ms));
-      const verdict = what === "inbox" ? (ms < 1000 ? "ok (< 1 s)" : "TOO SLOW (SPEC: < 1 s)") : "";
-      lines.push(
-        `coord ${what} as ${lane} over ${
+      const timed = await alternate(3, () => coord(dir, args), gitLog);
+      rows.push({
+        name: `\`coord ${what}\` as ${lane}, ${
           MESSAGES.toLocaleString("en")
-        } messages, ${LANES} lanes: ` +
-          `median ${ms.toFixed(0)} ms of 5, ${counted.git} git processes, ${
-            runs[0]!.lines
-          } lines ${verdict}`.trimEnd(),
-      );
+        } messages, ${LANES} lanes`,
+        ...timed,
+        baselineCommand: GIT_LOG,
+        target: what === "inbox" ? { kind: "wall", maxMs: 1000 } : { kind: "none" },
+        git: await shim.count(() => coord(dir, args, shim.env)),
+      });
     }
-    lines.push(...await benchWait(main, dirs[lanes.indexOf(WAITER)]!));
-    return lines;
+    rows.push(...await benchWait(main, dirs[lanes.indexOf(WAITER)]!));
+    return rows;
   } finally {
     await Deno.remove(root, { recursive: true }).catch(() => {});
   }
@@ -221,6 +213,8 @@ export async function benchCoord(): Promise<string[]> {
 
 /** The lane that waits in the wake-up bench (not blind; Primary and blind W1 may write to it). */
 const WAITER = "W10";
+/** Wake-ups measured per work item. */
+const WAKES = 3;
 
 /** Acknowledge, straight in the store, every message of a work item addressed to a lane. */
 async function ackAll(main: string, workItem: string, lane: string): Promise<void> {
@@ -252,22 +246,23 @@ function coordProcess(cwd: string, args: string[], stdin: "null" | "piped" = "nu
 
 /**
  * `coord wait` wake-up: the waiter blocks (given twice as long as a whole `coord inbox`
- * there takes, at least 3 s, to start and make its first check), Primary sends it a message, and the time from the send's return to the wait's return is
- * the wake-up. Five rounds per work item; each message is acknowledged before the next.
+ * there takes, at least 3 s, to start and make its first check), Primary sends it a
+ * message, and the time from the send's return to the wait's return is the wake-up.
+ * {@linkcode WAKES} rounds per work item; each message is acknowledged before the next.
  *
  * @param main Primary's worktree.
  * @param waiter The waiting lane's worktree.
- * @returns One result line per work item.
+ * @returns One row per work item.
  */
-async function benchWait(main: string, waiter: string): Promise<string[]> {
+async function benchWait(main: string, waiter: string): Promise<Row[]> {
   await ackAll(main, "E001", WAITER);
-  const lines: string[] = [];
+  const rows: Row[] = [];
   for (const [workItem, what] of [["E002", "an empty work item"], ["E001", "10,000 messages"]]) {
-    const t = performance.now();
-    await coordProcess(waiter, ["inbox", workItem!]).output();
-    const settle = Math.max(3000, 2 * (performance.now() - t));
+    const polls: number[] = [];
+    for (let i = 0; i < 3; i++) polls.push(await wall(() => coord(waiter, ["inbox", workItem!])));
+    const settle = Math.max(3000, 2 * median(polls));
     const wakes: number[] = [];
-    for (let round = 0; round < 5; round++) {
+    for (let round = 0; round < WAKES; round++) {
       const wait = coordProcess(waiter, ["wait", workItem!, "--timeout", "60s"]);
       const woke = wait.output().then((out) => ({ out, at: performance.now() }));
       await new Promise((r) => setTimeout(r, settle));
@@ -291,15 +286,24 @@ async function benchWait(main: string, waiter: string): Promise<string[]> {
       const ack = await coordProcess(waiter, ["ack", id]).output();
       if (ack.code !== 0) throw new Error(`coord ack ${id}: ${decoder.decode(ack.stderr)}`);
     }
-    const ms = median(wakes);
     const worst = Math.max(...wakes);
-    lines.push(
-      `coord wait as ${WAITER}, ${what}: woke ${ms.toFixed(0)} ms (median of 5, worst ${
-        worst.toFixed(0)
-      } ms) after the send returned ${worst < 1000 ? "ok (< 1 s)" : "TOO SLOW (target: < 1 s)"}`,
-    );
+    rows.push({
+      name: `\`coord wait\` as ${WAITER} wakes after a \`coord send\`, ${what}`,
+      tether: median(wakes),
+      baseline: median(polls),
+      baselineCommand:
+        `one \`coord inbox\` there (what one poll costs); the target is the worst of ${WAKES} wake-ups`,
+      target: { kind: "wall", maxMs: 1000, worst },
+    });
   }
-  return lines;
+  return rows;
 }
 
-if (import.meta.main) { for (const line of await benchCoord()) console.log(line); }
+if (import.meta.main) {
+  const shim = await gitShim();
+  try {
+    for (const line of table(await benchCoord(shim))) console.log(line);
+  } finally {
+    await shim.remove();
+  }
+}

@@ -1,143 +1,145 @@
 /**
- * Bench for the working context and the evidence gate on a large dirty tree: 10,000
- * changed files at spawn, a child that changes 200 more, then `gate --since` run as
- * the binary runs (`deno run --allow-run=git gate.ts`). Called from `scripts/bench.ts`.
+ * Bench rows for the working context and the evidence gate on large dirty trees, each
+ * against `git status --porcelain -uall` on the same tree (target: the difference under
+ * 0.5 s):
+ *
+ * - `handshake wrap --context` with 10,000 untracked files;
+ * - `gate --since` with those 10,000 untracked files (a child edits one file, adds one);
+ * - `gate --since` with 10,000 changed files (a parent that edited all 10,000 committed
+ *   files; a child that edits 100 of them further and commits 100 new ones).
+ *
+ * Called from `scripts/bench.ts`; alone: `deno run -A scripts/bench_gate.ts`.
  *
  * @module
  */
-import { join } from "node:path";
-import { captureWorkingContext } from "../src/context/capture.ts";
-import { gitText, runGit } from "../src/git.ts";
-import { PERMISSIONS } from "../src/permissions.ts";
+import { bin, git, makeRepo, run } from "../tests/_helpers.ts";
+import {
+  alternate,
+  type GitShim,
+  gitShim,
+  progress,
+  type Row,
+  table,
+  writeMany,
+} from "./_bench.ts";
 
 const FILES = 10_000;
-const CHILD_EDITS = 100;
-const CHILD_NEW = 100;
-const RUNS = 3;
-
-const GATE = new URL("../gate.ts", import.meta.url).pathname;
-const FIXTURE_ENV = {
-  GIT_AUTHOR_NAME: "Bench",
-  GIT_AUTHOR_EMAIL: "bench@example.invalid",
-  GIT_COMMITTER_NAME: "Bench",
-  GIT_COMMITTER_EMAIL: "bench@example.invalid",
-};
+const STATUS = "`git status --porcelain -uall`";
 
 function name(i: number): string {
   return `d${String(i % 100).padStart(2, "0")}/f${String(i).padStart(5, "0")}.txt`;
 }
 
-async function writeAll(dir: string, count: number, content: (i: number) => string, offset = 0) {
-  for (let i = offset; i < offset + count; i++) {
-    const path = join(dir, name(i));
-    if (i < 100 + offset || offset > 0) await Deno.mkdir(join(path, ".."), { recursive: true });
-    await Deno.writeTextFile(path, content(i));
-  }
+const names = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => name(from + i));
+
+const status = (repo: string) => run("git", ["status", "--porcelain", "-uall"], { cwd: repo });
+
+/** The spawn snapshot, as `handshake --context --json` records it. */
+async function snapshot(repo: string): Promise<string> {
+  const r = await bin("handshake", ["--context", "--json"], { cwd: repo });
+  const id = r.code === 0 ? JSON.parse(r.stdout).snapshot_id : undefined;
+  if (typeof id !== "string") throw new Error(`handshake --context failed: ${r.stderr}`);
+  return id;
 }
 
-async function timeGate(
-  dir: string,
-  since: string,
-  stdin: string,
-): Promise<{ ms: number; code: number; out: string }> {
-  const started = performance.now();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", "--no-prompt", ...PERMISSIONS.gate, GATE, "--since", since, "--json"],
-    cwd: dir,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(stdin));
-  await writer.close();
-  const output = await child.output();
-  return {
-    ms: performance.now() - started,
-    code: output.code,
-    out: new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr),
+/** A gate run that must accept; returns nothing, throws otherwise. */
+function gate(repo: string, since: string, claimed: string[], env: Record<string, string> = {}) {
+  const result = JSON.stringify({
+    ok: true,
+    summary: "bench child",
+    files_changed: claimed,
+    errors: [],
+    evidence: [{ kind: "file", ref: claimed[0], ok: true }],
+  });
+  return async () => {
+    const r = await bin("gate", ["--since", since, "--json"], { cwd: repo, stdin: result, env });
+    if (r.code !== 0) {
+      throw new Error(`gate did not accept (exit ${r.code}): ${r.stdout.slice(0, 400)}`);
+    }
   };
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
-}
-
-/**
- * Build the large tree in a temp dir, time the snapshot capture and `gate --since`, and
- * describe the results.
- *
- * @returns Human-readable result lines.
- * @throws {Error} when gate does not accept the honest child's result.
- */
-export async function benchGate(): Promise<string[]> {
-  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "tether-bench-gate-" }));
+async function untracked(shim: GitShim): Promise<Row[]> {
+  progress(`building a repository with ${FILES.toLocaleString("en")} untracked files…`);
+  const repo = await makeRepo();
   try {
-    const git = (args: string[]) => runGit(args, { cwd: dir, env: FIXTURE_ENV });
-    await git(["init", "-q", "-b", "main"]);
-    await writeAll(dir, FILES, (i) => `file ${i}\n`);
-    await git(["add", "-A"]);
-    await git(["commit", "-q", "-m", "10,000 files"]);
-    await writeAll(dir, FILES, (i) => `file ${i}, edited by the parent\n`);
-
-    let started = performance.now();
-    const context = await captureWorkingContext({
-      recent: [name(0)],
-      audience: "private",
-      cwd: dir,
-    });
-    const captureMs = performance.now() - started;
-    const since = context.snapshotId!;
-
-    // The child edits 100 already-dirty files further and adds 100 new ones, which it commits.
-    await writeAll(dir, CHILD_EDITS, (i) => `file ${i}, edited by the child\n`);
-    await writeAll(dir, CHILD_NEW, (i) => `new ${i}\n`, FILES);
-    const claimed = [
-      ...Array.from({ length: CHILD_EDITS }, (_, i) => name(i)),
-      ...Array.from({ length: CHILD_NEW }, (_, i) => name(FILES + i)),
-    ];
-    await git(["add", "--", ...claimed.slice(CHILD_EDITS)]);
-    await git(["commit", "-q", "-m", "child"]);
-    const head = await gitText(["rev-parse", "HEAD"], { cwd: dir });
-    const result = JSON.stringify({
-      ok: true,
-      summary: "bench child",
-      files_changed: claimed,
-      errors: [],
-      evidence: [{ kind: "commit", ref: head, ok: true }],
-    });
-
-    const times: number[] = [];
-    let last = { ms: 0, code: -1, out: "" };
-    for (let i = 0; i < RUNS; i++) {
-      last = await timeGate(dir, since, result);
-      if (last.code !== 0) {
-        throw new Error(
-          `gate did not accept the bench child (exit ${last.code}): ${last.out.slice(0, 400)}`,
-        );
-      }
-      times.push(last.ms);
-    }
-    const report = JSON.parse(last.out);
-    started = performance.now();
-    const entries =
-      (await gitText(["status", "--porcelain=v1", "-uall"], { cwd: dir })).split("\n").length;
-    const statusMs = performance.now() - started;
+    await writeMany(repo, names(0, FILES), (i) => `untracked ${i}\n`);
+    const wrap = (env: Record<string, string> = {}) => async () => {
+      const r = await bin("handshake", ["wrap", "--context"], { cwd: repo, stdin: "task", env });
+      if (r.code !== 0) throw new Error(`handshake wrap --context: ${r.stderr}`);
+    };
+    const context = await alternate(5, wrap(), () => status(repo));
+    const contextGit = await shim.count(wrap(shim.env));
+    const since = await snapshot(repo);
+    await writeMany(repo, ["README.md", "child/new.txt"], (i) => `child ${i}\n`);
+    const claimed = ["README.md", "child/new.txt"];
+    const timed = await alternate(5, gate(repo, since, claimed), () => status(repo));
     return [
-      `gate: tree of ${FILES} committed files, ${entries} status entries at completion`,
-      `gate: snapshot capture (captureWorkingContext, in process) ${captureMs.toFixed(0)} ms`,
-      `gate: gate --since --json (deno run --allow-run=git gate.ts), median of ${RUNS}: ${
-        median(times).toFixed(0)
-      } ms (runs ${times.map((t) => t.toFixed(0)).join(", ")} ms)`,
-      `gate: plain git status --porcelain -uall on the same tree: ${statusMs.toFixed(0)} ms`,
-      `gate: verdict ${report.verdict}, confirmed ${report.changes.confirmed.length}, claimed_unobserved ${report.changes.claimed_unobserved.length}, observed_unclaimed ${report.changes.observed_unclaimed.length}`,
+      {
+        name: "`handshake wrap --context`, 10,000 untracked files",
+        ...context,
+        baselineCommand: STATUS,
+        target: { kind: "delta", maxMs: 500 },
+        git: contextGit,
+      },
+      {
+        name: "`gate --since`, 10,000 untracked files",
+        ...timed,
+        baselineCommand: STATUS,
+        target: { kind: "delta", maxMs: 500 },
+        git: await shim.count(gate(repo, since, claimed, shim.env)),
+      },
     ];
   } finally {
-    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(repo, { recursive: true });
   }
 }
 
+async function changed(shim: GitShim): Promise<Row> {
+  progress(`building a repository with ${FILES.toLocaleString("en")} changed files…`);
+  const repo = await makeRepo();
+  try {
+    await writeMany(repo, names(0, FILES), (i) => `file ${i}\n`);
+    await git(repo, ["add", "-A"]);
+    await git(repo, ["commit", "-q", "-m", "10,000 files"]);
+    await writeMany(repo, names(0, FILES), (i) => `file ${i}, edited by the parent\n`);
+    const since = await snapshot(repo);
+    // The child edits 100 already-dirty files further and commits 100 new ones.
+    await writeMany(repo, names(0, 100), (i) => `file ${i}, edited by the child\n`);
+    await writeMany(repo, names(FILES, 100), (i) => `new ${i}\n`);
+    await git(repo, ["add", "--", ...names(FILES, 100)]);
+    await git(repo, ["commit", "-q", "-m", "child"]);
+    const claimed = [...names(FILES, 100), ...names(0, 100)];
+    const timed = await alternate(5, gate(repo, since, claimed), () => status(repo));
+    return {
+      name: "`gate --since`, 10,000 changed files",
+      ...timed,
+      baselineCommand: STATUS,
+      target: { kind: "delta", maxMs: 500 },
+      git: await shim.count(gate(repo, since, claimed, shim.env)),
+    };
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+}
+
+/**
+ * The context and gate rows.
+ *
+ * @param shim The git shim that counts processes.
+ * @returns Three rows.
+ * @throws {Error} when a command fails or gate does not accept the honest child.
+ */
+export async function benchGate(shim: GitShim): Promise<Row[]> {
+  return [...await untracked(shim), await changed(shim)];
+}
+
 if (import.meta.main) {
-  for (const line of await benchGate()) console.log(line);
+  const shim = await gitShim();
+  try {
+    for (const line of table(await benchGate(shim))) console.log(line);
+  } finally {
+    await shim.remove();
+  }
 }

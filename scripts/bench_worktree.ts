@@ -1,79 +1,210 @@
 /**
- * Bench for worktree mode: spawn 8 children of a repository with 1,000 dirty files
- * (`handshake --worktree DIR --count 8`, as the binary runs) against the hand-made way:
- * 8 × `git worktree add` plus copying the dirty files with `cp`. Also reports the git
- * processes one spawn starts. Run with `deno run -A scripts/bench_worktree.ts`.
+ * Bench rows for worktree mode, on a parent of 2,000 committed files with 1,000 dirty ones
+ * (500 modified, 500 new), every tether command run as its binary runs:
+ *
+ * - spawn: `handshake --worktree DIR --count 8` against the hand-made way, 8 ×
+ *   (`git worktree add` + copying the dirty files with `cp`);
+ * - verify in a spawned child against the bash recipe there;
+ * - land: `gate --worktree DIR --land` of a child that added 20 files, against moving the
+ *   same change by hand (`git add -A` and `git diff --cached --binary <seed>` in the child,
+ *   `git apply` in the parent, `git worktree remove`).
+ *
+ * Called from `scripts/bench.ts`; alone: `deno run -A scripts/bench_worktree.ts`.
  *
  * @module
  */
 import { join } from "node:path";
-import { PERMISSIONS } from "../src/permissions.ts";
-import { git, makeRepo, run, tempDir, writeFiles } from "../tests/_helpers.ts";
+import { bin, git, makeRepo, run, tempDir } from "../tests/_helpers.ts";
+import {
+  alternate,
+  type GitShim,
+  gitShim,
+  progress,
+  type Row,
+  table,
+  writeMany,
+} from "./_bench.ts";
 
 const TRACKED = 2_000;
 const DIRTY = 1_000;
 const CHILDREN = 8;
-const HANDSHAKE = new URL("../handshake.ts", import.meta.url).pathname;
+const LANDED = 20;
+const RECIPE =
+  "git rev-parse HEAD; git rev-parse --abbrev-ref HEAD; pwd; git status --porcelain | sha256sum";
 
 function name(i: number): string {
   return `d${String(i % 50).padStart(2, "0")}/f${String(i).padStart(5, "0")}.txt`;
 }
 
+/** Remove every linked worktree of the parent and every `tether/` branch and spawn ref. */
 async function removeAll(repo: string): Promise<void> {
-  const list = await git(repo, ["worktree", "list", "--porcelain"]);
-  for (const line of list.split("\n").filter((l) => l.startsWith("worktree ")).slice(1)) {
-    await git(repo, ["worktree", "remove", "--force", "--force", line.slice(9)]);
+  const list = await git(repo, ["worktree", "list", "--porcelain", "-z"]);
+  const paths = list.split("\0").filter((l) => l.startsWith("worktree ")).map((l) => l.slice(9));
+  for (const path of paths.slice(1)) {
+    await git(repo, ["worktree", "remove", "--force", "--force", path]);
   }
-  const refs = await git(repo, ["for-each-ref", "--format=%(refname)", "refs/heads/tether/"]);
-  for (const ref of refs.split("\n").filter(Boolean)) await git(repo, ["update-ref", "-d", ref]);
+  await git(repo, ["worktree", "prune"]);
+  const refs = await git(repo, [
+    "for-each-ref",
+    "--format=delete %(refname)",
+    "refs/heads/tether/",
+    "refs/tether/spawned/",
+  ]);
+  if (refs) await git(repo, ["update-ref", "--stdin"], `${refs}\n`);
 }
 
-async function timed(label: string, body: () => Promise<void>): Promise<number> {
-  const start = performance.now();
-  await body();
-  const ms = performance.now() - start;
-  console.log(`${label}: ${ms.toFixed(0)} ms`);
-  return ms;
+function ok(what: string, r: { code: number; stdout: string; stderr: string }): string {
+  if (r.code !== 0) throw new Error(`${what} (exit ${r.code}): ${r.stderr}${r.stdout}`);
+  return r.stdout;
 }
 
-if (import.meta.main) {
-  const files: Record<string, string> = {};
-  for (let i = 0; i < TRACKED; i++) files[name(i)] = `line ${i}\n`;
-  const repo = await makeRepo({ files });
-  const kids = await tempDir("tether-bench-kids-");
-  try {
-    const dirty: Record<string, string> = {};
-    for (let i = 0; i < DIRTY; i++) {
-      dirty[i % 2 === 0 ? name(i) : `new/n${i}.txt`] = `dirty ${i}\n`;
-    }
-    await writeFiles(repo, dirty);
-    const tether = await timed(`tether: handshake --worktree --count ${CHILDREN}`, async () => {
-      const r = await run(Deno.execPath(), [
-        "run",
-        "--quiet",
-        ...PERMISSIONS.handshake,
-        HANDSHAKE,
-        "--worktree",
-        join(kids, "t"),
-        "--count",
-        String(CHILDREN),
-      ], { cwd: repo });
-      if (r.code !== 0) throw new Error(r.stderr);
-    });
-    await removeAll(repo);
-    const script = `set -e
+/** One spawned child: its directory, its prompt, the seed's id. */
+async function spawnOne(repo: string, dir: string) {
+  const prompt = await ok(
+    "handshake wrap --worktree",
+    await bin("handshake", ["wrap", "--worktree", dir], { cwd: repo, stdin: "task\n" }),
+  );
+  const seed = /^seed: ([0-9a-f]+)$/m.exec(prompt)?.[1];
+  if (!seed) throw new Error("no seed in the v2 block");
+  return { dir, prompt, seed };
+}
+
+async function benchSpawn(repo: string, kids: string, shim: GitShim): Promise<Row> {
+  const spawn = (env: Record<string, string> = {}) => async () => {
+    await ok(
+      "handshake --worktree --count",
+      await bin("handshake", ["--worktree", join(kids, "t"), "--count", String(CHILDREN)], {
+        cwd: repo,
+        env,
+      }),
+    );
+  };
+  const script = `set -e
 for i in $(seq 1 ${CHILDREN}); do
   git worktree add -q --detach "$KIDS/h$i" HEAD
   git ls-files -z -m -o --exclude-standard | xargs -0 cp --parents -t "$KIDS/h$i"
 done`;
-    const hand = await timed(`by hand: ${CHILDREN} × (git worktree add + cp)`, async () => {
-      const r = await run("bash", ["-c", script], { cwd: repo, env: { KIDS: kids } });
-      if (r.code !== 0) throw new Error(r.stderr);
+  const hand = async () => {
+    await ok("by hand", await run("bash", ["-c", script], { cwd: repo, env: { KIDS: kids } }));
+  };
+  const timed = await alternate(3, spawn(), hand, () => removeAll(repo));
+  const count = await shim.count(spawn(shim.env));
+  await removeAll(repo);
+  return {
+    name: `spawn ${CHILDREN} worktree children, ${DIRTY.toLocaleString("en")} dirty files`,
+    ...timed,
+    baselineCommand: `${CHILDREN} × (\`git worktree add --detach\` + ` +
+      "`git ls-files -z -m -o --exclude-standard | xargs -0 cp --parents`)",
+    target: { kind: "ratio", max: 0.8, note: "well under" },
+    git: count,
+  };
+}
+
+async function benchVerify(repo: string, kids: string, shim: GitShim): Promise<Row> {
+  const child = await spawnOne(repo, join(kids, "v"));
+  const verify = (env: Record<string, string> = {}) => async () => {
+    await ok(
+      "verify in the child",
+      await bin("verify", [], { cwd: child.dir, stdin: child.prompt, env }),
+    );
+  };
+  const timed = await alternate(5, verify(), () => run("bash", ["-c", RECIPE], { cwd: child.dir }));
+  const count = await shim.count(verify(shim.env));
+  await removeAll(repo);
+  return {
+    name: "`verify` in a spawned child (v2 block)",
+    ...timed,
+    baselineCommand: "the bash recipe, in the child",
+    target: { kind: "none" },
+    git: count,
+  };
+}
+
+async function benchLand(repo: string, kids: string, shim: GitShim): Promise<Row> {
+  let round = 0;
+  /** A fresh child that added its own 20 files, and the result it returns. */
+  const prepare = async () => {
+    const child = await spawnOne(repo, join(kids, `l${++round}`));
+    const added = Array.from({ length: LANDED }, (_, i) => `landed/r${round}/n${i}.txt`);
+    await writeMany(child.dir, added, (i) => `landed ${round} ${i}\n`);
+    const result = JSON.stringify({
+      ok: true,
+      summary: "bench child",
+      files_changed: added,
+      errors: [],
+      evidence: [{ kind: "file", ref: added[0], ok: true }],
     });
-    console.log(`ratio tether / by hand: ${(tether / hand).toFixed(2)}`);
+    return { ...child, result };
+  };
+  let next = await prepare();
+  const land = (env: Record<string, string> = {}) => async () => {
+    await ok(
+      "gate --worktree --land",
+      await bin("gate", ["--worktree", next.dir, "--land"], { cwd: repo, stdin: next.result, env }),
+    );
+  };
+  const hand = async () => {
+    const script = `set -e
+git -C "$CHILD" add -A
+git -C "$CHILD" diff --cached --binary "$SEED" | git apply
+git worktree remove --force --force "$CHILD"`;
+    await ok(
+      "land by hand",
+      await run("bash", ["-c", script], { cwd: repo, env: { CHILD: next.dir, SEED: next.seed } }),
+    );
+  };
+  const timed = await alternate(3, land(), hand, async () => {
     await removeAll(repo);
+    next = await prepare();
+  });
+  const count = await shim.count(land(shim.env));
+  await removeAll(repo);
+  return {
+    name: `land a child's ${LANDED} new files (\`gate --worktree --land\`)`,
+    ...timed,
+    baselineCommand:
+      "in the child `git add -A` and `git diff --cached --binary <seed>`, piped to " +
+      "`git apply` in the parent, then `git worktree remove`",
+    target: { kind: "none" },
+    git: count,
+  };
+}
+
+/**
+ * The worktree rows.
+ *
+ * @param shim The git shim that counts processes.
+ * @returns Spawn, verify and land rows.
+ * @throws {Error} when a command fails.
+ */
+export async function benchWorktree(shim: GitShim): Promise<Row[]> {
+  progress(`building a parent of ${TRACKED.toLocaleString("en")} files, ${DIRTY} dirty…`);
+  const repo = await makeRepo();
+  const kids = await tempDir("tether-bench-kids-");
+  try {
+    await writeMany(repo, Array.from({ length: TRACKED }, (_, i) => name(i)), (i) => `line ${i}\n`);
+    await git(repo, ["add", "-A"]);
+    await git(repo, ["commit", "-q", "-m", "files"]);
+    const dirty = Array.from({ length: DIRTY }, (_, i) => i % 2 === 0 ? name(i) : `new/n${i}.txt`);
+    await writeMany(repo, dirty, (i) => `dirty ${i}\n`);
+    await git(repo, ["status", "--porcelain"]);
+    return [
+      await benchSpawn(repo, kids, shim),
+      await benchVerify(repo, kids, shim),
+      await benchLand(repo, kids, shim),
+    ];
   } finally {
+    await removeAll(repo).catch(() => {});
     await Deno.remove(repo, { recursive: true });
     await Deno.remove(kids, { recursive: true });
+  }
+}
+
+if (import.meta.main) {
+  const shim = await gitShim();
+  try {
+    for (const line of table(await benchWorktree(shim))) console.log(line);
+  } finally {
+    await shim.remove();
   }
 }

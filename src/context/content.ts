@@ -15,10 +15,13 @@
  * (`gc.pruneExpire`, two weeks by default), so leftovers go with git's own housekeeping.
  *
  * A bounded number of git calls, whatever the number of paths: seed the private index
- * with a placeholder entry per path (so every pathspec matches), `git add -A -f` them
- * (which `lstat`s each path, re-reads what exists, drops what does not and never opens a
- * FIFO or device), list the result, and hash the regular files' bytes in batches. Only the
- * rare paths git refused to add (special files) are looked at one by one.
+ * with a placeholder entry per path (so every path is tracked there), `git add -u -f` the
+ * whole index (which `lstat`s each path, re-reads what exists, drops what does not and
+ * never opens a FIFO or device; no pathspecs, so linear in the number of paths), list the
+ * result, and hash the regular files' bytes in batches. Paths that lie under another of
+ * them (a file replaced by a directory, a claim beyond a link) are read apart, in their own
+ * private index, with `git add -A -f` and the paths as pathspecs. Only the rare paths git
+ * refused to add (special files) are looked at one by one.
  *
  * @module
  */
@@ -78,6 +81,112 @@ function refusedPath(stderr: string): string | undefined {
 }
 
 /**
+ * The paths that lie under another of the same paths, and the paths they lie under: their
+ * placeholder entries would displace one another in one index (a file and a directory of
+ * the same name), so they are read apart, with pathspecs.
+ *
+ * @example A file replaced by a directory
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals([...nestedPaths(["a", "a/x", "b", "c/d"])], ["a", "a/x"]);
+ * ```
+ * @param paths Paths relative to the top level, without a trailing `/`.
+ * @returns The nested paths and their ancestors among `paths`.
+ */
+export function nestedPaths(paths: readonly string[]): Set<string> {
+  const all = new Set(paths);
+  const out = new Set<string>();
+  for (const path of paths) {
+    for (let i = path.indexOf("/"); i !== -1; i = path.indexOf("/", i + 1)) {
+      if (all.has(path.slice(0, i))) {
+        out.add(path.slice(0, i));
+        out.add(path);
+      }
+    }
+  }
+  return out;
+}
+
+/** What `git add` recorded in a private index for some paths. */
+interface Added {
+  /** Path → mode and id of every entry the index holds afterwards. */
+  indexed: Map<string, { mode: string; oid: string }>;
+  /** Paths git refused as pathspecs (beyond a link, inside a submodule). */
+  refused: Set<string>;
+  /** The paths read (without the refused ones). */
+  wanted: string[];
+}
+
+/**
+ * Seed a fresh private index with a placeholder entry per path (so every path is tracked
+ * there) and let `git add` re-read them: `add -u` over the whole index when no path lies
+ * under another (no pathspec, so no matching of every path against every other: linear in
+ * the number of paths), else `add -A` with the paths as literal pathspecs.
+ */
+async function addThroughIndex(
+  top: string,
+  commonDir: string,
+  format: ObjectFormat,
+  paths: readonly string[],
+  pathspecs: boolean,
+): Promise<Added> {
+  let wanted = [...paths];
+  const refused = new Set<string>();
+  const indexed = new Map<string, { mode: string; oid: string }>();
+  if (wanted.length === 0) return { indexed, refused, wanted };
+  const env = { GIT_INDEX_FILE: privateIndexPath(commonDir) };
+  const dummy = placeholder(format);
+  const seeded = await runGit(["update-index", "-z", "--index-info"], {
+    cwd: top,
+    env,
+    allowFailure: true,
+    stdin: wanted.map((p) => `100644 ${dummy}\t${p}\0`).join(""),
+  });
+  if (seeded.code !== 0) {
+    throw new Error(`cannot prepare a private index: ${seeded.stderr.trim().split("\n")[0]}`);
+  }
+  for (let attempt = 0;; attempt++) {
+    const added = await runGit(
+      pathspecs
+        ? [
+          ...LSTAT_CONFIG,
+          "--literal-pathspecs",
+          "add",
+          "-A",
+          "-f",
+          "--ignore-errors",
+          "--pathspec-from-file=-",
+          "--pathspec-file-nul",
+        ]
+        : [...LSTAT_CONFIG, "add", "-u", "-f", "--ignore-errors"],
+      {
+        cwd: top,
+        env,
+        allowFailure: true,
+        ...(pathspecs ? { stdin: wanted.join("\0") + "\0" } : {}),
+        timeoutMs: HASH_TIMEOUT_MS,
+      },
+    );
+    // Exit 1: some paths could not be added (special files); they keep the placeholder.
+    if (added.code === 0 || added.code === 1) break;
+    const path = refusedPath(added.stderr);
+    if (path === undefined || !wanted.includes(path) || attempt >= MAX_REFUSED) {
+      throw new Error(`cannot read the worktree: ${added.stderr.trim().split("\n").at(-1)}`);
+    }
+    // Not a path of this worktree (behind a link, inside a submodule): nothing is there.
+    refused.add(path);
+    wanted = wanted.filter((p) => p !== path);
+    if (wanted.length === 0) break;
+  }
+  const listed = await runGit(["ls-files", "-s", "-z"], { cwd: top, env, parse: true });
+  for (const record of decoder.decode(listed.stdout).split("\0")) {
+    const match = /^(\d{6}) ([0-9a-f]+) 0\t(.*)$/s.exec(record);
+    if (match) indexed.set(match[3]!, { mode: match[1]!, oid: match[2]! });
+  }
+  return { indexed, refused, wanted };
+}
+
+/**
  * Read what each path holds now (see the module documentation).
  *
  * @param top The worktree's top level.
@@ -94,59 +203,22 @@ export async function readContents(
   format: ObjectFormat,
   paths: readonly string[],
 ): Promise<Map<string, PathContent>> {
-  let wanted = [...new Set(paths.map((p) => p.replace(/\/$/, "")))].filter((p) => p !== "");
+  const all = [...new Set(paths.map((p) => p.replace(/\/$/, "")))].filter((p) => p !== "");
   const out = new Map<string, PathContent>();
-  if (wanted.length === 0) return out;
-  const env = { GIT_INDEX_FILE: privateIndexPath(commonDir) };
+  if (all.length === 0) return out;
+  const nested = nestedPaths(all); // guard: nested paths read apart
+  const parts = await Promise.all([
+    addThroughIndex(top, commonDir, format, all.filter((p) => !nested.has(p)), false),
+    addThroughIndex(top, commonDir, format, all.filter((p) => nested.has(p)), true),
+  ]);
   const dummy = placeholder(format);
-  const seeded = await runGit(["update-index", "-z", "--index-info"], {
-    cwd: top,
-    env,
-    allowFailure: true,
-    stdin: wanted.map((p) => `100644 ${dummy}\t${p}\0`).join(""),
-  });
-  if (seeded.code !== 0) {
-    throw new Error(`cannot prepare a private index: ${seeded.stderr.trim().split("\n")[0]}`);
-  }
-  const refused = new Set<string>();
-  for (let attempt = 0;; attempt++) {
-    const added = await runGit([
-      ...LSTAT_CONFIG,
-      "--literal-pathspecs",
-      "add",
-      "-A",
-      "-f",
-      "--ignore-errors",
-      "--pathspec-from-file=-",
-      "--pathspec-file-nul",
-    ], {
-      cwd: top,
-      env,
-      allowFailure: true,
-      stdin: wanted.join("\0") + "\0",
-      timeoutMs: HASH_TIMEOUT_MS,
-    });
-    // Exit 1: some paths could not be added (special files); they keep the placeholder.
-    if (added.code === 0 || added.code === 1) break;
-    const path = refusedPath(added.stderr);
-    if (path === undefined || !wanted.includes(path) || attempt >= MAX_REFUSED) {
-      throw new Error(`cannot read the worktree: ${added.stderr.trim().split("\n").at(-1)}`);
-    }
-    // Not a path of this worktree (behind a link, inside a submodule): nothing is there.
-    refused.add(path);
-    wanted = wanted.filter((p) => p !== path);
-    if (wanted.length === 0) break;
-  }
-  const listed = await runGit(["ls-files", "-s", "-z"], { cwd: top, env, parse: true });
-  const indexed = new Map<string, { mode: string; oid: string }>();
-  for (const record of decoder.decode(listed.stdout).split("\0")) {
-    const match = /^(\d{6}) ([0-9a-f]+) 0\t(.*)$/s.exec(record);
-    if (match) indexed.set(match[3]!, { mode: match[1]!, oid: match[2]! });
-  }
+  const wanted = parts.flatMap((part) => part.wanted);
+  const refused = new Set(parts.flatMap((part) => [...part.refused]));
+  const owner = new Map(parts.flatMap((part) => part.wanted.map((p) => [p, part.indexed])));
   const regular: string[] = [];
   const left: string[] = [];
   for (const path of wanted) {
-    const found = refused.has(path) ? undefined : indexed.get(path);
+    const found = refused.has(path) ? undefined : owner.get(path)?.get(path);
     if (found === undefined) out.set(path, { kind: "absent" });
     else if (found.oid === dummy) left.push(path); // guard: unread is no content
     else if (found.mode === "120000") {

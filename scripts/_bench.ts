@@ -1,0 +1,221 @@
+/**
+ * What every part of `deno task bench` shares: timing (medians of alternating rounds after
+ * a warm-up), the row of the one table, a `git` shim that counts git processes in a
+ * separate run (so it never skews a timing), fast fixture writing, and the table itself.
+ *
+ * @module
+ */
+import { join } from "node:path";
+
+/** What a row promises: a ratio, a difference, a wall time, or nothing (informative). */
+export type Target =
+  | { kind: "ratio"; max: number; note?: string }
+  | { kind: "delta"; maxMs: number }
+  | { kind: "wall"; maxMs: number; worst?: number }
+  | { kind: "none" };
+
+/** One row of the table: tether and its git baseline, measured in the same run. */
+export interface Row {
+  /** What tether does. */
+  name: string;
+  /** tether's median, ms. */
+  tether: number;
+  /** The baseline's median, ms. */
+  baseline: number;
+  /** The baseline command (the legend prints it). */
+  baselineCommand: string;
+  target: Target;
+  /** Git processes tether starts for this row (counted with the shim), when counted. */
+  git?: number | string;
+}
+
+/**
+ * Wall time of one call.
+ *
+ * @param fn What to time.
+ * @returns Milliseconds.
+ */
+export async function wall(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+/**
+ * The median (upper middle for an even count).
+ *
+ * @param xs Values.
+ * @returns The median, NaN for none.
+ */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
+}
+
+/**
+ * Time tether and its baseline in alternating rounds (A B, B A, …) after one warm-up round
+ * of each, so a load change hits both alike.
+ *
+ * @param rounds Measured rounds.
+ * @param tether One tether run.
+ * @param baseline One baseline run.
+ * @param between Untimed work after every run (reset a fixture), if any.
+ * @returns The medians, ms.
+ */
+export async function alternate(
+  rounds: number,
+  tether: () => Promise<unknown>,
+  baseline: () => Promise<unknown>,
+  between: () => Promise<unknown> = () => Promise.resolve(),
+): Promise<{ tether: number; baseline: number }> {
+  const t: number[] = [];
+  const b: number[] = [];
+  for (let i = -1; i < rounds; i++) {
+    const order = i % 2 === 0 ? [[tether, t], [baseline, b]] as const : [
+      [baseline, b],
+      [tether, t],
+    ] as const;
+    for (const [fn, into] of order) {
+      const ms = await wall(fn);
+      await between();
+      if (i >= 0) into.push(ms);
+    }
+  }
+  return { tether: median(t), baseline: median(b) };
+}
+
+/** A `git` first on PATH that logs one line per process, then runs the real git. */
+export interface GitShim {
+  /** Environment that puts the shim first on PATH. */
+  env: Record<string, string>;
+  /**
+   * Count the git processes started while `fn` runs (it must pass {@linkcode env}).
+   *
+   * @param fn The shimmed run.
+   * @returns How many git processes it started.
+   */
+  count(fn: () => Promise<unknown>): Promise<number>;
+  /** Remove the shim. */
+  remove(): Promise<void>;
+}
+
+/**
+ * Make a git shim in a fresh temp directory.
+ *
+ * @returns The shim.
+ */
+export async function gitShim(): Promise<GitShim> {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "tether-bench-shim-" }));
+  const which = await new Deno.Command("sh", { args: ["-c", "command -v git"], stdout: "piped" })
+    .output();
+  const real = new TextDecoder().decode(which.stdout).trim();
+  const log = join(dir, "calls.log");
+  await Deno.mkdir(join(dir, "bin"));
+  await Deno.writeTextFile(
+    join(dir, "bin", "git"),
+    `#!/bin/sh\necho x >> '${log}'\nexec '${real}' "$@"\n`,
+  );
+  await Deno.chmod(join(dir, "bin", "git"), 0o755);
+  return {
+    env: { PATH: `${join(dir, "bin")}:${Deno.env.get("PATH") ?? ""}` },
+    async count(fn) {
+      await Deno.writeTextFile(log, "");
+      await fn();
+      return (await Deno.readTextFile(log)).split("\n").filter(Boolean).length;
+    },
+    remove: () => Deno.remove(dir, { recursive: true }),
+  };
+}
+
+/**
+ * Write many files fast: parent directories first, then the files in parallel batches.
+ *
+ * @param root Base directory.
+ * @param paths Relative paths.
+ * @param content The content of the file at an index.
+ */
+export async function writeMany(
+  root: string,
+  paths: readonly string[],
+  content: (i: number) => string,
+): Promise<void> {
+  const dirs = new Set(paths.map((p) => join(root, p, "..")));
+  await Promise.all([...dirs].map((d) => Deno.mkdir(d, { recursive: true })));
+  for (let start = 0; start < paths.length; start += 2000) {
+    await Promise.all(
+      paths.slice(start, start + 2000).map((p, k) =>
+        Deno.writeTextFile(join(root, p), content(start + k))
+      ),
+    );
+  }
+}
+
+/**
+ * Print a short progress line.
+ *
+ * @param text What is happening.
+ */
+export function progress(text: string): void {
+  console.log(`  ${text}`);
+}
+
+function ms(value: number): string {
+  return Number.isFinite(value) ? `${value.toFixed(value < 100 ? 1 : 0)} ms` : "—";
+}
+
+function describe(target: Target): string {
+  switch (target.kind) {
+    case "ratio":
+      return `≤ ${target.max.toFixed(2)}×${target.note === undefined ? "" : ` (${target.note})`}`;
+    case "delta":
+      return `difference < ${target.maxMs / 1000} s`;
+    case "wall":
+      return target.worst === undefined
+        ? `< ${target.maxMs} ms`
+        : `worst < ${target.maxMs} ms (was ${target.worst.toFixed(0)})`;
+    case "none":
+      return "—";
+  }
+}
+
+/**
+ * Whether a row met its target.
+ *
+ * @param row The row.
+ * @returns `yes`, `NO`, or `—` for an informative row.
+ */
+export function met(row: Row): string {
+  const t = row.target;
+  const ok = t.kind === "ratio"
+    ? row.tether / row.baseline <= t.max
+    : t.kind === "delta"
+    ? row.tether - row.baseline < t.maxMs
+    : t.kind === "wall"
+    ? (t.worst ?? row.tether) < t.maxMs
+    : undefined;
+  return ok === undefined ? "—" : ok ? "yes" : "**NO**";
+}
+
+/**
+ * The one markdown table, with a legend of baseline commands by row number.
+ *
+ * @param rows The rows, in order.
+ * @returns The table and legend as lines.
+ */
+export function table(rows: readonly Row[]): string[] {
+  const lines = [
+    "| # | row | tether | git baseline | ratio | target | met? | git processes |",
+    "| -: | --- | -----: | -----------: | ----: | ------ | ---- | ------------: |",
+  ];
+  rows.forEach((row, i) => {
+    const ratio = row.tether / row.baseline;
+    lines.push(
+      `| ${i + 1} | ${row.name} | ${ms(row.tether)} | ${ms(row.baseline)} | ${
+        Number.isFinite(ratio) ? `${ratio.toFixed(2)}×` : "—"
+      } | ${describe(row.target)} | ${met(row)} | ${row.git ?? "—"} |`,
+    );
+  });
+  lines.push("", "Baselines (the `git baseline` column), by row:");
+  rows.forEach((row, i) => lines.push(`${i + 1}. ${row.baselineCommand}`));
+  return lines;
+}
