@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { encodePath } from "./seed/paths.ts";
 
 /** Why a git call failed. */
 export type GitErrorKind = "missing" | "too-old" | "not-a-repository" | "unborn" | "failed";
@@ -225,9 +226,8 @@ export async function runGit(
   // parity with the user's shell.
   if (!options.keepReplaceObjects) env.GIT_NO_REPLACE_OBJECTS = "1"; // guard: no replace objects
   if (options.parse) env.LC_ALL = "C";
-  const stdin = typeof options.stdin === "string"
-    ? new TextEncoder().encode(options.stdin)
-    : options.stdin;
+  // Lossless: a path decoded with its invalid bytes as lone surrogates goes back as those bytes.
+  const stdin = typeof options.stdin === "string" ? encodePath(options.stdin) : options.stdin;
   let output: Deno.CommandOutput | undefined;
   const signal = options.timeoutMs === undefined
     ? undefined

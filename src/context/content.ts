@@ -25,6 +25,7 @@
  *
  * @module
  */
+import { decodePaths } from "../seed/paths.ts";
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
 import { REGULAR_MODES } from "./porcelain.ts";
 import { HASH_TIMEOUT_MS, hashRegularFiles, pathKinds } from "./status.ts";
@@ -320,8 +321,9 @@ export const RAW_CONFIG: readonly string[] = [
   "core.checkStat=default",
 ];
 
+/** git's NUL-separated output, each name decoded without loss (two names never one string). */
 function nulList(bytes: Uint8Array): string[] {
-  return decoder.decode(bytes).split("\0").filter((p) => p !== "");
+  return decodePaths(bytes);
 }
 
 /** Path chunks whose argument bytes stay under the limit of one command line. */

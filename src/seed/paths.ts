@@ -82,3 +82,43 @@ export function decodePaths(bytes: Uint8Array): string[] {
   }
   return paths;
 }
+
+const utf8 = new TextEncoder();
+
+/**
+ * Encode a string as git should read it: the inverse of {@linkcode decodePath}. Each lone
+ * surrogate U+DC80–U+DCFF becomes the byte it stands for; everything else is UTF-8.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(encodePath("x\udcff"), Uint8Array.from([0x78, 0xff]));
+ * assertEquals(encodePath("ü"), Uint8Array.from([0xc3, 0xbc]));
+ * const bytes = Uint8Array.from([0x78, 0xfe, 0xc3, 0xbc, 0]);
+ * assertEquals(encodePath(decodePath(bytes)), bytes);
+ * ```
+ * @param text The string.
+ * @returns Its bytes.
+ */
+export function encodePath(text: string): Uint8Array {
+  if (!/[\udc80-\udcff]/.test(text)) return utf8.encode(text);
+  const parts: Uint8Array[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    const lone = unit >= 0xdc80 && unit <= 0xdcff &&
+      !(i > 0 && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff);
+    if (lone) {
+      parts.push(utf8.encode(text.slice(start, i)), Uint8Array.of(unit - 0xdc00));
+      start = i + 1;
+    }
+  }
+  parts.push(utf8.encode(text.slice(start)));
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
