@@ -141,13 +141,71 @@ async function commitIn(
   return await commitAll(dir, message);
 }
 
+/** This module's scenario without a remote, built once; tests get copies of it. */
+let template: Promise<Scenario> | undefined;
+
 /**
- * Build the scenario. About 70 git calls; no coord call.
+ * A scenario of one's own. Without a remote it is a copy of one built once per test
+ * module (the same commits, reflogs and worktrees, made by the same git calls), which is
+ * far cheaper than replaying the 70 git calls for every test; with one it is built anew.
  *
  * @param options `remote`: also create a bare `origin` and push `main` to it.
  * @returns The scenario.
  */
 export async function buildScenario(options: { remote?: boolean } = {}): Promise<Scenario> {
+  if (options.remote) return await replayScenario(options);
+  template ??= replayScenario();
+  return await copyScenario(await template);
+}
+
+/**
+ * Copy a scenario's whole temp directory and point the copied worktrees at each other
+ * (git records a linked worktree by absolute path, both ways).
+ *
+ * @param from A scenario without a remote.
+ * @returns The copy, with the same commits.
+ */
+async function copyScenario(from: Scenario): Promise<Scenario> {
+  const root = await tempDir("tether-coord-acc-");
+  await copyDir(from.root, root);
+  const moved = (path: string) => {
+    if (!path.startsWith(from.root)) throw new Error(`${path} is outside ${from.root}`);
+    return root + path.slice(from.root.length);
+  };
+  const admin = join(moved(from.commonDir), "worktrees");
+  for await (const entry of Deno.readDir(admin)) {
+    // <common dir>/worktrees/<name>/gitdir names <worktree>/.git, which names the admin dir.
+    const gitdirFile = join(admin, entry.name, "gitdir");
+    const dotGit = moved((await Deno.readTextFile(gitdirFile)).trim());
+    await Deno.writeTextFile(gitdirFile, `${dotGit}\n`);
+    await Deno.writeTextFile(dotGit, `gitdir: ${join(admin, entry.name)}\n`);
+  }
+  const dir = Object.fromEntries(
+    Object.entries(from.dir).map(([lane, path]) => [lane, moved(path)]),
+  ) as Record<LaneName, string>;
+  return { ...from, root, dir, commonDir: moved(from.commonDir), sha: { ...from.sha } };
+}
+
+/** Copy a directory tree (files keep their mode). */
+async function copyDir(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  const work: Promise<void>[] = [];
+  for await (const entry of Deno.readDir(from)) {
+    const [a, b] = [join(from, entry.name), join(to, entry.name)];
+    if (entry.isDirectory) work.push(copyDir(a, b));
+    else if (entry.isSymlink) work.push(Deno.readLink(a).then((target) => Deno.symlink(target, b)));
+    else work.push(Deno.copyFile(a, b));
+  }
+  await Promise.all(work);
+}
+
+/**
+ * Build the scenario from nothing. About 70 git calls; no coord call.
+ *
+ * @param options `remote`: also create a bare `origin` and push `main` to it.
+ * @returns The scenario.
+ */
+async function replayScenario(options: { remote?: boolean } = {}): Promise<Scenario> {
   const root = await tempDir("tether-coord-acc-");
   const P = join(root, "primary");
   await Deno.mkdir(P);

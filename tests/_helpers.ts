@@ -11,7 +11,10 @@ import { type BinaryName, PERMISSIONS } from "../src/permissions.ts";
 /** The repository root (where the entry points live). */
 export const ROOT: string = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
 
-/** A fixed identity and a quiet environment for git calls that build fixtures. */
+/**
+ * A fixed identity and a quiet environment for git calls that build fixtures; no automatic
+ * maintenance (a commit would otherwise start one more git process that finds nothing to do).
+ */
 const FIXTURE_ENV: Record<string, string> = {
   GIT_AUTHOR_NAME: "Fixture",
   GIT_AUTHOR_EMAIL: "fixture@example.invalid",
@@ -19,6 +22,9 @@ const FIXTURE_ENV: Record<string, string> = {
   GIT_COMMITTER_EMAIL: "fixture@example.invalid",
   GIT_CONFIG_NOSYSTEM: "1",
   GIT_TERMINAL_PROMPT: "0",
+  GIT_CONFIG_COUNT: "1",
+  GIT_CONFIG_KEY_0: "maintenance.auto",
+  GIT_CONFIG_VALUE_0: "false",
 };
 
 const decoder = new TextDecoder();

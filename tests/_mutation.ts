@@ -15,6 +15,13 @@ export interface Mutation {
 }
 
 /**
+ * How many `deno test` runs (mutants or controls) one test starts at a time: each is a
+ * Deno start-up that starts the binaries in turn, so more than the cores only adds
+ * contention with the rest of the suite.
+ */
+const CONCURRENCY = Math.max(2, navigator.hardwareConcurrency ?? 2);
+
+/**
  * Copy every tracked and untracked-but-not-ignored file of the repository to a temp dir.
  *
  * @returns The copy's root.
@@ -25,11 +32,16 @@ export async function copyTree(): Promise<string> {
   });
   if (list.code !== 0) throw new Error(`git ls-files failed: ${list.stderr}`);
   const copy = await tempDir("tether-mutant-");
+  const dirs = new Set<string>();
   for (const path of list.stdout.split("\0").filter(Boolean)) {
     const from = join(ROOT, path);
     const to = join(copy, path);
     try {
-      await Deno.mkdir(dirname(to), { recursive: true });
+      const parent = dirname(to);
+      if (!dirs.has(parent)) {
+        await Deno.mkdir(parent, { recursive: true });
+        dirs.add(parent);
+      }
       await Deno.copyFile(from, to);
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error; // deleted in the work tree
@@ -55,12 +67,32 @@ export async function applyMutation(copy: string, m: Mutation): Promise<void> {
   await Deno.writeTextFile(path, text.replace(m.find, m.replace));
 }
 
+/** Regular-expression syntax to escape in a name filter (what `deno test --filter /…/` treats as syntax). */
+const SYNTAX = /[\\.+*?()|[\]{}^$#&\-~]/g;
+
 /**
- * Run test files (optionally one test by name) in a copy.
+ * The `--filter` that runs exactly the tests whose names contain one of `filters` as a whole
+ * phrase: not followed or preceded by a letter or digit, so `F1` runs F1 and not F10–F14.
+ *
+ * @param filters Name phrases.
+ * @returns A `/regexp/` for `deno test --filter`.
+ */
+export function phraseFilter(filters: string[]): string {
+  const phrases = [...new Set(filters)].map((f) => f.replace(SYNTAX, "\\$&"));
+  return `/(?:^|[^0-9A-Za-z])(?:${phrases.join("|")})(?:[^0-9A-Za-z]|$)/`;
+}
+
+/** Whether a test name contains `filter` as {@linkcode phraseFilter} means it. */
+function matchesPhrase(name: string, filter: string): boolean {
+  return new RegExp(phraseFilter([filter]).slice(1, -1)).test(name);
+}
+
+/**
+ * Run test files (optionally only the tests a filter names) in a copy.
  *
  * @param copy The copy's root.
  * @param files Test files relative to the root.
- * @param filter Optional test-name filter.
+ * @param filter Optional test-name filter (a string, or `/regexp/`).
  * @returns Exit code and output of `deno test`.
  */
 export function runTestsIn(copy: string, files: string[], filter?: string) {
@@ -74,6 +106,7 @@ export interface GuardCase {
   guard: string;
   mutations: Mutation[];
   file: string;
+  /** A phrase of the test's name (whole words: see {@linkcode phraseFilter}). */
   filter: string;
 }
 
@@ -81,6 +114,28 @@ function counts(output: string): { passed: number; failed: number } {
   const passed = Number(/\b(\d+) passed\b/.exec(output)?.[1] ?? 0);
   const failed = Number(/\b(\d+) failed\b/.exec(output)?.[1] ?? 0);
   return { passed, failed };
+}
+
+/**
+ * The names of the top-level tests a `deno test` run started (`name ...` at a line's start;
+ * the result may follow on a later line, after output or a "has been running" note).
+ */
+function startedTests(output: string): string[] {
+  return [...output.matchAll(/^(\S.*?) \.\.\./gm)].map((m) => m[1]!);
+}
+
+/** Run tasks with at most {@linkcode CONCURRENCY} at a time; results in order. */
+async function bounded<T>(tasks: Array<() => Promise<T>>): Promise<T[]> {
+  const out: T[] = new Array(tasks.length);
+  let next = 0;
+  async function worker(): Promise<void> {
+    while (next < tasks.length) {
+      const i = next++;
+      out[i] = await tasks[i]!();
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, tasks.length) }, worker));
+  return out;
 }
 
 /**
@@ -94,10 +149,10 @@ export async function assertEachMutantFails(
   t: Deno.TestContext,
   cases: GuardCase[],
 ): Promise<void> {
-  const results = await Promise.all(cases.map(async (c) => {
+  const results = await bounded(cases.map((c) => async () => {
     const copy = await copyTree();
     for (const m of c.mutations) await applyMutation(copy, m);
-    const r = await runTestsIn(copy, [c.file], c.filter);
+    const r = await runTestsIn(copy, [c.file], phraseFilter([c.filter]));
     await Deno.remove(copy, { recursive: true });
     return { c, r };
   }));
@@ -112,18 +167,27 @@ export async function assertEachMutantFails(
 
 /**
  * Run every guard's test on one unmutated copy: each must pass, so a mutant's failure is
- * the guard's doing, not the copy's.
+ * the guard's doing, not the copy's. One `deno test` per test file runs the tests of all
+ * its guards (each once, however many guards share it).
  *
  * @param cases The guards.
  */
 export async function assertControlPasses(cases: GuardCase[]): Promise<void> {
   const copy = await copyTree();
-  const runs = await Promise.all(cases.map((c) => runTestsIn(copy, [c.file], c.filter)));
+  const files = [...new Set(cases.map((c) => c.file))];
+  const runs = await bounded(files.map((file) => () => {
+    const filters = cases.filter((c) => c.file === file).map((c) => c.filter);
+    return runTestsIn(copy, [file], phraseFilter(filters));
+  }));
   await Deno.remove(copy, { recursive: true });
-  runs.forEach((r, i) => {
-    const { passed, failed } = counts(r.stdout);
-    if (r.code !== 0 || passed === 0 || failed !== 0) {
-      throw new Error(`control run of "${cases[i]!.guard}" did not pass: ${r.stdout}${r.stderr}`);
+  files.forEach((file, i) => {
+    const r = runs[i]!;
+    const { failed } = counts(r.stdout);
+    const started = startedTests(r.stdout); // all passed: exit 0 and none failed
+    for (const c of cases.filter((c) => c.file === file)) {
+      if (r.code !== 0 || failed !== 0 || !started.some((name) => matchesPhrase(name, c.filter))) {
+        throw new Error(`control run of "${c.guard}" did not pass: ${r.stdout}${r.stderr}`);
+      }
     }
   });
 }
