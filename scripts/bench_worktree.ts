@@ -5,7 +5,7 @@
  * - spawn: `handshake --worktree DIR --count 8` against the hand-made way, 8 ×
  *   (`git worktree add` + copying the dirty files with `cp`);
  * - verify in a spawned child against the bash recipe there;
- * - land: `gate --worktree DIR --land` of a child that added 20 files, against moving the
+ * - land: `gate --worktree DIR --seed ID --land` of a child that added 20 files, against moving the
  *   same change by hand (`git add -A` and `git diff --cached --binary <seed>` in the child,
  *   `git apply` in the parent, `git worktree remove`).
  *
@@ -140,7 +140,11 @@ async function benchLand(repo: string, kids: string, shim: GitShim): Promise<Row
   const land = (env: Record<string, string> = {}) => async () => {
     await ok(
       "gate --worktree --land",
-      await bin("gate", ["--worktree", next.dir, "--land"], { cwd: repo, stdin: next.result, env }),
+      await bin("gate", ["--worktree", next.dir, "--seed", next.seed, "--land"], {
+        cwd: repo,
+        stdin: next.result,
+        env,
+      }),
     );
   };
   const hand = async () => {
