@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Finding 3: gate --worktree checks commit evidence with no spawn state, so "new since
+# spawn" is never asked: any commit that exists in the repository is "verified", including
+# the parent's own HEAD from before the spawn. The child made no commit at all (the report
+# itself says "0 commits since"), yet its "committed" evidence counts as proof of work and
+# the result is accepted. Shared-mode gate with --since calls the same commit "preexisting".
+. "$(dirname "$0")/common.sh"
+setup
+spawn c1
+C=$P/wt/c1
+SEED=$(sed -n "s/^seed: //p" "$WORK/c1.md")
+OLD=$(git -C "$P" rev-parse HEAD)          # the parent's commit, made before the spawn
+echo new > "$C/n.txt"
+printf '{"ok":true,"summary":"done, committed","files_changed":["n.txt"],"errors":[],"evidence":[{"kind":"commit","ref":"%s","ok":true}]}' "$OLD" > "$WORK/r.json"
+(cd "$P" && gate --worktree "$C" --seed "$SEED" < "$WORK/r.json"); echo "gate exit: $?"
+# A fixed tether checks commit evidence against the child's own history: verified only
+# for a commit in worktree.commits (reachable from the child's HEAD and not from the seed's
+# HEAD); the parent's HEAD is "preexisting" and, as the only evidence, the verdict is
+# reject ("No evidence item shows work done since spawn").
