@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Finding 3: gate --worktree checks commit and file evidence with no spawn state, so "new since
+# Finding 2: gate --worktree checks commit and file evidence with no spawn state, so "new since
 # spawn" is never asked: any commit that exists in the repository is "verified", including
 # the parent's own HEAD from before the spawn. The child made no commit at all (the report
 # itself says "0 commits since"), yet its "committed" evidence counts as proof of work and

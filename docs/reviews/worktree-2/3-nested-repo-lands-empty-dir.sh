@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Finding 2: a nested repository the child creates is read as a gitlink (the commit its
+# Finding 3: a nested repository the child creates is read as a gitlink (the commit its
 # HEAD names). gate accepts it and reports "landed: ... sub", but a gitlink lands as an
 # empty directory: the commit lives only in the child's sub/.git, and the clean-up then
 # force-removes the worktree, so the child's work in sub/ is gone everywhere. Spawn refuses
