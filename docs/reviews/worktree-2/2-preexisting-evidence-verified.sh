@@ -17,6 +17,10 @@ printf '{"ok":true,"summary":"done, committed","files_changed":["n.txt"],"errors
 # (b.txt is not among the child's changes), yet "verified file b.txt".
 printf '{"ok":true,"summary":"fixed b.txt","files_changed":["n.txt"],"errors":[],"evidence":[{"kind":"file","ref":"b.txt","ok":true}]}' > "$WORK/r2.json"
 (cd "$P" && gate --worktree "$C" --seed "$SEED" < "$WORK/r2.json"); echo "gate exit: $?"
+# A child that did nothing at all: no file, no commit, "all done", the parent's HEAD as proof.
+printf '{"ok":true,"summary":"all done","files_changed":[],"errors":[],"evidence":[{"kind":"commit","ref":"%s","ok":true}]}' "$OLD" > "$WORK/r3.json"
+rm -f "$C/n.txt"
+(cd "$P" && gate --worktree "$C" --seed "$SEED" < "$WORK/r3.json"); echo "gate exit (child did nothing): $?"
 # A fixed tether checks commit evidence against the child's own history: verified only
 # for a commit in worktree.commits (reachable from the child's HEAD and not from the seed's
 # HEAD); the parent's HEAD is "preexisting" and, as the only evidence, the verdict is
