@@ -75,7 +75,7 @@ const CASES: GuardCase[] = [
     guard: "the working tree is recorded twice and both records agree (review 2, torn index)",
     mutations: [{
       file: "src/seed/state.ts",
-      find: "worktree === again; // GUARD:seed-twice",
+      find: "worktree.tree === again.tree; // GUARD:seed-twice",
       replace: "true;",
     }],
     file: "tests/verify_review2_test.ts",
