@@ -90,16 +90,16 @@ export const PLAIN_CONFIG: readonly string[] = [
   "-c",
   "core.untrackedCache=false",
   "-c",
-  "core.ignoreCase=false", // GUARD:seed-ignorecase
+  "core.ignoreCase=false", // defence in depth (raw reading does not depend on it)
   "-c",
   "core.trustctime=true",
   "-c",
   "core.checkStat=default",
   "-c",
-  "core.autocrlf=false", // GUARD:seed-autocrlf
+  "core.autocrlf=false", // defence in depth (raw reading does not depend on it)
   "-c",
   "core.hooksPath=/dev/null", // GUARD:seed-no-hooks
-  ...(Deno.build.os === "windows" ? [] : ["-c", "core.fileMode=true", "-c", "core.symlinks=true"]), // GUARD:seed-filemode
+  ...(Deno.build.os === "windows" ? [] : ["-c", "core.fileMode=true", "-c", "core.symlinks=true"]), // defence in depth
 ];
 
 /** Where a worktree's top level and object directory are. */
