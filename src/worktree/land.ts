@@ -295,7 +295,7 @@ export async function land(
   // A nested repository lands as an empty directory, and its commits may live only in
   // its own .git, which the clean-up would remove: refused before anything is read.
   const nested = nestedChanged(child.changed, child.files);
-  if (nested.length > 0) return { status: "refused", reason: "nested", paths: nested };
+  if (nested.length > 0) return { status: "refused", reason: "nested", paths: nested }; // tether:guard wt-land-nested
   // A fresh scratch index the parent names (objects/tmp_tether_seed_<uuid>), never a path
   // in the child's git dir, where the child could have planted a link to any file.
   const scratch = await seedIndexPath(parentTop); // tether:guard wt-fresh-land-index

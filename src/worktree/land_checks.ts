@@ -49,7 +49,7 @@ export function nestedChanged(
   changed: readonly string[],
   files: ReadonlyMap<string, { mode: string }>,
 ): string[] {
-  return changed.filter((p) => files.get(p)?.mode === "160000"); // tether:guard wt-land-nested
+  return changed.filter((p) => files.get(p)?.mode === "160000");
 }
 
 /**
