@@ -202,6 +202,28 @@ const CASES: GuardCase[] = [
     filter: "ignored file",
   },
   {
+    guard: "the land refuses ignored entries below a path it writes or deletes",
+    mutations: [{
+      file: "src/worktree/land_checks.ts",
+      find: "else if (belowAny(path, landing)) found.add(path); // tether:guard",
+      replace: "else if (false) found.add(path); // tether:guard",
+    }],
+    file: "tests/worktree_land_guard_test.ts",
+    filter: "below a directory the child replaces",
+  },
+  {
+    guard: "the land refuses a nested repository (gitlink) the child changed",
+    mutations: [{
+      file: "src/worktree/land.ts",
+      find:
+        'if (nested.length > 0) return { status: "refused", reason: "nested", paths: nested }; // tether:guard',
+      replace:
+        'if (false) return { status: "refused", reason: "nested", paths: nested }; // tether:guard',
+    }],
+    file: "tests/worktree_land_guard_test.ts",
+    filter: "nested repository",
+  },
+  {
     guard: "the land changes only paths the child changed",
     mutations: [{
       file: "src/worktree/land_checks.ts",

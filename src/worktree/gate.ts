@@ -14,6 +14,7 @@ import { evaluate, type GateReport } from "../gate/evaluate.ts";
 import { GateError } from "../gate/repo.ts";
 import { GitError, gitText } from "../git.ts";
 import { inspectCaptured, land, type LandOutcome, readChildWork } from "./land.ts";
+import { nestedChanged } from "./land_checks.ts";
 import { listPaths } from "./plan.ts";
 
 /** Options for {@linkcode worktreeGate}. */
@@ -33,7 +34,14 @@ export interface WorktreeGateOptions {
 /** The report with what `--worktree` adds. */
 export interface WorktreeGateReport extends GateReport {
   /** The child's worktree, branch, seed and commits since the seed. */
-  worktree: { path: string; branch: string; seed: string; commits: string[] };
+  worktree: {
+    path: string;
+    branch: string;
+    seed: string;
+    commits: string[];
+    /** Changed paths that are nested repositories (gitlinks): they cannot land. Only when some. */
+    nested?: string[];
+  };
   /** The land, when `--land` was given and the verdict is accept. */
   land?: LandOutcome;
 }
@@ -105,6 +113,8 @@ export async function worktreeGate(
         commits: child.commits,
       },
     };
+    const nested = nestedChanged(child.changed, child.files);
+    if (nested.length > 0) report.worktree.nested = nested;
     if (options.land && verdict === "accept") {
       report.land = await land(child, parentTop, options.keep);
       if (report.land.status === "conflict" || report.land.status === "refused") {
@@ -133,6 +143,13 @@ export function renderWorktree(report: WorktreeGateReport): string {
     } since)`,
   ];
   const l = report.land;
+  if (l === undefined && report.worktree.nested !== undefined) {
+    out.push(
+      `cannot land: nested repositories (gitlinks) the child changed: ${
+        listPaths(report.worktree.nested)
+      }`,
+    );
+  }
   if (l?.status === "landed") {
     out.push(`landed: ${count(l.paths.length, "path")}: ${listPaths(l.paths)}`);
   } else if (l?.status === "nothing") {
@@ -141,6 +158,10 @@ export function renderWorktree(report: WorktreeGateReport): string {
     out.push(
       l.reason === "outside"
         ? `refused: nothing landed; the merge would change paths the child did not change (a rename in the parent?): ${
+          listPaths(l.paths)
+        }`
+        : l.reason === "nested"
+        ? `refused: nothing landed; nested repositories (gitlinks) cannot land, only an empty directory would be written: ${
           listPaths(l.paths)
         }`
         : `refused: nothing landed; the parent has ignored files or directories in the way: ${

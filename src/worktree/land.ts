@@ -14,7 +14,7 @@ import type { WorktreeFile } from "../gate/repo.ts";
 import { readSeed } from "../seed/commit.ts";
 import { captureState, changedPaths, seedIndexPath, type TreeState } from "../seed/state.ts";
 import { identifyChild, parseWorktreeList, type WorktreeEntry } from "./identity.ts";
-import { ignoredInTheWay, outsideChanged, verifyPaths } from "./land_checks.ts";
+import { ignoredInTheWay, nestedChanged, outsideChanged, verifyPaths } from "./land_checks.ts";
 
 /** A child's worktree as the parent sees it. */
 export interface ChildWork {
@@ -47,7 +47,7 @@ export interface ChildWork {
 export type LandOutcome =
   | { status: "landed"; paths: string[]; removed: boolean; not_removed?: string[] }
   | { status: "conflict"; paths: string[] }
-  | { status: "refused"; reason: "outside" | "ignored"; paths: string[] }
+  | { status: "refused"; reason: "outside" | "ignored" | "nested"; paths: string[] }
   | { status: "nothing"; paths: []; removed: boolean; not_removed?: string[] };
 
 const FIXED = {
@@ -280,7 +280,8 @@ export async function removeChild(child: ChildWork): Promise<string[]> {
  * @param child What the child changed.
  * @param parentTop The parent's top level.
  * @param keep Keep the worktree and branch after a land.
- * @returns Landed (with the paths), conflict (with the paths; nothing changed), or nothing.
+ * @returns Landed (with the paths), conflict or refused (with the paths; nothing changed),
+ *   or nothing.
  * @throws {GitError} when git fails or the parent changed under the land (nothing written).
  */
 export async function land(
@@ -291,6 +292,10 @@ export async function land(
   if (child.changed.length === 0) {
     return { status: "nothing", paths: [], ...await tidy(child, keep) };
   }
+  // A nested repository lands as an empty directory, and its commits may live only in
+  // its own .git, which the clean-up would remove: refused before anything is read.
+  const nested = nestedChanged(child.changed, child.files);
+  if (nested.length > 0) return { status: "refused", reason: "nested", paths: nested }; // tether:guard wt-land-nested
   // A fresh scratch index the parent names (objects/tmp_tether_seed_<uuid>), never a path
   // in the child's git dir, where the child could have planted a link to any file.
   const scratch = await seedIndexPath(parentTop); // tether:guard wt-fresh-land-index

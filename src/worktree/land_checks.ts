@@ -1,6 +1,6 @@
 /**
- * What a land checks before it writes anything into the parent: that it changes only
- * paths the child changed, that every object on those paths is the content its id names,
+ * What a land checks before it writes anything into the parent: that the child's change
+ * holds no nested repository, that it changes only paths the child changed, that every object on those paths is the content its id names,
  * and that no file the parent's capture does not hold (an ignored file or directory) is
  * in the way.
  *
@@ -27,6 +27,29 @@ import { parseTree, readObjects } from "../gate/objects.ts";
 export function outsideChanged(landing: readonly string[], changed: readonly string[]): string[] {
   const own = new Set(changed);
   return landing.filter((p) => !own.has(p)); // tether:guard wt-land-outside
+}
+
+/**
+ * The changed paths the child holds as a gitlink (mode 160000): a nested repository it
+ * made, or a submodule it added, moved or moved to another commit. A land cannot carry
+ * one: `read-tree -u` writes only an empty directory, and the commit may exist only in
+ * the nested repository's own `.git`, which the clean-up would remove with the worktree.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const files = new Map([["n.txt", { mode: "100644", oid: "ab" }], ["sub", { mode: "160000", oid: "cd" }]]);
+ * assertEquals(nestedChanged(["n.txt", "sub"], files), ["sub"]);
+ * ```
+ * @param changed The paths the child changed.
+ * @param files The child's capture entries.
+ * @returns The changed gitlink paths, in order.
+ */
+export function nestedChanged(
+  changed: readonly string[],
+  files: ReadonlyMap<string, { mode: string }>,
+): string[] {
+  return changed.filter((p) => files.get(p)?.mode === "160000");
 }
 
 /**
@@ -108,11 +131,35 @@ export async function verifyPaths(
 }
 
 /**
- * The paths among `paths` and the directories above them that the parent's working tree
- * holds as ignored files, ignored links or ignored directories (`git ls-files --others
- * --ignored --exclude-standard --directory`). The parent's capture never holds them, and
- * `git read-tree -m -u` takes ignored files as expendable: it would overwrite or delete
- * them.
+ * Whether a directory above `path` is one of `paths`: the entry is below a path the land
+ * writes or deletes (a directory the child replaced by a file or link).
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(belowAny("mix/s.env", new Set(["mix", "mix/t.txt"])), true);
+ * assertEquals(belowAny("mix/s.env", new Set(["mix/t.txt"])), false);
+ * assertEquals(belowAny("mix", new Set(["mix"])), false);
+ * ```
+ * @param path A path relative to the top level.
+ * @param paths Paths relative to the top level.
+ * @returns True when a proper ancestor of `path` is in `paths`.
+ */
+export function belowAny(path: string, paths: ReadonlySet<string>): boolean {
+  for (let i = path.indexOf("/"); i > 0; i = path.indexOf("/", i + 1)) {
+    if (paths.has(path.slice(0, i))) return true;
+  }
+  return false;
+}
+
+/**
+ * The ignored files, links and directories of the parent's working tree (`git ls-files
+ * --others --ignored --exclude-standard --directory`) at a path among `paths`, at a
+ * directory above one, or below one (git names an ignored file by its full path when its
+ * directory also holds tracked files, so `mix/s.env` when the child replaced `mix/` by a
+ * file). The parent's capture never holds them, and `git read-tree -m -u` takes ignored
+ * files as expendable: it would overwrite or delete them. The pathspecs already select
+ * everything below each path, so no extra git call is made.
  *
  * @param top The parent's top level.
  * @param paths The paths the land would write or delete.
@@ -120,6 +167,7 @@ export async function verifyPaths(
  * @throws {GitError} when git fails.
  */
 export async function ignoredInTheWay(top: string, paths: readonly string[]): Promise<string[]> {
+  const landing = new Set(paths);
   const wanted = withAncestors(paths);
   const asked = new Set(wanted);
   const found = new Set<string>();
@@ -139,6 +187,7 @@ export async function ignoredInTheWay(top: string, paths: readonly string[]): Pr
     for (const entry of new TextDecoder().decode(listed.stdout).split("\0")) {
       const path = entry.replace(/\/$/, "");
       if (asked.has(path)) found.add(path); // tether:guard wt-land-ignored
+      else if (belowAny(path, landing)) found.add(path); // tether:guard wt-land-ignored-below
     }
   }
   return [...found];
