@@ -182,6 +182,26 @@ const CASES: GuardCase[] = [
     filter: "no clean filter or hook",
   },
   {
+    guard: "gate --worktree checks evidence against what the child did since its seed",
+    mutations: [{
+      file: "src/worktree/gate.ts",
+      find: "spawn, // tether:guard wt-new-evidence",
+      replace: "// tether:guard wt-new-evidence",
+    }],
+    file: "tests/worktree_evidence_test.ts",
+    filter: "pre-spawn HEAD",
+  },
+  {
+    guard: "in worktree mode a commit is new only when the child made it",
+    mutations: [{
+      file: "src/gate/evidence.ts",
+      find: "new Set(recent.filter((oid) => known.has(oid))) // tether:guard wt-new-commit",
+      replace: "new Set(recent) // tether:guard wt-new-commit",
+    }],
+    file: "tests/worktree_evidence_test.ts",
+    filter: "pre-spawn HEAD",
+  },
+  {
     guard: "the land re-hashes every blob it writes",
     mutations: [{
       file: "src/worktree/land_checks.ts",

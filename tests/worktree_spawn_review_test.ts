@@ -194,13 +194,14 @@ async function seedArgs(seed: string): Promise<string[]> {
 }
 
 async function landResult(parent: string, child: { path: string; seed: string }, files: string[]) {
-  const head = await git(parent, ["rev-parse", "HEAD"]);
+  // Evidence of the child's own work: the first file it claims (the parent's HEAD would be
+  // preexisting, review worktree-2 finding 2).
   const text = JSON.stringify({
     ok: true,
     summary: "done",
     files_changed: files,
     errors: [],
-    evidence: [{ kind: "commit", ref: head, ok: true }],
+    evidence: [{ kind: "file", ref: files[0], ok: true }],
   });
   return await bin(
     "gate",

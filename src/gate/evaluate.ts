@@ -60,6 +60,11 @@ export interface GateOptions {
   cwd?: string;
   /** How file evidence is looked at, instead of git in the worktree. */
   inspect?: FileInspector;
+  /**
+   * What was true at spawn when the caller knows it without a snapshot (`gate --worktree`:
+   * the child's seed, changes and commits since); ignored with `since`.
+   */
+  spawn?: SpawnState;
 }
 
 /** Most schema issues listed before the rest are summarised. */
@@ -250,7 +255,12 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
 
   let findings: EvidenceFinding[] = [];
   if (result && repo) {
-    findings = await checkEvidence(result.evidence, repo, observation?.spawn, options.inspect);
+    findings = await checkEvidence(
+      result.evidence,
+      repo,
+      observation?.spawn ?? options.spawn,
+      options.inspect,
+    );
   } else if (result) {
     findings = result.evidence.map((e) => ({ kind: e.kind, ref: e.ref, status: "unverified" }));
   }

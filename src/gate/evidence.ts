@@ -20,6 +20,12 @@ export interface SpawnState {
   changed: ReadonlySet<string>;
   /** Paths known to have held something at spawn (a status entry, or the spawn HEAD). */
   existed: ReadonlySet<string>;
+  /**
+   * The commits made since spawn, when the caller knows them exactly (`gate --worktree`:
+   * the child's commits since its seed). Then a commit is new only when it is one of
+   * these, whatever its date, and `time` is not used.
+   */
+  commits?: ReadonlySet<string>;
 }
 
 /**
@@ -73,7 +79,8 @@ export type FileInspector = (
  * @param evidence The child's evidence.
  * @param repo Top level and object format, or null outside git (checkable kinds then
  *   cannot be checked, and the caller decides what that means).
- * @param spawn What the spawn snapshot recorded, with `--since`.
+ * @param spawn What was true at spawn: the spawn snapshot's record with `--since`, the
+ *   child's seed and its changes and commits since with `--worktree`.
  * @param inspect How file paths are looked at (`gate --worktree` passes the child's raw
  *   capture, so nothing the child configured runs).
  * @returns One finding per item, in order.
@@ -107,17 +114,22 @@ export async function checkEvidence(
   // spawn's HEAD. (A commit's time is inside its checked content, so it cannot be forged
   // for an existing commit.)
   const now = Math.floor(Date.now() / 1000);
+  const known = spawn?.commits;
   const future = new Set(commits.filter((oid) => {
     const c = commitsRead.get(oid);
-    return spawn !== undefined && c?.kind === "commit" && c.time > now; // guard: future date
+    return spawn !== undefined && known === undefined && c?.kind === "commit" &&
+      c.time > now; // guard: future date
   }));
   const recent = commits.filter((oid) => {
     const c = commitsRead.get(oid);
-    return c?.kind === "commit" && (spawn === undefined || c.time >= spawn.time) && // guard: date
+    return c?.kind === "commit" &&
+      (spawn === undefined || known !== undefined || c.time >= spawn.time) && // guard: date
       !future.has(oid);
   });
   const fresh = spawn === undefined
     ? new Set(recent)
+    : known !== undefined
+    ? new Set(recent.filter((oid) => known.has(oid))) // tether:guard wt-new-commit
     : await notReachableFrom(repo.top, recent, spawn.head);
   return evidence.map((item): EvidenceFinding => {
     const { kind, ref } = item;
@@ -146,7 +158,9 @@ export async function checkEvidence(
           kind,
           ref,
           status: "preexisting",
-          why: `commit ${quoted} predates the spawn`,
+          why: known !== undefined
+            ? `commit ${quoted} is not one the child made since its seed`
+            : `commit ${quoted} predates the spawn`,
         };
       }
       return {

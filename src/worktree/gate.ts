@@ -11,6 +11,7 @@
  */
 import { classifyChanges } from "../gate/changes.ts";
 import { evaluate, type GateReport } from "../gate/evaluate.ts";
+import type { SpawnState } from "../gate/evidence.ts";
 import { GateError } from "../gate/repo.ts";
 import { GitError, gitText } from "../git.ts";
 import { inspectCaptured, land, type LandOutcome, readChildWork } from "./land.ts";
@@ -81,11 +82,23 @@ export async function worktreeGate(
   try {
     const parentTop = await gitText(["rev-parse", "--show-toplevel"]);
     const child = await readChildWork(options.dir, options.seed);
+    // Evidence counts only for what the child did since its seed: its own commits and the
+    // paths it changed. The rest (the parent's HEAD, a file the child never touched, the
+    // parent's carried edits) is preexisting, as it is for `gate --since`.
+    const spawn: SpawnState = {
+      head: child.seedState.head,
+      time: 0,
+      changed: new Set(child.changed),
+      // A captured path the child did not change held the same at the seed.
+      existed: new Set(child.files.keys()),
+      commits: new Set(child.commits),
+    };
     const base = await evaluate(text, {
       acceptUnverified: options.acceptUnverified,
       cwd: child.top,
       // File evidence is read from the child's raw capture: nothing it configured runs.
       inspect: (_top, paths) => Promise.resolve(inspectCaptured(child.files, paths)), // tether:guard wt-raw-evidence
+      spawn, // tether:guard wt-new-evidence
     });
     const changes = classifyChanges(child.changed, claims(text));
     const reasons = [...base.reasons];
