@@ -57,8 +57,8 @@ const GUARDS: Omit<GuardCase, "file">[] = [
     guard: "a commit older than the spawn is preexisting",
     mutations: [{
       file: "src/gate/evidence.ts",
-      find: "(spawn === undefined || c.time >= spawn.time)",
-      replace: "(spawn === undefined || c.time > 0)",
+      find: "(spawn === undefined || known !== undefined || c.time >= spawn.time)",
+      replace: "(spawn === undefined || known !== undefined || c.time > 0)",
     }],
     filter: "F4",
   },
