@@ -59,8 +59,8 @@ const CASES: GuardCase[] = [
     guard: "the land merges against the seed, not the parent's HEAD",
     mutations: [{
       file: "src/worktree/land.ts",
-      find: "commitTree(child.seedState.worktree, []); // tether:guard",
-      replace: "commitTree(`${child.seedState.head}^{tree}`, []); // tether:guard",
+      find: "let baseTreeId = child.seedState.worktree; // tether:guard",
+      replace: "let baseTreeId = `${child.seedState.head}^{tree}`; // tether:guard",
     }],
     file: "tests/worktree_land_test.ts",
     filter: "committed and uncommitted",
@@ -107,7 +107,7 @@ const CASES: GuardCase[] = [
     guard: "the spawn ref must point at the seed the parent gives",
     mutations: [{
       file: "src/worktree/land.ts",
-      find: "if (new TextDecoder().decode(recorded.stdout).trim() !== seed) { // tether:guard",
+      find: "if (recorded !== undefined && recorded !== seed) { // tether:guard",
       replace: "if (false) { // tether:guard",
     }],
     file: "tests/worktree_identity_test.ts",

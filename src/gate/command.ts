@@ -165,11 +165,18 @@ export async function gateMain(args: string[]): Promise<number> {
         keep: values.keep ?? false,
         acceptUnverified: values["accept-unverified"] ?? false,
       });
+      const { warnings, ...printed } = report;
       await out(
         values.json
-          ? JSON.stringify(report, null, 2) + "\n"
-          : renderReport(report) + renderWorktree(report),
+          ? JSON.stringify(printed, null, 2) + "\n"
+          : renderReport(printed) + renderWorktree(printed),
       );
+      for (const warning of warnings ?? []) err(`warning: ${warning}`);
+      if (report.land?.status === "landed" && report.land.not_recorded !== undefined) {
+        err(
+          `warning: after the land, tether could not record it (${report.land.not_recorded}): a later land of this child merges against the seed`,
+        );
+      }
       const left = report.land?.status === "conflict" || report.land?.status === "refused"
         ? undefined
         : report.land?.not_removed;

@@ -42,6 +42,8 @@ export interface WorktreeGateReport extends GateReport {
     commits: string[];
     /** Changed paths that are nested repositories (gitlinks): they cannot land. Only when some. */
     nested?: string[];
+    /** `"missing"` when the child's spawn ref no longer exists (it was found without it). */
+    spawn_ref?: "missing";
   };
   /** The land, when `--land` was given and the verdict is accept. */
   land?: LandOutcome;
@@ -128,6 +130,12 @@ export async function worktreeGate(
     };
     const nested = nestedChanged(child.changed, child.files);
     if (nested.length > 0) report.worktree.nested = nested;
+    if (child.spawnRefMissing) {
+      report.worktree.spawn_ref = "missing";
+      report.warnings = [
+        `the spawn ref ${child.spawnRef} is missing (deleted since the spawn?): the child was found by --seed, the parent's worktree list and its branch`,
+      ];
+    }
     if (options.land && verdict === "accept") {
       report.land = await land(child, parentTop, options.keep);
       if (report.land.status === "conflict" || report.land.status === "refused") {
@@ -182,9 +190,35 @@ export function renderWorktree(report: WorktreeGateReport): string {
         }`,
     );
   } else if (l?.status === "conflict") {
+    const types = new Set(l.types ?? []);
+    const other = new Set(l.other ?? []);
+    const lines = l.paths.filter((p) => !types.has(p) && !other.has(p));
+    if (lines.length > 0) {
+      out.push(
+        `conflict: nothing landed; the parent's working tree and the child changed the same lines at: ${
+          listPaths(lines)
+        }`,
+      );
+    }
+    if (types.size > 0) {
+      out.push(
+        `conflict: nothing landed; a conflict of file types (a file, directory or link on one side, another type on the other) at: ${
+          listPaths([...types])
+        }`,
+      );
+    }
+    if (other.size > 0) {
+      out.push(
+        `conflict: nothing landed; one side deleted or renamed what the other changed at: ${
+          listPaths([...other])
+        }`,
+      );
+    }
+  }
+  if (l?.status === "landed" && l.already !== undefined) {
     out.push(
-      `conflict: nothing landed; the parent's working tree and the child changed the same lines at: ${
-        listPaths(l.paths)
+      `already landed (left as the parent has them; the child has not changed them since its kept land): ${
+        listPaths(l.already)
       }`,
     );
   }

@@ -9,12 +9,21 @@
  * @module
  */
 import type { RawEntry } from "../context/content.ts";
-import { GitError, gitText, isFullOid, objectFormat, runGit } from "../git.ts";
+import { GitError, gitText, isFullOid, objectFormat, oidLength, runGit } from "../git.ts";
 import type { WorktreeFile } from "../gate/repo.ts";
 import { readSeed } from "../seed/commit.ts";
 import { captureState, changedPaths, seedIndexPath, type TreeState } from "../seed/state.ts";
 import { identifyChild, parseWorktreeList, type WorktreeEntry } from "./identity.ts";
+import { parseMergeTree } from "./conflicts.ts";
 import { ignoredInTheWay, nestedChanged, outsideChanged, verifyPaths } from "./land_checks.ts";
+import {
+  alreadyLanded,
+  baseTree,
+  heldPaths,
+  readRecord,
+  recordRef,
+  writeRecord,
+} from "./record.ts";
 
 /** A child's worktree as the parent sees it. */
 export interface ChildWork {
@@ -26,6 +35,8 @@ export interface ChildWork {
   branch: string;
   /** Its spawn ref (full name), pointing at the seed. */
   spawnRef: string;
+  /** The spawn ref did not exist (deleted after the spawn): the child was found without it. */
+  spawnRefMissing: boolean;
   /** The seed it was spawned from, as the parent gave it. */
   seed: string;
   /** The seed's state. */
@@ -45,8 +56,25 @@ export interface ChildWork {
  * remove afterwards (the land itself happened); `removed` is then false.
  */
 export type LandOutcome =
-  | { status: "landed"; paths: string[]; removed: boolean; not_removed?: string[] }
-  | { status: "conflict"; paths: string[] }
+  | {
+    status: "landed";
+    paths: string[];
+    removed: boolean;
+    not_removed?: string[];
+    /** Paths left out as landed before (the land record, after `--keep`). */
+    already?: string[];
+    /** Why the land record of a kept land could not be written. */
+    not_recorded?: string;
+  }
+  | {
+    status: "conflict";
+    /** Every conflicting path, as it is in the trees. */
+    paths: string[];
+    /** Those whose conflict is of file types (a file against a directory or link). */
+    types?: string[];
+    /** Those where one side deleted or renamed what the other changed. */
+    other?: string[];
+  }
   | { status: "refused"; reason: "outside" | "ignored" | "nested"; paths: string[] }
   | { status: "nothing"; paths: []; removed: boolean; not_removed?: string[] };
 
@@ -84,10 +112,25 @@ async function worktreeList(): Promise<WorktreeEntry[]> {
 }
 
 /**
+ * What a spawn ref holds: its id, `""` when it exists but names no object (a broken or
+ * dangling ref), or undefined when there is no such ref at all.
+ */
+async function spawnRefValue(ref: string): Promise<string | undefined> {
+  const read = await runGit(["rev-parse", "--verify", "-q", ref], {
+    parse: true,
+    allowFailure: true,
+  });
+  if (read.code === 0) return new TextDecoder().decode(read.stdout).trim();
+  // Exit 1 without a value: no such ref, not even a symbolic one or a broken file (128).
+  const symbolic = await runGit(["symbolic-ref", "-q", ref], { parse: true, allowFailure: true });
+  return symbolic.code === 1 ? undefined : ""; // tether:guard wt-spawn-ref-broken
+}
+
+/**
  * Read what a child spawned by `handshake --worktree` changed since its seed. The child is
  * found from the parent's side: the entry of the parent's `git worktree list` at `dir`
  * (made absolute and real by the parent's git), on the branch spawn made for `seed`, whose
- * spawn ref points at `seed`. Its files are then read with the git directory and work tree
+ * spawn ref points at `seed` or is missing (a sibling can delete it; it is never the seed). Its files are then read with the git directory and work tree
  * given explicitly and a fresh scratch index, so what the child wrote in its configuration
  * or `.git` file cannot point the reading elsewhere.
  *
@@ -120,11 +163,12 @@ export async function readChildWork(dir: string, seed: string): Promise<ChildWor
   if (real.code !== 0 || !top) throw new GitError("failed", `"${dir}" is not a directory`);
   const who = identifyChild(await worktreeList(), top, seed, parentTop);
   if (typeof who === "string") throw new GitError("failed", who);
-  const recorded = await runGit(["rev-parse", "--verify", "-q", who.spawnRef], {
-    parse: true,
-    allowFailure: true,
-  });
-  if (new TextDecoder().decode(recorded.stdout).trim() !== seed) { // tether:guard wt-spawn-ref
+  // The seed compared is always the parent's --seed (its first 12 hex are in the branch the
+  // parent's worktree list names). Refs are shared, so a sibling can delete the spawn ref: a
+  // missing one is not a forged one, and the child is still found. One that names anything
+  // else (another commit, a broken or dangling ref) is refused.
+  const recorded = await spawnRefValue(who.spawnRef);
+  if (recorded !== undefined && recorded !== seed) { // tether:guard wt-spawn-ref
     throw new GitError(
       "failed",
       `The spawn ref ${who.spawnRef} does not point at the seed ${seed}: not the child spawned from it`,
@@ -175,6 +219,7 @@ export async function readChildWork(dir: string, seed: string): Promise<ChildWor
     gitDir,
     branch: who.branch,
     spawnRef: who.spawnRef,
+    spawnRefMissing: recorded === undefined,
     seed,
     seedState,
     state,
@@ -231,8 +276,8 @@ async function commitTree(tree: string, parents: string[]): Promise<string> {
 /**
  * Remove what spawn made for a landed child, and nothing else: its worktree entry (the
  * one found at its path), then its branch unless a worktree still has it checked out,
- * then (with the branch) its spawn ref if it still points at the seed. A step that fails is named, never
- * thrown: the land has already happened.
+ * then (with the branch) its spawn ref if it still points at the seed, and its land
+ * record. A step that fails is named, never thrown: the land has already happened.
  *
  * @param child The child.
  * @returns What could not be removed, with git's reason (empty when all was removed).
@@ -263,11 +308,18 @@ export async function removeChild(child: ChildWork): Promise<string[]> {
     branchGone = problem === undefined;
     return problem;
   });
-  // The spawn ref goes with the branch: a child that stays can still be gated.
-  if (branchGone) {
+  // The spawn ref and the land record go with the branch: a child that stays can still be
+  // gated. A spawn ref that was already missing has nothing to remove.
+  if (branchGone && !child.spawnRefMissing) {
     await step(
       `the spawn ref ${child.spawnRef}`,
       () => tried(["update-ref", "-d", child.spawnRef, child.seed]),
+    );
+  }
+  if (branchGone) {
+    await step(
+      `the land record ${recordRef(child.branch)}`,
+      () => tried(["update-ref", "-d", recordRef(child.branch)]),
     );
   }
   return left;
@@ -275,7 +327,9 @@ export async function removeChild(child: ChildWork): Promise<string[]> {
 
 /**
  * Apply the child's changes to the parent's working tree: three-way merge of the
- * parent's live working tree and the child's against the seed's working tree.
+ * parent's live working tree and the child's against the seed's working tree. After a
+ * kept land, the paths the land record shows as already landed are left out (see
+ * `record.ts`), and a kept land writes the record.
  *
  * @param child What the child changed.
  * @param parentTop The parent's top level.
@@ -299,30 +353,71 @@ export async function land(
   // A fresh scratch index the parent names (objects/tmp_tether_seed_<uuid>), never a path
   // in the child's git dir, where the child could have planted a link to any file.
   const scratch = await seedIndexPath(parentTop); // tether:guard wt-fresh-land-index
+  const format = await objectFormat(parentTop);
   const parent = await captureState(parentTop, { indexFile: scratch });
-  const base = await commitTree(child.seedState.worktree, []); // tether:guard wt-merge-base
+  let baseTreeId = child.seedState.worktree; // tether:guard wt-merge-base
+  // After a kept land: a path already landed (the child has not changed it since, and the
+  // parent holds the record's change there) takes the child's entry in the base, so the
+  // merge keeps the parent's content there. A record only ever leaves paths out, never
+  // writes anything (see record.ts).
+  const record = await readRecord(child.branch, child.seed);
+  let already: string[] = [];
+  if (record.tree !== undefined) {
+    const trees = {
+      seed: child.seedState.worktree,
+      record: record.tree,
+      parent: parent.worktree,
+    };
+    const [sinceRecord, held] = await Promise.all([
+      changedPaths(parentTop, record.tree, child.state.worktree),
+      heldPaths(parentTop, format, trees, child.changed),
+    ]);
+    already = alreadyLanded(child.changed, sinceRecord, held);
+    if (already.length > 0) {
+      const zero = "0".repeat(oidLength(format));
+      baseTreeId = await baseTree(`${scratch}-base`, baseTreeId, child.files, already, zero);
+    }
+  }
+  const skipped = new Set(already);
+  const own = child.changed.filter((p) => !skipped.has(p));
+  const base = await commitTree(baseTreeId, []);
   const [ours, theirs] = await Promise.all([
     commitTree(parent.worktree, [base]),
     commitTree(child.state.worktree, [base]),
   ]);
-  const merged = await runGit(
-    ["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", ours, theirs],
-    { parse: true, allowFailure: true },
-  );
-  const [tree = "", ...rest] = new TextDecoder().decode(merged.stdout).split("\0");
+  const merged = await runGit(["merge-tree", "--write-tree", "-z", ours, theirs], {
+    parse: true,
+    allowFailure: true,
+  });
+  const { tree, conflicts } = parseMergeTree(merged.stdout);
   if (merged.code === 1) {
-    return { status: "conflict", paths: [...new Set(rest.filter((p) => p !== ""))] };
+    const paths = [...new Set([...conflicts.lines, ...conflicts.types, ...conflicts.other])]
+      .sort();
+    return {
+      status: "conflict",
+      paths,
+      ...(conflicts.types.length > 0 ? { types: conflicts.types } : {}),
+      ...(conflicts.other.length > 0 ? { other: conflicts.other } : {}),
+    };
   }
   if (merged.code !== 0 || !tree) {
     throw new GitError("failed", `git merge-tree exited with ${merged.code}: ${merged.stderr}`);
   }
   const paths = await changedPaths(parentTop, parent.worktree, tree);
-  const outside = outsideChanged(paths, child.changed);
+  const outside = outsideChanged(paths, own);
   if (outside.length > 0) return { status: "refused", reason: "outside", paths: outside };
   await verifyPaths(
     parentTop,
-    await objectFormat(parentTop),
-    [child.seedState.worktree, parent.worktree, child.state.worktree, tree],
+    format,
+    [
+      ...new Set([
+        child.seedState.worktree,
+        baseTreeId,
+        parent.worktree,
+        child.state.worktree,
+        tree,
+      ]),
+    ],
     [...new Set([...child.changed, ...paths])],
   );
   const ignored = await ignoredInTheWay(parentTop, paths);
@@ -339,7 +434,17 @@ export async function land(
     [...LAND_CONFIG, "read-tree", "-m", "-u", "--end-of-options", parent.worktree, tree],
     { cwd: parentTop, env: index },
   );
-  return { status: "landed", paths, ...await tidy(child, keep) };
+  const landed = { status: "landed" as const, paths, ...(already.length > 0 ? { already } : {}) };
+  if (!keep) return { ...landed, ...await tidy(child, false) };
+  // Kept: record what landed, so a later land of this child leaves it out. The land has
+  // happened: a record that cannot be written is a warning, never an error.
+  try {
+    await writeRecord(child.branch, child.seed, child.state.worktree);
+    return { ...landed, removed: false };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { ...landed, removed: false, not_recorded: why };
+  }
 }
 
 /** Remove the child unless kept; say what could not be removed. */

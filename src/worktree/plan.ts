@@ -9,6 +9,8 @@
 export const BRANCH_PREFIX = "tether/";
 /** Where a spawned branch's seed is recorded (by the branch's name after `tether/`). */
 export const SPAWN_REF_PREFIX = "refs/tether/spawned/";
+/** Where a kept land records the child's tree that landed (see `record.ts`). */
+export const LANDED_REF_PREFIX = "refs/tether/landed/";
 
 /**
  * The worktree directories of a batch: `DIR` itself for one child; `DIR/1` … `DIR/N`

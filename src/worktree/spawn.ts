@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { dirname, resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { GitError, gitText, objectFormat, runGit } from "../git.ts";
 import type { RawEntry } from "../context/content.ts";
 import { captureLive, type LiveTree } from "../handshake/capture.ts";
@@ -308,13 +308,36 @@ async function fill(
 }
 
 /**
+ * A directory's real path (links followed), asked of git: tether has no file access. The
+ * nearest existing directory of `absolute` is resolved by git started in it (a work tree
+ * of `.` is made absolute and real), and the missing rest is appended as spelled.
+ */
+async function realPath(absolute: string, gitDir: string): Promise<string> {
+  let rest = "";
+  for (let d = absolute;; d = dirname(d)) {
+    const r = await runGit(
+      [`--git-dir=${gitDir}`, "--work-tree=.", "rev-parse", "--show-toplevel"],
+      { cwd: d, parse: true, allowFailure: true },
+    );
+    const real = new TextDecoder().decode(r.stdout).replace(/\n$/, "");
+    if (r.code === 0 && real.startsWith("/")) {
+      return rest === "" ? real : `${real === "/" ? "" : real}/${rest}`;
+    }
+    if (d === dirname(d)) return absolute;
+    rest = rest === "" ? basename(d) : `${basename(d)}/${rest}`;
+  }
+}
+
+/**
  * Refuse a worktree directory inside the parent's working tree that git does not ignore:
  * it would show in the parent's status and be recorded (as an embedded repository) in
- * the seed of every child. Paths are compared as spelled, after making them absolute.
+ * the seed of every child. Each directory is compared by its real path, so a link to the
+ * parent's tree (`plink/kids/c1`) is inside it too.
  */
 async function refuseInsideParent(dirs: readonly string[], top: string): Promise<void> {
+  const gitDir = await gitText(["rev-parse", "--absolute-git-dir"], { cwd: top });
   for (const dir of dirs) {
-    const absolute = resolve(dir);
+    const absolute = await realPath(resolve(dir), gitDir); // tether:guard wt-spawn-real-dir
     if (!absolute.startsWith(`${top}/`)) continue;
     const relative = absolute.slice(top.length + 1);
     const ignored = await runGit(["check-ignore", "-q", "--", `${relative}/`], {
@@ -322,9 +345,10 @@ async function refuseInsideParent(dirs: readonly string[], top: string): Promise
       allowFailure: true,
     });
     if (ignored.code !== 0) {
+      const real = absolute === resolve(dir) ? "" : ` (its real path is "${absolute}")`;
       throw new GitError(
         "failed",
-        `The worktree directory "${dir}" is inside the parent's working tree and not ignored; put it outside, or in an ignored directory`,
+        `The worktree directory "${dir}" is inside the parent's working tree${real} and not ignored; put it outside, or in an ignored directory`,
       );
     }
   }
