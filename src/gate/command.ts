@@ -49,10 +49,12 @@ Options:
                          child) since its seed: commits and uncommitted changes alike
   --seed ID              with --worktree, required: the child's seed (the "seed:" line of its
                          block, or "seed" in handshake --json); DIR must be the worktree
-                         spawned from it (git worktree list, its branch and spawn ref)
+                         spawned from it (git worktree list, its branch; its spawn ref, when
+                         it still exists, must point at ID)
   --land                 with --worktree, on accept: apply those changes to this working tree
                          (three-way merge against the seed; on a conflict nothing changes, exit 1)
-  --keep                 with --land: keep the worktree and its branch
+  --keep                 with --land: keep the worktree and its branch, and record what
+                         landed (a later land of the same child leaves it out)
   -h, --help, help       this text
   -V, --version          the version
 

@@ -130,9 +130,10 @@ async function spawnRefValue(ref: string): Promise<string | undefined> {
  * Read what a child spawned by `handshake --worktree` changed since its seed. The child is
  * found from the parent's side: the entry of the parent's `git worktree list` at `dir`
  * (made absolute and real by the parent's git), on the branch spawn made for `seed`, whose
- * spawn ref points at `seed` or is missing (a sibling can delete it; it is never the seed). Its files are then read with the git directory and work tree
- * given explicitly and a fresh scratch index, so what the child wrote in its configuration
- * or `.git` file cannot point the reading elsewhere.
+ * spawn ref points at `seed` or is missing (a sibling can delete it; it is never taken as
+ * the seed). Its files are then read with the git directory and work tree given
+ * explicitly and a fresh scratch index, so what the child wrote in its configuration or
+ * `.git` file cannot point the reading elsewhere.
  *
  * @param dir The child's worktree, as the parent names it.
  * @param seed The seed the parent holds for it (full id).
