@@ -317,3 +317,38 @@ Deno.test("a land record that is not a commit on the seed is not used: the land 
     await f.cleanup();
   }
 });
+
+Deno.test("a kept land whose record cannot be written still lands (exit 0) with one warning, and nothing new is reported as such", async () => {
+  const f = await family();
+  try {
+    const [[child], seed] = await spawn(f, "c");
+    const branch = await git(child!, ["rev-parse", "--abbrev-ref", "HEAD"]);
+    const record = `refs/tether/landed/${branch.slice("tether/".length)}`;
+    await writeFiles(child!, { "c.txt": "child\n" });
+    const lock = join(f.parent, ".git", `${record}.lock`);
+    await Deno.mkdir(join(lock, ".."), { recursive: true });
+    await Deno.writeTextFile(lock, "");
+    const r = await gate(f, child!, seed, result("c.txt"), "--land", "--keep", "--json");
+    await Deno.remove(lock);
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assertEquals(doc.land.status, "landed");
+    assertEquals(doc.land.paths, ["c.txt"]);
+    assertOk(typeof doc.land.not_recorded === "string", r.stdout);
+    assertIncludes(r.stderr, "warning: after the land, tether could not record it (");
+    assertEquals(r.stderr.trim().split("\n").length, 1, r.stderr);
+    assertEquals(await text(f.parent, "c.txt"), "child\n");
+    // Recorded this time; the next land finds nothing new to write.
+    const again = await gate(f, child!, seed, result("c.txt"), "--land", "--keep");
+    assertEquals(again.code, 0, again.stdout + again.stderr);
+    const last = await gate(f, child!, seed, result("c.txt"), "--land");
+    assertEquals(last.code, 0, last.stdout + last.stderr);
+    assertIncludes(
+      last.stdout,
+      "landed: nothing new (the parent already has every change)\nalready landed (",
+    );
+    assertIncludes(last.stdout, "): c.txt\nremoved: worktree and branch\n");
+  } finally {
+    await f.cleanup();
+  }
+});

@@ -171,7 +171,9 @@ export function renderWorktree(report: WorktreeGateReport): string {
       }`,
     );
   }
-  if (l?.status === "landed") {
+  if (l?.status === "landed" && l.paths.length === 0) {
+    out.push("landed: nothing new (the parent already has every change)");
+  } else if (l?.status === "landed") {
     out.push(`landed: ${count(l.paths.length, "path")}: ${listPaths(l.paths)}`);
   } else if (l?.status === "nothing") {
     out.push("landed: nothing (the child changed no file)");
