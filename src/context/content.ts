@@ -205,17 +205,25 @@ function arguable(path: string): boolean {
  * @returns Literal pathspecs, sorted.
  */
 export function walkPathspecs(paths: readonly string[], limit = WALK_ARGV_BYTES): string[] {
-  const size = (specs: readonly string[]) =>
-    specs.reduce((n, s) => n + new TextEncoder().encode(s).length + 1, 0);
   let specs = [...new Set(paths)].sort();
   for (;;) {
     // Sorted, a directory comes right before what lies under it.
     specs = specs.filter((s, i) => i === 0 || !s.startsWith(`${specs[i - 1]}/`));
-    if (size(specs) <= limit) return specs;
+    if (specs.reduce((n, s) => n + utf8Length(s) + 1, 0) <= limit) return specs;
     if (specs.every((s) => !s.includes("/"))) return [];
     specs = [...new Set(specs.map((s) => s.includes("/") ? s.slice(0, s.lastIndexOf("/")) : s))]
       .sort();
   }
+}
+
+/** The UTF-8 length of a string without encoding it (a surrogate pair is 4 bytes). */
+function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    n += unit < 0x80 ? 1 : unit < 0x800 ? 2 : unit >= 0xd800 && unit <= 0xdfff ? 2 : 3;
+  }
+  return n;
 }
 
 /**
