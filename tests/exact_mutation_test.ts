@@ -65,8 +65,9 @@ const CASES: GuardCase[] = [
     guard: "an attached HEAD's branch reflog proves HEAD held still (review 2, f4-linked)",
     mutations: [{
       file: "src/handshake/capture.ts",
-      find: "return [headLog, path]; // tether:guard f4-branch-reflog",
-      replace: "return [headLog];",
+      find:
+        "return [where.reflog, `${where.commonDir}/logs/${ref}`]; // tether:guard f4-branch-reflog",
+      replace: "return [where.reflog];",
     }],
     file: "tests/verify_review2_test.ts",
     filter: "update-ref of this branch",

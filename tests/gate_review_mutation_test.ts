@@ -111,9 +111,8 @@ const GUARDS: Omit<GuardCase, "file">[] = [
     guard: "a moved submodule's commit is read (private index)",
     mutations: [{
       file: "src/context/content.ts",
-      find: "if (match) indexed.set(match[3]!, { mode: match[1]!, oid: match[2]! });",
-      replace:
-        `if (match && match[1] !== "160000") indexed.set(match[3]!, { mode: match[1]!, oid: match[2]! });`,
+      find: "if (match && want.has(match[3]!)) indexed.set(",
+      replace: `if (match && want.has(match[3]!) && match[1] !== "160000") indexed.set(`,
     }],
     filter: "F7",
   },

@@ -14,14 +14,23 @@
  * named `tmp_*` in the object directory once it is older than the prune expiry
  * (`gc.pruneExpire`, two weeks by default), so leftovers go with git's own housekeeping.
  *
- * A bounded number of git calls, whatever the number of paths: seed the private index
- * with a placeholder entry per path (so every path is tracked there), `git add -u -f` the
- * whole index (which `lstat`s each path, re-reads what exists, drops what does not and
- * never opens a FIFO or device; no pathspecs, so linear in the number of paths), list the
- * result, and hash the regular files' bytes in batches. Paths that lie under another of
- * them (a file replaced by a directory, a claim beyond a link) are read apart, in their own
- * private index, with `git add -A -f` and the paths as pathspecs. Only the rare paths git
- * refused to add (special files) are looked at one by one.
+ * A bounded number of git calls, whatever the number of paths, and every file read once:
+ *
+ * 1. a walk (`ls-files --others --exclude-standard` against an empty index, limited to the
+ *    paths or, when they do not fit one command line, to their directories) lists the
+ *    paths that are regular files, links or nested repositories and not ignored: git's
+ *    directory walk never lists a FIFO, socket or device and never enters a linked
+ *    directory;
+ * 2. at the same time `diff-files --raw` against a placeholder entry per path gives each
+ *    path's `lstat` mode without reading it (a special file shows as a regular one here,
+ *    which is why step 1 is needed) and says which paths are gone;
+ * 3. the paths both steps call regular files are hashed as raw bytes, in batches.
+ *
+ * Everything else (links, nested repositories, ignored tracked files, special files, and
+ * paths that lie under another of the same paths: a file replaced by a directory, a claim
+ * beyond a link) is read apart, in a private index of its own, with `git add -A -f` and the
+ * paths as pathspecs; only the rare paths git refused to add (special files) are looked at
+ * one by one.
  *
  * @module
  */
@@ -29,8 +38,6 @@ import { decodePaths } from "../seed/paths.ts";
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
 import { REGULAR_MODES } from "./porcelain.ts";
 import { HASH_TIMEOUT_MS, hashRegularFiles, pathKinds } from "./status.ts";
-
-const decoder = new TextDecoder();
 
 /** What a path holds now. */
 export type PathContent =
@@ -41,8 +48,12 @@ export type PathContent =
     mode: string;
     /** Blob id of the raw bytes (file), of the link text (link), or the commit (gitlink). */
     raw: string;
-    /** The id `git add` stores (filters applied); equals `raw` except for regular files. */
-    filtered: string;
+    /**
+     * The id `git add` would store (filters applied), where known: set for links and
+     * repositories (it equals `raw`), for regular files only when asked for
+     * ({@linkcode addFilteredIds}) or read through `git add`.
+     */
+    filtered?: string;
   }
   | { kind: "special"; mode: string }
   | { kind: "absent" };
@@ -81,36 +92,9 @@ function refusedPath(stderr: string): string | undefined {
   return m?.[1];
 }
 
-/**
- * The paths that lie under another of the same paths, and the paths they lie under: their
- * placeholder entries would displace one another in one index (a file and a directory of
- * the same name), so they are read apart, with pathspecs.
- *
- * @example A file replaced by a directory
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * assertEquals([...nestedPaths(["a", "a/x", "b", "c/d"])], ["a", "a/x"]);
- * ```
- * @param paths Paths relative to the top level, without a trailing `/`.
- * @returns The nested paths and their ancestors among `paths`.
- */
-export function nestedPaths(paths: readonly string[]): Set<string> {
-  const all = new Set(paths);
-  const out = new Set<string>();
-  for (const path of paths) {
-    for (let i = path.indexOf("/"); i !== -1; i = path.indexOf("/", i + 1)) {
-      if (all.has(path.slice(0, i))) {
-        out.add(path.slice(0, i));
-        out.add(path);
-      }
-    }
-  }
-  return out;
-}
-
 /** What `git add` recorded in a private index for some paths. */
 interface Added {
-  /** Path → mode and id of every entry the index holds afterwards. */
+  /** Path → mode and id of the wanted paths the index holds afterwards. */
   indexed: Map<string, { mode: string; oid: string }>;
   /** Paths git refused as pathspecs (beyond a link, inside a submodule). */
   refused: Set<string>;
@@ -119,55 +103,63 @@ interface Added {
 }
 
 /**
- * Seed a fresh private index with a placeholder entry per path (so every path is tracked
- * there) and let `git add` re-read them: `add -u` over the whole index when no path lies
- * under another (no pathspec, so no matching of every path against every other: linear in
- * the number of paths), else `add -A` with the paths as literal pathspecs.
+ * A fresh private index with a placeholder entry per path, so every path is tracked there.
+ * A path that lies under another (a file replaced by a directory) may displace the other's
+ * entry: what is not in the index is not reported by `diff-files` and is read apart.
+ *
+ * @returns The environment that selects the index.
  */
-async function addThroughIndex(
+async function seedIndex(
   top: string,
   commonDir: string,
   format: ObjectFormat,
   paths: readonly string[],
-  pathspecs: boolean,
-): Promise<Added> {
-  let wanted = [...paths];
-  const refused = new Set<string>();
-  const indexed = new Map<string, { mode: string; oid: string }>();
-  if (wanted.length === 0) return { indexed, refused, wanted };
+): Promise<Record<string, string>> {
   const env = { GIT_INDEX_FILE: privateIndexPath(commonDir) };
   const dummy = placeholder(format);
   const seeded = await runGit(["update-index", "-z", "--index-info"], {
     cwd: top,
     env,
     allowFailure: true,
-    stdin: wanted.map((p) => `100644 ${dummy}\t${p}\0`).join(""),
+    stdin: paths.map((p) => `100644 ${dummy}\t${p}\0`).join(""),
   });
   if (seeded.code !== 0) {
     throw new Error(`cannot prepare a private index: ${seeded.stderr.trim().split("\n")[0]}`);
   }
+  return env;
+}
+
+/**
+ * Let `git add -A -f` re-read some paths of a seeded index, the paths as literal pathspecs
+ * (links are read as links, nested repositories at their HEAD, special files refused and
+ * left as placeholders), and list what it recorded.
+ */
+async function addApart(
+  top: string,
+  env: Record<string, string>,
+  paths: readonly string[],
+): Promise<Added> {
+  let wanted = [...paths];
+  const refused = new Set<string>();
+  const indexed = new Map<string, { mode: string; oid: string }>();
+  if (wanted.length === 0) return { indexed, refused, wanted };
   for (let attempt = 0;; attempt++) {
-    const added = await runGit(
-      pathspecs
-        ? [
-          ...LSTAT_CONFIG,
-          "--literal-pathspecs",
-          "add",
-          "-A",
-          "-f",
-          "--ignore-errors",
-          "--pathspec-from-file=-",
-          "--pathspec-file-nul",
-        ]
-        : [...LSTAT_CONFIG, "add", "-u", "-f", "--ignore-errors"],
-      {
-        cwd: top,
-        env,
-        allowFailure: true,
-        ...(pathspecs ? { stdin: wanted.join("\0") + "\0" } : {}),
-        timeoutMs: HASH_TIMEOUT_MS,
-      },
-    );
+    const added = await runGit([
+      ...LSTAT_CONFIG,
+      "--literal-pathspecs",
+      "add",
+      "-A",
+      "-f",
+      "--ignore-errors",
+      "--pathspec-from-file=-",
+      "--pathspec-file-nul",
+    ], {
+      cwd: top,
+      env,
+      allowFailure: true,
+      stdin: wanted.join("\0") + "\0",
+      timeoutMs: HASH_TIMEOUT_MS,
+    });
     // Exit 1: some paths could not be added (special files); they keep the placeholder.
     if (added.code === 0 || added.code === 1) break;
     const path = refusedPath(added.stderr);
@@ -179,12 +171,107 @@ async function addThroughIndex(
     wanted = wanted.filter((p) => p !== path);
     if (wanted.length === 0) break;
   }
+  const want = new Set(wanted);
   const listed = await runGit(["ls-files", "-s", "-z"], { cwd: top, env, parse: true });
-  for (const record of decoder.decode(listed.stdout).split("\0")) {
+  for (const record of decodePaths(listed.stdout)) {
     const match = /^(\d{6}) ([0-9a-f]+) 0\t(.*)$/s.exec(record);
-    if (match) indexed.set(match[3]!, { mode: match[1]!, oid: match[2]! });
+    if (match && want.has(match[3]!)) indexed.set(match[3]!, { mode: match[1]!, oid: match[2]! });
   }
   return { indexed, refused, wanted };
+}
+
+/** Most bytes of pathspecs one walk takes (one command line; Windows allows 32 KiB). */
+const WALK_ARGV_BYTES = 16_000;
+
+/** Whether a path can be given to git as an argument (no byte that is not UTF-8). */
+function arguable(path: string): boolean {
+  return !/\p{Cs}/u.test(path); // decodePath keeps an undecodable byte as a lone surrogate
+}
+
+/**
+ * Pathspecs that cover every path and fit one command line: the paths themselves or, while
+ * they do not fit, their directories one level up at a time; none (the whole tree) when
+ * not even the top-level names fit. A pathspec under another one is dropped.
+ *
+ * @example Many files in a few directories
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(walkPathspecs(["a/x", "a/y/z", "b"], 100), ["a/x", "a/y/z", "b"]);
+ * assertEquals(walkPathspecs(["a/x", "a/y/z", "b"], 8), ["a", "b"]);
+ * assertEquals(walkPathspecs(["a/x", "a/y/z", "b"], 2), []);
+ * ```
+ * @param paths Paths relative to the top level, without a trailing `/`.
+ * @param limit Most bytes (each pathspec counts its length plus one).
+ * @returns Literal pathspecs, sorted.
+ */
+export function walkPathspecs(paths: readonly string[], limit = WALK_ARGV_BYTES): string[] {
+  let specs = [...new Set(paths)].sort();
+  for (;;) {
+    // Sorted, a directory comes right before what lies under it.
+    specs = specs.filter((s, i) => i === 0 || !s.startsWith(`${specs[i - 1]}/`));
+    if (specs.reduce((n, s) => n + utf8Length(s) + 1, 0) <= limit) return specs;
+    if (specs.every((s) => !s.includes("/"))) return [];
+    specs = [...new Set(specs.map((s) => s.includes("/") ? s.slice(0, s.lastIndexOf("/")) : s))]
+      .sort();
+  }
+}
+
+/** The UTF-8 length of a string without encoding it (a surrogate pair is 4 bytes). */
+function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    n += unit < 0x80 ? 1 : unit < 0x800 ? 2 : unit >= 0xd800 && unit <= 0xdfff ? 2 : 3;
+  }
+  return n;
+}
+
+/**
+ * The paths among `paths` that git's directory walk lists as regular files, links or
+ * nested repositories that are not ignored: `ls-files --others --exclude-standard` against
+ * an empty index (so tracked files are listed too), limited by {@linkcode walkPathspecs}.
+ * Reads no file, never lists a FIFO, socket or device, never enters a linked directory.
+ */
+async function walked(top: string, commonDir: string, paths: readonly string[]) {
+  const specs = walkPathspecs(paths);
+  const listed = await runGit([
+    ...LSTAT_CONFIG,
+    "--literal-pathspecs",
+    "ls-files",
+    "-z",
+    "--others",
+    "--exclude-standard",
+    ...(specs.length > 0 ? ["--", ...specs] : []),
+  ], {
+    cwd: top,
+    env: { GIT_INDEX_FILE: privateIndexPath(commonDir) }, // never written: an empty index
+    parse: true,
+    timeoutMs: HASH_TIMEOUT_MS,
+  });
+  return new Set(decodePaths(listed.stdout));
+}
+
+/**
+ * Each path's `lstat` mode, read without opening it: `diff-files --raw` against the
+ * placeholders of a seeded index (they have no stat data, so every path that exists is
+ * reported with its mode; one that is gone, or lies beyond a link, as `000000`). A FIFO or
+ * device is reported as a regular file here.
+ */
+async function lstatModes(top: string, env: Record<string, string>): Promise<Map<string, string>> {
+  const diff = decodePaths(
+    (await runGit([...LSTAT_CONFIG, "diff-files", "--raw", "-z", "--no-renames"], {
+      cwd: top,
+      env,
+      parse: true,
+      timeoutMs: HASH_TIMEOUT_MS,
+    })).stdout,
+  );
+  const modes = new Map<string, string>();
+  for (let i = 0; i + 1 < diff.length; i += 2) {
+    const m = /^:\d{6} (\d{6}) /.exec(diff[i]!);
+    if (m) modes.set(diff[i + 1]!, m[1]!);
+  }
+  return modes;
 }
 
 /**
@@ -207,19 +294,30 @@ export async function readContents(
   const all = [...new Set(paths.map((p) => p.replace(/\/$/, "")))].filter((p) => p !== "");
   const out = new Map<string, PathContent>();
   if (all.length === 0) return out;
-  const nested = nestedPaths(all); // guard: nested paths read apart
-  const parts = await Promise.all([
-    addThroughIndex(top, commonDir, format, all.filter((p) => !nested.has(p)), false),
-    addThroughIndex(top, commonDir, format, all.filter((p) => nested.has(p)), true),
+  const env = await seedIndex(top, commonDir, format, all);
+  const [listed, modes] = await Promise.all([
+    walked(top, commonDir, all.filter(arguable)),
+    lstatModes(top, env),
+  ]);
+  const regular: string[] = [];
+  const apart: string[] = [];
+  for (const path of all) {
+    const mode = modes.get(path);
+    if (mode === "000000") out.set(path, { kind: "absent" });
+    else if (REGULAR_MODES.has(mode ?? "") && listed.has(path)) { // guard: only walked files are read
+      out.set(path, { kind: "file", mode: mode!, raw: "" });
+      regular.push(path);
+    } else apart.push(path); // a link, a repository, ignored, special, displaced, unlisted
+  }
+  const [raw, part] = await Promise.all([
+    hashRegularFiles(top, regular, ["--no-filters"], Number.POSITIVE_INFINITY), // guard: raw bytes
+    addApart(top, env, apart),
   ]);
   const dummy = placeholder(format);
-  const wanted = parts.flatMap((part) => part.wanted);
-  const refused = new Set(parts.flatMap((part) => [...part.refused]));
-  const owner = new Map(parts.flatMap((part) => part.wanted.map((p) => [p, part.indexed])));
-  const regular: string[] = [];
+  const added: string[] = [];
   const left: string[] = [];
-  for (const path of wanted) {
-    const found = refused.has(path) ? undefined : owner.get(path)?.get(path);
+  for (const path of part.wanted) {
+    const found = part.refused.has(path) ? undefined : part.indexed.get(path);
     if (found === undefined) out.set(path, { kind: "absent" });
     else if (found.oid === dummy) left.push(path); // guard: unread is no content
     else if (found.mode === "120000") {
@@ -228,19 +326,21 @@ export async function readContents(
       out.set(path, { kind: "gitlink", mode: found.mode, raw: found.oid, filtered: found.oid });
     } else {
       out.set(path, { kind: "file", mode: found.mode, raw: "", filtered: found.oid });
-      regular.push(path);
+      added.push(path);
     }
   }
-  for (const path of refused) out.set(path, { kind: "absent" });
-  const [raw, kinds] = await Promise.all([
-    hashRegularFiles(top, regular, ["--no-filters"], Number.POSITIVE_INFINITY), // guard: raw bytes
+  for (const path of part.refused) out.set(path, { kind: "absent" });
+  const [rawAdded, kinds] = await Promise.all([
+    hashRegularFiles(top, added, ["--no-filters"]),
     pathKinds(top, left),
   ]);
-  for (const path of regular) {
-    const id = raw.get(path);
-    if (!id) throw new Error(`cannot read ${JSON.stringify(path)} (changed while it was read?)`);
-    const entry = out.get(path);
-    if (entry?.kind === "file") entry.raw = id;
+  for (const [paths, ids] of [[regular, raw], [added, rawAdded]] as const) {
+    for (const path of paths) {
+      const id = ids.get(path);
+      if (!id) throw new Error(`cannot read ${JSON.stringify(path)} (changed while it was read?)`);
+      const entry = out.get(path);
+      if (entry?.kind === "file") entry.raw = id;
+    }
   }
   for (const path of left) {
     const kind = kinds.get(path);
@@ -249,6 +349,32 @@ export async function readContents(
     else throw new Error(`cannot read ${JSON.stringify(path)}: git could not add it`);
   }
   return out;
+}
+
+/**
+ * Set `filtered` (the id `git add` would store) for the regular files among `paths` that
+ * lack it: one batch of `hash-object` with the repository's filters. Only a caller that
+ * compares with committed content needs it, and only where the raw id differs.
+ *
+ * @param top The worktree's top level.
+ * @param contents What {@linkcode readContents} returned; updated in place.
+ * @param paths The paths to complete.
+ */
+export async function addFilteredIds(
+  top: string,
+  contents: Map<string, PathContent>,
+  paths: readonly string[],
+): Promise<void> {
+  const wanted = paths.filter((p) => {
+    const c = contents.get(p);
+    return c?.kind === "file" && c.filtered === undefined;
+  });
+  const ids = await hashRegularFiles(top, wanted, [], Number.POSITIVE_INFINITY);
+  for (const path of wanted) {
+    const c = contents.get(path);
+    const id = ids.get(path);
+    if (c?.kind === "file" && id) c.filtered = id;
+  }
 }
 
 /**

@@ -7,7 +7,7 @@
 import { SubagentResult } from "../contract/schemas.ts";
 import type { WorkingContextSnapshot } from "../context/snapshot.ts";
 import { readStatus, repoDirs } from "../context/status.ts";
-import { readContents } from "../context/content.ts";
+import { addFilteredIds, readContents } from "../context/content.ts";
 import { isFullOid } from "../git.ts";
 import { releaseObject } from "../anchor.ts";
 import { SNAPSHOT_ANCHOR, SNAPSHOT_HEAD_ANCHOR } from "../context/capture.ts";
@@ -188,6 +188,17 @@ async function observe(
       ...claimed,
       ...trees.differ,
     ]);
+    // A path that held the spawn HEAD's content, with raw bytes that differ from it, may
+    // still hold what `git add` would store as it (a line-ending conversion): read that.
+    const recorded = new Set(spawnPaths);
+    await addFilteredIds(
+      repo.top,
+      now,
+      [...now].filter(([path, content]) =>
+        !recorded.has(path) && content.kind === "file" &&
+        trees.before.get(path)?.oid !== undefined && trees.before.get(path)?.oid !== content.raw
+      ).map(([path]) => path),
+    );
   } catch (error) {
     if (error instanceof GateError) throw error;
     const detail = error instanceof Error ? error.message : String(error);

@@ -10,6 +10,7 @@
 import { runGit } from "../git.ts";
 import type { ObjectFormat } from "../git.ts";
 import { objectId } from "../seed/commit.ts";
+import { decodePath } from "../seed/paths.ts";
 
 /**
  * The history gate reads is the objects themselves: no graft file, no shallow file (both
@@ -27,8 +28,12 @@ export const HISTORY_CONFIG: readonly string[] = ["-c", "core.commitGraph=false"
 
 const decoder = new TextDecoder();
 
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
 function hex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  let out = "";
+  for (const b of bytes) out += HEX[b];
+  return out;
 }
 
 /** An object read from the store: its type and content, or why it cannot be trusted. */
@@ -119,8 +124,8 @@ export function parseTree(content: Uint8Array, format: ObjectFormat): TreeEntry[
       throw new Error("Cannot parse tree object: truncated entry");
     }
     entries.push({
-      mode: decoder.decode(content.subarray(at, space)),
-      name: decoder.decode(content.subarray(space + 1, nul)),
+      mode: String.fromCharCode(...content.subarray(at, space)),
+      name: decodePath(content.subarray(space + 1, nul)),
       oid: hex(content.subarray(nul + 1, nul + 1 + width)),
     });
     at = nul + 1 + width;

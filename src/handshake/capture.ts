@@ -157,6 +157,8 @@ interface Probe {
   location: string | undefined;
   /** HEAD's reflog, as git names it relative to the current directory. */
   reflog: string;
+  /** The common git directory, as git names it relative to the current directory. */
+  commonDir: string;
 }
 
 /** The `cwd` part of git options for a capture elsewhere (empty for the current directory). */
@@ -183,7 +185,7 @@ async function probe(cwd: string | undefined): Promise<Probe> {
   if (lines.length !== PROBE_LINES) {
     throw new GitError("failed", "Cannot read where this directory is: a git path holds a newline");
   }
-  return { location: parseLocation(lines.slice(5)), reflog: lines[4]! };
+  return { location: parseLocation(lines.slice(5)), reflog: lines[4]!, commonDir: lines[1]! };
 }
 
 async function reflogId(reflogs: readonly string[], cwd: string | undefined): Promise<string> {
@@ -207,24 +209,24 @@ async function reflogId(reflogs: readonly string[], cwd: string | undefined): Pr
 
 /**
  * The reflogs that record every move of HEAD: HEAD's own, and when HEAD is attached, the
- * branch's too (in the common directory), since another worktree's `git update-ref
- * refs/heads/<branch>` moves this HEAD without writing this worktree's `logs/HEAD`.
+ * branch's too (a branch's reflog lives in the common directory, beside its ref), since
+ * another worktree's `git update-ref refs/heads/<branch>` moves this HEAD without writing
+ * this worktree's `logs/HEAD`.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const where = { location: undefined, reflog: ".git/logs/HEAD", commonDir: ".git" };
+ * assertEquals(reflogsOf(where, "refs/heads/main"), [".git/logs/HEAD", ".git/logs/refs/heads/main"]);
+ * assertEquals(reflogsOf(where, "HEAD"), [".git/logs/HEAD"]);
+ * ```
+ * @param where The probe's answer.
+ * @param ref The ref HEAD is attached to, or `HEAD`.
+ * @returns The reflog files to read.
  */
-async function reflogsOf(
-  headLog: string,
-  ref: string,
-  cwd: string | undefined,
-): Promise<string[]> {
-  if (ref === "HEAD") return [headLog];
-  const r = await runGit(["rev-parse", "--git-path", `logs/${ref}`], {
-    ...at(cwd),
-    parse: true,
-  });
-  const path = decoder.decode(r.stdout).replace(/\n$/, "");
-  if (path === "" || path.includes("\n")) {
-    throw new GitError("failed", `Cannot read where the reflog of ${ref} is`);
-  }
-  return [headLog, path]; // tether:guard f4-branch-reflog
+export function reflogsOf(where: Probe, ref: string): string[] {
+  if (ref === "HEAD") return [where.reflog];
+  return [where.reflog, `${where.commonDir}/logs/${ref}`]; // tether:guard f4-branch-reflog
 }
 
 async function readHeadOid(cwd: string | undefined): Promise<string> {
@@ -269,11 +271,18 @@ interface Moment {
  * One attempt: reflog, then status with HEAD and branch read while it runs, then reflog,
  * HEAD and branch again.
  *
+ * @param where The probe's answer.
+ * @param cwd Where to capture.
+ * @param attachedNow The ref HEAD is attached to, when already being read.
  * @returns The moment, or undefined when HEAD moved.
  */
-async function attempt(reflog: string, cwd: string | undefined): Promise<Moment | undefined> {
-  const attached = await readHeadRef(cwd);
-  const reflogs = await reflogsOf(reflog, attached, cwd);
+async function attempt(
+  where: Probe,
+  cwd: string | undefined,
+  attachedNow?: Promise<string>,
+): Promise<Moment | undefined> {
+  const attached = await (attachedNow ?? readHeadRef(cwd));
+  const reflogs = reflogsOf(where, attached);
   const before = await reflogId(reflogs, cwd);
   const during = [
     runGit(["status", "--porcelain"], { ...at(cwd), keepReplaceObjects: true }), // parity with the bash recipe
@@ -294,11 +303,14 @@ async function attempt(reflog: string, cwd: string | undefined): Promise<Moment 
 async function capture(cwd: string | undefined): Promise<LiveTree> {
   const version = assertGitVersion();
   const probing = probe(cwd);
-  probing.catch(() => {});
+  // Read-only, so it may run before the probe has cleared the environment; its answer is
+  // used only once the probe has.
+  const attached = readHeadRef(cwd);
+  for (const p of [probing, attached]) p.catch(() => {});
   await version; // a git too old to answer the probe is named as too old
   const where = await probing;
   for (let n = 1; n <= CAPTURE_ATTEMPTS; n++) {
-    const moment = await attempt(where.reflog, cwd);
+    const moment = await attempt(where, cwd, n === 1 ? attached : undefined);
     if (moment) {
       return {
         parent_head: moment.head,

@@ -72,6 +72,9 @@ export function decodePath(bytes: Uint8Array): string {
  * @returns The non-empty paths, in order.
  */
 export function decodePaths(bytes: Uint8Array): string[] {
+  // Valid UTF-8 as a whole is valid between any two NULs: one decode for the common case.
+  const whole = tryDecode(bytes);
+  if (whole !== undefined) return whole.split("\0").filter((path) => path !== "");
   const paths: string[] = [];
   let start = 0;
   for (let i = 0; i <= bytes.length; i++) {
