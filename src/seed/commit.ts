@@ -18,7 +18,12 @@ const NO_REPLACE = { GIT_NO_REPLACE_OBJECTS: "1" };
 const IDENTITY_LINE = "tether <tether@localhost> 0 +0000";
 const INDEX_MESSAGE = "tether seed: index";
 const WORKTREE_MESSAGE = "tether seed: working tree";
-const FIXED_IDENTITY = {
+/**
+ * The environment of every commit tether writes (seeds, land commits, land records): a
+ * fixed author, committer and date, so a commit's id is a function of its tree and
+ * parents, and replace refs off.
+ */
+export const FIXED_IDENTITY: Readonly<Record<string, string>> = {
   ...NO_REPLACE,
   GIT_AUTHOR_NAME: "tether",
   GIT_AUTHOR_EMAIL: "tether@localhost",

@@ -11,7 +11,7 @@
 import type { RawEntry } from "../context/content.ts";
 import { GitError, gitText, isFullOid, objectFormat, oidLength, runGit } from "../git.ts";
 import type { WorktreeFile } from "../gate/repo.ts";
-import { readSeed } from "../seed/commit.ts";
+import { FIXED_IDENTITY, readSeed } from "../seed/commit.ts";
 import { captureState, changedPaths, seedIndexPath, type TreeState } from "../seed/state.ts";
 import { identifyChild, parseWorktreeList, type WorktreeEntry } from "./identity.ts";
 import { parseMergeTree } from "./conflicts.ts";
@@ -78,15 +78,6 @@ export type LandOutcome =
   | { status: "refused"; reason: "outside" | "ignored" | "nested"; paths: string[] }
   | { status: "nothing"; paths: []; removed: boolean; not_removed?: string[] };
 
-const FIXED = {
-  GIT_NO_REPLACE_OBJECTS: "1",
-  GIT_AUTHOR_NAME: "tether",
-  GIT_AUTHOR_EMAIL: "tether@localhost",
-  GIT_AUTHOR_DATE: "@0 +0000",
-  GIT_COMMITTER_NAME: "tether",
-  GIT_COMMITTER_EMAIL: "tether@localhost",
-  GIT_COMMITTER_DATE: "@0 +0000",
-};
 
 /**
  * Config of the land's index and checkout calls: files are written as the merged tree's
@@ -271,7 +262,7 @@ export function inspectCaptured(
 
 async function commitTree(tree: string, parents: string[]): Promise<string> {
   const args = ["commit-tree", ...parents.flatMap((p) => ["-p", p]), "-m", "tether land"];
-  return await gitText([...args, "--end-of-options", tree], { env: FIXED });
+  return await gitText([...args, "--end-of-options", tree], { env: FIXED_IDENTITY });
 }
 
 /**

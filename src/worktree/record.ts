@@ -20,16 +20,8 @@ import { readObjects } from "../gate/objects.ts";
 import { decodePaths } from "../seed/paths.ts";
 import type { RawEntry } from "../context/content.ts";
 import { LANDED_REF_PREFIX } from "./plan.ts";
+import { FIXED_IDENTITY } from "../seed/commit.ts";
 
-/** Author, committer and date of a record: fixed, so a record is a function of its tree. */
-const FIXED = {
-  GIT_AUTHOR_NAME: "tether",
-  GIT_AUTHOR_EMAIL: "tether@localhost",
-  GIT_AUTHOR_DATE: "@0 +0000",
-  GIT_COMMITTER_NAME: "tether",
-  GIT_COMMITTER_EMAIL: "tether@localhost",
-  GIT_COMMITTER_DATE: "@0 +0000",
-};
 
 /**
  * The record's ref for a child's branch.
@@ -232,7 +224,7 @@ export async function readRecord(
 export async function writeRecord(branch: string, seed: string, tree: string): Promise<void> {
   const commit = await gitText(
     ["commit-tree", "-p", seed, "-m", `tether: landed ${branch}`, "--end-of-options", tree],
-    { env: FIXED },
+    { env: FIXED_IDENTITY },
   );
   await runGit(["update-ref", "-m", "tether: land", recordRef(branch), commit]);
 }
