@@ -61,5 +61,5 @@ Deno.test({
   const small = await processes(10);
   const large = await processes(2000);
   assertEquals(large, small);
-  assertEquals(small.capture < 24 && small.gate < 24, true, JSON.stringify(small));
+  assertEquals(small.capture < 22 && small.gate < 22, true, JSON.stringify(small));
 });
