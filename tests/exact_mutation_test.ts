@@ -133,6 +133,16 @@ const CASES: GuardCase[] = [
     file: "tests/verify_review2_test.ts",
     filter: "one white space",
   },
+  {
+    guard: "a capture reads the files twice and retries when the reads disagree",
+    mutations: [{
+      file: "src/seed/state.ts",
+      find: "worktree.tree === again.tree; // GUARD:seed-twice",
+      replace: "true; // GUARD:seed-twice",
+    }],
+    file: "tests/seed_state_test.ts",
+    filter: "a file that changes between the reads is read again",
+  },
 ];
 
 Deno.test("mutation: disabling each exact-mode guard makes its tests fail", async (t) => {

@@ -3,7 +3,7 @@ import { assertEquals } from "../src/_assert.ts";
 import { join } from "node:path";
 import { captureState, changedPaths } from "../src/seed/state.ts";
 import { readSeed, SEED_REF_PREFIX, writeSeed } from "../src/seed/commit.ts";
-import { commitAll, git, makeRepo, writeFiles } from "./_helpers.ts";
+import { commitAll, git, makeRepo, run, tempDir, writeFiles } from "./_helpers.ts";
 
 async function withRepo(body: (dir: string) => Promise<void>, sha256 = false) {
   const dir = await makeRepo({
@@ -145,4 +145,35 @@ Deno.test("a leftover lock of another capture's files does not stop a capture", 
     await Deno.writeTextFile(join(dir, ".git", "refs", "tether", "seed-lock.lock"), "");
     await Deno.writeTextFile(join(dir, ".git", "tether-seed-index.lock"), "");
     assertEquals((await captureState(dir)).head, await git(dir, ["rev-parse", "HEAD"]));
+  }));
+
+Deno.test({
+  name: "seed state reads the files twice: a file that changes between the reads is read again",
+  ignore: Deno.build.os === "windows",
+}, () =>
+  withRepo(async (dir) => {
+    // A git shim first on PATH edits a.txt right after the first raw hashing of the files,
+    // so the two reads of one capture disagree; HEAD and the index stay as they were.
+    const shims = await tempDir("tether-shim-");
+    const real = (await run("sh", ["-c", "command -v git"])).stdout.trim();
+    await Deno.writeTextFile(
+      join(shims, "git"),
+      `#!/bin/sh\n"${real}" "$@"; code=$?\ncase " $* " in *" hash-object "*" -w "*)\n` +
+        `  if [ ! -e "${shims}/fired" ]; then : > "${shims}/fired"; ` +
+        `printf 'moved\\n' > "${dir}/a.txt"; fi;;\nesac\nexit $code\n`,
+    );
+    await Deno.chmod(join(shims, "git"), 0o755);
+    const path = Deno.env.get("PATH") ?? "";
+    Deno.env.set("PATH", `${shims}:${path}`);
+    try {
+      const state = await captureState(dir);
+      await Deno.stat(join(shims, "fired")); // the shim moved the file
+      assertEquals(
+        await git(dir, ["rev-parse", `${state.worktree}:a.txt`]),
+        await git(dir, ["hash-object", "--no-filters", "a.txt"]),
+      );
+    } finally {
+      Deno.env.set("PATH", path);
+      await Deno.remove(shims, { recursive: true });
+    }
   }));
