@@ -54,7 +54,11 @@ Options:
   --land                 with --worktree, on accept: apply those changes to this working tree
                          (three-way merge against the seed; on a conflict nothing changes, exit 1)
   --keep                 with --land: keep the worktree and its branch, and record what
-                         landed (a later land of the same child leaves it out)
+                         landed: prints "land record: ID" (a commit id)
+  --landed ID            with --land: the land record a kept land of this child printed; only
+                         what the child changed since lands, and a path it has not changed
+                         since keeps the parent's version. Without it the land merges
+                         against the seed (a record is never taken from refs)
   -h, --help, help       this text
   -V, --version          the version
 
@@ -65,7 +69,8 @@ Exit codes:
      input that is empty, not JSON, not UTF-8 (nor UTF-16) or larger than 8 MiB)
   2  usage error
   3  could not evaluate (not a git repository, unknown snapshot, git failed, DIR not
-     the worktree spawned from --seed); nothing landed
+     the worktree spawned from --seed, --landed not a land record of that child on
+     that seed); nothing landed
 `;
 
 const OPTIONS = {
@@ -75,6 +80,7 @@ const OPTIONS = {
   done: { type: "boolean" },
   worktree: { type: "string" },
   seed: { type: "string" },
+  landed: { type: "string" },
   land: { type: "boolean" },
   keep: { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -149,6 +155,14 @@ export async function gateMain(args: string[]): Promise<number> {
       `--seed "${values.seed}" is not a full object id (40 or 64 lowercase hex)`,
     );
   }
+  if (values.landed !== undefined && !values.land) {
+    throw new UsageError("--landed goes with --land");
+  }
+  if (values.landed !== undefined && !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(values.landed)) {
+    throw new UsageError(
+      `--landed "${values.landed}" is not a full object id (40 or 64 lowercase hex): give the id a kept land printed ("land record: ID")`,
+    );
+  }
   if (values.worktree !== undefined && since !== undefined) {
     throw new UsageError("--since and --worktree cannot be used together");
   }
@@ -165,6 +179,7 @@ export async function gateMain(args: string[]): Promise<number> {
         seed: values.seed ?? "",
         land: values.land ?? false,
         keep: values.keep ?? false,
+        ...(values.landed === undefined ? {} : { landed: values.landed }),
         acceptUnverified: values["accept-unverified"] ?? false,
       });
       const { warnings, ...printed } = report;
@@ -177,6 +192,11 @@ export async function gateMain(args: string[]): Promise<number> {
       if (report.land?.status === "landed" && report.land.not_recorded !== undefined) {
         err(
           `warning: after the land, tether could not record it (${report.land.not_recorded}): a later land of this child merges against the seed`,
+        );
+      }
+      if (report.land?.status === "landed" && report.land.not_anchored !== undefined) {
+        err(
+          `warning: after the land, tether could not anchor its record (${report.land.not_anchored}): git gc may prune it before the next land, which then cannot use it`,
         );
       }
       const left = report.land?.status === "conflict" || report.land?.status === "refused"

@@ -127,14 +127,21 @@ export async function readVerifiedCommit(
 }
 
 /**
- * The bytes `git commit-tree` writes for a seed's commit: fixed identity and date.
+ * The bytes `git commit-tree` writes, with git's default commit encoding, for a commit of
+ * {@linkcode FIXED_IDENTITY}: a seed's two commits, and the land record a kept land writes.
  *
+ * @example A commit's bytes name it: the same inputs, the same id
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const text = new TextDecoder().decode(fixedCommitBytes("a".repeat(40), ["b".repeat(40)], "m"));
+ * assertEquals(text.split("\n").slice(0, 2), [`tree ${"a".repeat(40)}`, `parent ${"b".repeat(40)}`]);
+ * ```
  * @param tree The tree id.
  * @param parents The parent ids.
  * @param message The one-line message.
  * @returns The commit object's content.
  */
-function seedCommitBytes(tree: string, parents: string[], message: string): Uint8Array {
+export function fixedCommitBytes(tree: string, parents: string[], message: string): Uint8Array {
   const lines = [
     `tree ${tree}`,
     ...parents.map((p) => `parent ${p}`),
@@ -171,11 +178,11 @@ export async function readSeed(
   const inner = await readVerifiedCommit(top, indexCommit, format);
   const canonical = await objectId(
         "commit",
-        seedCommitBytes(outer.tree, [head, indexCommit], WORKTREE_MESSAGE),
+        fixedCommitBytes(outer.tree, [head, indexCommit], WORKTREE_MESSAGE),
         format,
       ) === seed && await objectId(
         "commit",
-        seedCommitBytes(inner.tree, [head], INDEX_MESSAGE),
+        fixedCommitBytes(inner.tree, [head], INDEX_MESSAGE),
         format,
       ) === indexCommit;
   if (inner.parents.length !== 1 || inner.parents[0] !== head || !canonical) { // GUARD:seed-shape
@@ -201,12 +208,12 @@ export async function readSeed(
 export async function seedId(state: TreeState, format: ObjectFormat): Promise<string> {
   const indexCommit = await objectId(
     "commit",
-    seedCommitBytes(state.index, [state.head], INDEX_MESSAGE),
+    fixedCommitBytes(state.index, [state.head], INDEX_MESSAGE),
     format,
   );
   return await objectId(
     "commit",
-    seedCommitBytes(state.worktree, [state.head, indexCommit], WORKTREE_MESSAGE),
+    fixedCommitBytes(state.worktree, [state.head, indexCommit], WORKTREE_MESSAGE),
     format,
   );
 }

@@ -13,10 +13,11 @@ import { classifyChanges } from "../gate/changes.ts";
 import { evaluate, type GateReport } from "../gate/evaluate.ts";
 import type { SpawnState } from "../gate/evidence.ts";
 import { GateError } from "../gate/repo.ts";
-import { GitError, gitText } from "../git.ts";
-import { inspectCaptured, land, type LandOutcome, readChildWork } from "./land.ts";
+import { GitError, gitText, objectFormat } from "../git.ts";
+import { inspectCaptured, land, type LandOutcome, type LandRecord, readChildWork } from "./land.ts";
 import { nestedChanged } from "./land_checks.ts";
 import { listPaths } from "./plan.ts";
+import { readRecord, recordRef } from "./record.ts";
 
 /** Options for {@linkcode worktreeGate}. */
 export interface WorktreeGateOptions {
@@ -28,6 +29,11 @@ export interface WorktreeGateOptions {
   land: boolean;
   /** Keep the worktree and branch after landing. */
   keep: boolean;
+  /**
+   * The land record a kept land of this child printed (`--landed`): the next land merges
+   * against it. Without it the land merges against the seed; no record is ever found in refs.
+   */
+  landed?: string;
   /** Accept evidence gate cannot check. */
   acceptUnverified: boolean;
 }
@@ -84,6 +90,14 @@ export async function worktreeGate(
   try {
     const parentTop = await gitText(["rev-parse", "--show-toplevel"]);
     const child = await readChildWork(options.dir, options.seed);
+    // The record is the one the parent names, read back as a seed is: checked against its
+    // id and against the exact record of this child's branch on this seed.
+    let record: LandRecord | undefined;
+    if (options.landed !== undefined) {
+      const format = await objectFormat(parentTop);
+      const tree = await readRecord(parentTop, options.landed, child.seed, child.branch, format);
+      record = { id: options.landed, tree };
+    }
     // Evidence counts only for what the child did since its seed: its own commits and the
     // paths it changed. The rest (the parent's HEAD, a file the child never touched, the
     // parent's carried edits) is preexisting, as it is for `gate --since`.
@@ -130,18 +144,30 @@ export async function worktreeGate(
     };
     const nested = nestedChanged(child.changed, child.files);
     if (nested.length > 0) report.worktree.nested = nested;
+    const warnings: string[] = [];
     if (child.spawnRefMissing) {
       report.worktree.spawn_ref = "missing";
-      report.warnings = [
+      warnings.push(
         `the spawn ref ${child.spawnRef} is missing (deleted since the spawn?): the child was found by --seed, the parent's worktree list and its branch`,
-      ];
+      );
     }
     if (options.land && verdict === "accept") {
-      report.land = await land(child, parentTop, options.keep);
+      if (record === undefined) {
+        // Refs are shared: a record ref says nothing the parent vouched for. It is named
+        // only so that a parent who forgot --landed knows the land merged against the seed.
+        const ref = recordRef(child.branch);
+        if (await gitText(["for-each-ref", "--format=%(refname)", ref]) !== "") {
+          warnings.push(
+            `no --landed ID was given, so the land merged against the seed as a first land does (the ref ${ref} exists, but a land record is taken only from --landed, never from refs)`,
+          );
+        }
+      }
+      report.land = await land(child, parentTop, options.keep, record);
       if (report.land.status === "conflict" || report.land.status === "refused") {
         report.recent_files = [];
       }
     }
+    if (warnings.length > 0) report.warnings = warnings;
     return report;
   } catch (error) {
     if (error instanceof GitError) throw new GateError(`Cannot evaluate: ${error.message}`);
@@ -171,7 +197,9 @@ export function renderWorktree(report: WorktreeGateReport): string {
       }`,
     );
   }
-  if (l?.status === "landed" && l.paths.length === 0) {
+  if (l?.status === "landed" && l.paths.length === 0 && l.already !== undefined) {
+    out.push("landed: nothing new (the child changed nothing since its land record)");
+  } else if (l?.status === "landed" && l.paths.length === 0) {
     out.push("landed: nothing new (the parent already has every change)");
   } else if (l?.status === "landed") {
     out.push(`landed: ${count(l.paths.length, "path")}: ${listPaths(l.paths)}`);
@@ -218,11 +246,21 @@ export function renderWorktree(report: WorktreeGateReport): string {
     }
   }
   if (l?.status === "landed" && l.already !== undefined) {
-    out.push(
-      `already landed (left as the parent has them; the child has not changed them since its kept land): ${
-        listPaths(l.already)
-      }`,
-    );
+    const changed = new Set(l.parent_changed ?? []);
+    const held = l.already.filter((p) => !changed.has(p));
+    const since = `the child has not changed them since the land record --landed ${
+      l.landed_record?.slice(0, 12)
+    }`;
+    if (held.length > 0) {
+      out.push(`already landed (the parent holds them; ${since}): ${listPaths(held)}`);
+    }
+    if (changed.size > 0) {
+      out.push(
+        `already landed, changed by the parent since (its version kept; ${since}): ${
+          listPaths([...changed])
+        }`,
+      );
+    }
   }
   if (l?.status === "landed" || (l?.status === "nothing" && l.not_removed !== undefined)) {
     out.push(
@@ -232,6 +270,9 @@ export function renderWorktree(report: WorktreeGateReport): string {
         ? "removed: worktree and branch"
         : "kept: worktree and branch",
     );
+  }
+  if (l?.status === "landed" && l.record !== undefined) {
+    out.push(`land record: ${l.record} (give this child's next land --landed ${l.record})`);
   }
   return `${out.join("\n")}\n`;
 }

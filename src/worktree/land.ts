@@ -18,9 +18,10 @@ import { parseMergeTree } from "./conflicts.ts";
 import { ignoredInTheWay, nestedChanged, outsideChanged, verifyPaths } from "./land_checks.ts";
 import {
   alreadyLanded,
-  baseTree,
+  entriesChanged,
   heldPaths,
-  readRecord,
+  patchedTree,
+  recordBase,
   recordRef,
   writeRecord,
 } from "./record.ts";
@@ -61,10 +62,21 @@ export type LandOutcome =
     paths: string[];
     removed: boolean;
     not_removed?: string[];
-    /** Paths left out as landed before (the land record, after `--keep`). */
+    /**
+     * Paths already landed: the child has not changed them since the land record given
+     * with `--landed`, so they are left as the parent has them.
+     */
     already?: string[];
+    /** Those of `already` where the parent no longer holds the record's change (it changed them since). */
+    parent_changed?: string[];
+    /** The land record given with `--landed` (the merge base's source besides the seed). */
+    landed_record?: string;
+    /** A kept land's record: the id to give this child's next land as `--landed`. */
+    record?: string;
     /** Why the land record of a kept land could not be written. */
     not_recorded?: string;
+    /** Why the record's anchor ref could not be written (the record may then be pruned). */
+    not_anchored?: string;
   }
   | {
     status: "conflict";
@@ -77,7 +89,6 @@ export type LandOutcome =
   }
   | { status: "refused"; reason: "outside" | "ignored" | "nested"; paths: string[] }
   | { status: "nothing"; paths: []; removed: boolean; not_removed?: string[] };
-
 
 /**
  * Config of the land's index and checkout calls: files are written as the merged tree's
@@ -317,15 +328,25 @@ export async function removeChild(child: ChildWork): Promise<string[]> {
   return left;
 }
 
+/** A land record the parent gave with `--landed`, read back (see `record.ts`). */
+export interface LandRecord {
+  /** The record's id. */
+  id: string;
+  /** The child's tree it records. */
+  tree: string;
+}
+
 /**
  * Apply the child's changes to the parent's working tree: three-way merge of the
- * parent's live working tree and the child's against the seed's working tree. After a
- * kept land, the paths the land record shows as already landed are left out (see
- * `record.ts`), and a kept land writes the record.
+ * parent's live working tree and the child's against the seed's working tree. With a
+ * land record (`--landed`), the base takes the record's entries at the child's changed
+ * paths, so only what the child changed since lands (see `record.ts`); a kept land writes
+ * a new record.
  *
  * @param child What the child changed.
  * @param parentTop The parent's top level.
  * @param keep Keep the worktree and branch after a land.
+ * @param record The land record the parent gave, read back; none: the base is the seed's.
  * @returns Landed (with the paths), conflict or refused (with the paths; nothing changed),
  *   or nothing.
  * @throws {GitError} when git fails or the parent changed under the land (nothing written).
@@ -334,6 +355,7 @@ export async function land(
   child: ChildWork,
   parentTop: string,
   keep: boolean,
+  record?: LandRecord,
 ): Promise<LandOutcome> {
   if (child.changed.length === 0) {
     return { status: "nothing", paths: [], ...await tidy(child, keep) };
@@ -347,27 +369,34 @@ export async function land(
   const scratch = await seedIndexPath(parentTop); // tether:guard wt-fresh-land-index
   const format = await objectFormat(parentTop);
   const parent = await captureState(parentTop, { indexFile: scratch });
-  let baseTreeId = child.seedState.worktree; // tether:guard wt-merge-base
-  // After a kept land: a path already landed (the child has not changed it since, and the
-  // parent holds the record's change there) takes the child's entry in the base, so the
-  // merge keeps the parent's content there. A record only ever leaves paths out, never
-  // writes anything (see record.ts).
-  const record = await readRecord(child.branch, child.seed);
+  const seedTree = child.seedState.worktree;
+  let baseTreeId = seedTree; // tether:guard wt-merge-base
+  // After a kept land, given its record: what landed then is in the base, so only what the
+  // child changed since lands, and a path it has not changed since keeps the parent's
+  // version (whatever the parent did with it since). Whether the parent still holds the
+  // record's change there only decides how it is reported.
   let already: string[] = [];
-  if (record.tree !== undefined) {
-    const trees = {
-      seed: child.seedState.worktree,
-      record: record.tree,
-      parent: parent.worktree,
-    };
-    const [sinceRecord, held] = await Promise.all([
+  let parentChanged: string[] = [];
+  if (record !== undefined) {
+    const zero = "0".repeat(oidLength(format));
+    const [recorded, sinceRecord] = await Promise.all([
+      entriesChanged(parentTop, seedTree, record.tree),
       changedPaths(parentTop, record.tree, child.state.worktree),
-      heldPaths(parentTop, format, trees, child.changed),
     ]);
-    already = alreadyLanded(child.changed, sinceRecord, held);
+    const entries = recordBase(child.changed, recorded);
+    baseTreeId = await patchedTree(`${scratch}-base`, seedTree, entries, zero); // tether:guard wt-record-base
+    already = alreadyLanded(child.changed, sinceRecord);
     if (already.length > 0) {
-      const zero = "0".repeat(oidLength(format));
-      baseTreeId = await baseTree(`${scratch}-base`, baseTreeId, child.files, already, zero);
+      const theirs = await patchedTree(
+        `${scratch}-held`,
+        seedTree,
+        recordBase(already, recorded),
+        zero,
+      );
+      const held = new Set(
+        await heldPaths(parentTop, seedTree, parent.worktree, theirs, already),
+      );
+      parentChanged = already.filter((p) => !held.has(p));
     }
   }
   const skipped = new Set(already);
@@ -404,6 +433,7 @@ export async function land(
     [
       ...new Set([
         child.seedState.worktree,
+        ...(record === undefined ? [] : [record.tree]),
         baseTreeId,
         parent.worktree,
         child.state.worktree,
@@ -426,13 +456,24 @@ export async function land(
     [...LAND_CONFIG, "read-tree", "-m", "-u", "--end-of-options", parent.worktree, tree],
     { cwd: parentTop, env: index },
   );
-  const landed = { status: "landed" as const, paths, ...(already.length > 0 ? { already } : {}) };
+  const landed = {
+    status: "landed" as const,
+    paths,
+    ...(already.length > 0 ? { already } : {}),
+    ...(parentChanged.length > 0 ? { parent_changed: parentChanged } : {}),
+    ...(record === undefined ? {} : { landed_record: record.id }),
+  };
   if (!keep) return { ...landed, ...await tidy(child, false) };
-  // Kept: record what landed, so a later land of this child leaves it out. The land has
-  // happened: a record that cannot be written is a warning, never an error.
+  // Kept: record what landed; the parent gives the record's id to this child's next land.
+  // The land has happened: a record that cannot be written is a warning, never an error.
   try {
-    await writeRecord(child.branch, child.seed, child.state.worktree);
-    return { ...landed, removed: false };
+    const written = await writeRecord(child.branch, child.seed, child.state.worktree);
+    return {
+      ...landed,
+      removed: false,
+      record: written.id,
+      ...(written.unanchored === undefined ? {} : { not_anchored: written.unanchored }),
+    };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     return { ...landed, removed: false, not_recorded: why };

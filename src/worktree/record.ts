@@ -1,30 +1,35 @@
 /**
- * The land record: after `gate --worktree DIR --seed ID --land --keep`, the child's tree
- * as it landed, at `refs/tether/landed/<seed 12 hex>-<n>` (a commit of that tree whose one
- * parent is the seed). A later land of the same child leaves alone every path the child
- * has not changed since, so its already-landed change is not merged a second time.
+ * The land record: after `gate --worktree DIR --seed ID --land --keep`, a commit of the
+ * child's tree as it landed whose one parent is the seed. The kept land prints its id; the
+ * parent passes it back to the child's next land as `--landed ID`, as it passes the seed.
  *
- * Refs are shared, so a child can write this record too. The record is therefore only ever
- * used to leave a path out of a land, never as a merge base: at a path left out the parent
- * keeps exactly what it has, so a forged record can hold back the child's own change but
- * never write anything, overwrite the parent's edits or bring back what it removed. A path
- * is left out only when the child holds there what the record holds (it has not changed it
- * since) and the parent holds the change the record made there (the lines it added and
- * removed, the parent's own edits around them allowed); a record that is not a commit on
- * the seed is not used at all.
+ * Refs are shared, so a child can write any ref, a sibling's included: the record is
+ * therefore never found through a ref. Its id is what only the parent holds, and it is
+ * read back like a seed: the object must hash to that id and be exactly the commit a kept
+ * land writes for this child's branch on this seed. The ref a kept land also writes
+ * (`refs/tether/landed/<seed 12 hex>-<n>`) only keeps the object from being pruned; it is
+ * never read as the record. Without `--landed` a land merges against the seed, as a first
+ * land does.
+ *
+ * With a record, the land's merge base is the seed's tree with the record's entries at the
+ * paths the child changed: what landed before is in the base, so only what the child
+ * changed since the record lands. A path the child has not changed since keeps the
+ * parent's version, whatever the parent did with it since (kept it, edited next to it,
+ * took it out again). Whether the parent still holds the record's change there is decided
+ * by content: a three-way merge of the record's change (base seed, theirs record) into the
+ * parent's file leaves that file unchanged.
  *
  * @module
  */
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
-import { readObjects } from "../gate/objects.ts";
 import { decodePaths } from "../seed/paths.ts";
-import type { RawEntry } from "../context/content.ts";
+import { FIXED_IDENTITY, fixedCommitBytes, objectId, readVerifiedCommit } from "../seed/commit.ts";
+import { changedPaths } from "../seed/state.ts";
+import { parseMergeTree } from "./conflicts.ts";
 import { LANDED_REF_PREFIX } from "./plan.ts";
-import { FIXED_IDENTITY } from "../seed/commit.ts";
-
 
 /**
- * The record's ref for a child's branch.
+ * The ref that anchors a child's records against pruning (never read as a record).
  *
  * @example
  * ```ts
@@ -38,225 +43,186 @@ export function recordRef(branch: string): string {
   return `${LANDED_REF_PREFIX}${branch.slice(branch.indexOf("/") + 1)}`;
 }
 
-/** A path's entry in a tree: its mode and id, or absent. */
+/**
+ * The exact bytes of a child's land record: a commit of `tree` on the seed, with tether's
+ * fixed identity and a message naming the child's branch.
+ *
+ * @example A record names its branch, so one child's record is never another's
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const bytes = recordBytes("a".repeat(40), "b".repeat(40), "tether/bbbbbbbbbbbb-1");
+ * assertEquals(new TextDecoder().decode(bytes).endsWith("\n\ntether: landed tether/bbbbbbbbbbbb-1\n"), true);
+ * ```
+ * @param tree The child's tree that landed.
+ * @param seed The seed.
+ * @param branch The child's branch.
+ * @returns The commit object's content.
+ */
+export function recordBytes(tree: string, seed: string, branch: string): Uint8Array {
+  return fixedCommitBytes(tree, [seed], `tether: landed ${branch}`);
+}
+
+/**
+ * Write the record of a kept land: the commit object of {@linkcode recordBytes}, exactly,
+ * then its anchor ref.
+ *
+ * @param branch The child's branch.
+ * @param seed The seed.
+ * @param tree The child's tree that landed.
+ * @returns The record's id, and why its anchor could not be written (if it could not).
+ * @throws {GitError} when the commit cannot be written.
+ */
+export async function writeRecord(
+  branch: string,
+  seed: string,
+  tree: string,
+): Promise<{ id: string; unanchored?: string }> {
+  const id = await gitText(["hash-object", "-t", "commit", "-w", "--stdin"], {
+    env: FIXED_IDENTITY,
+    stdin: recordBytes(tree, seed, branch),
+  });
+  try {
+    await runGit(["update-ref", "-m", "tether: land", recordRef(branch), id]);
+    return { id };
+  } catch (error) {
+    return { id, unanchored: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * Read back the record the parent names with `--landed`: the object must hash to `id` and
+ * be exactly the record a kept land writes for `branch` on `seed`.
+ *
+ * @param top A directory in the repository.
+ * @param id The record's full id, as the parent gave it.
+ * @param seed The seed the parent gave.
+ * @param branch The child's branch.
+ * @param format The object format.
+ * @returns The tree the record holds.
+ * @throws {GitError} when the object is missing, forged, or not that record.
+ */
+export async function readRecord(
+  top: string,
+  id: string,
+  seed: string,
+  branch: string,
+  format: ObjectFormat,
+): Promise<string> {
+  const { tree } = await readVerifiedCommit(top, id, format);
+  const expected = await objectId("commit", recordBytes(tree, seed, branch), format);
+  if (expected !== id) { // tether:guard wt-landed-record
+    throw new GitError(
+      "failed",
+      `--landed ${id} is not a land record of ${branch} on the seed ${seed} (a kept land of this child prints its record)`,
+    );
+  }
+  return tree;
+}
+
+/** A path's entry in a tree: its mode and id. */
 export interface Entry {
   mode: string;
   oid: string;
 }
 
-function lineCounts(bytes: Uint8Array | undefined): Map<string, number> {
-  const counts = new Map<string, number>();
-  if (bytes === undefined) return counts;
-  // Latin-1 maps every byte to one code unit: lines of any bytes compare exactly.
-  let text = "";
-  for (let i = 0; i < bytes.length; i += 8192) {
-    text += String.fromCharCode(...bytes.subarray(i, i + 8192));
-  }
-  for (const line of text.split("\n")) counts.set(line, (counts.get(line) ?? 0) + 1);
-  return counts;
-}
-
 /**
- * Whether the parent's file holds the change the record made to it (seed → record): every
- * line the record added is in the parent's file as often as in the record's, and every
- * line it removed is there no more often than in the record's. The parent may have edited
- * around it; a parent that lacks any of it (a change it never got, or edited the landed
- * lines themselves) does not hold it.
+ * `diff-tree --raw -z` from `from` to `to`: path → the entry in `to` (undefined: absent).
  *
- * @example A line the parent got, with one of its own next to it; and one it never got
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * const b = (t: string) => new TextEncoder().encode(t);
- * assertEquals(holdsChange(b("one\n"), b("one\nchild\n"), b("one\nchild\nparent\n")), true);
- * assertEquals(holdsChange(b("one\n"), b("one\nchild\n"), b("one\nparent\n")), false);
- * ```
- * @param seed The seed's content (undefined: absent).
- * @param recorded The record's content (undefined: absent).
- * @param parent The parent's content (undefined: absent).
- * @returns Whether the parent holds the record's change.
+ * @param top A directory in the repository.
+ * @param from A tree.
+ * @param to A tree.
+ * @returns Each changed path's entry in `to`.
+ * @throws {GitError} when git fails.
  */
-export function holdsChange(
-  seed: Uint8Array | undefined,
-  recorded: Uint8Array | undefined,
-  parent: Uint8Array | undefined,
-): boolean {
-  if (recorded === undefined || parent === undefined) return recorded === parent;
-  const [s, r, p] = [lineCounts(seed), lineCounts(recorded), lineCounts(parent)];
-  for (const line of new Set([...s.keys(), ...r.keys()])) {
-    const [cs, cr, cp] = [s.get(line) ?? 0, r.get(line) ?? 0, p.get(line) ?? 0];
-    if ((cr > cs && cp < cr) || (cr < cs && cp > cr)) return false;
-  }
-  return true;
-}
-
-/**
- * The paths a land leaves out as already landed: those the child changed since the seed,
- * that it has not changed since the record (`sinceRecord`: record tree → child's tree)
- * and where the parent holds the record's change (`held`).
- *
- * @example The parent edited next to a landed line; the child then added m.txt
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * assertEquals(alreadyLanded(["a.txt", "m.txt"], ["m.txt"], ["a.txt"]), ["a.txt"]);
- * // A record naming a change the parent does not hold (a sibling's forgery) leaves nothing out.
- * assertEquals(alreadyLanded(["a.txt", "m.txt"], [], []), []);
- * ```
- * @param changed The paths the child changed since the seed.
- * @param sinceRecord The paths where the child's tree differs from the record's.
- * @param held The paths where the parent holds the record's change.
- * @returns The paths to leave out, in `changed`'s order.
- */
-export function alreadyLanded(
-  changed: readonly string[],
-  sinceRecord: readonly string[],
-  held: readonly string[],
-): string[] {
-  const changedAgain = new Set(sinceRecord);
-  const holds = new Set(held);
-  return changed.filter((p) =>
-    !changedAgain.has(p) && // tether:guard wt-record-unchanged
-    holds.has(p) // tether:guard wt-record-held
-  );
-}
-
-/** `diff-tree --raw -z` records: path → the two sides' entries (absent: mode 000000). */
-async function rawDiff(
+export async function entriesChanged(
   top: string,
   from: string,
   to: string,
-): Promise<Map<string, [Entry | undefined, Entry | undefined]>> {
+): Promise<Map<string, Entry | undefined>> {
+  const out = new Map<string, Entry | undefined>();
+  if (from === to) return out;
   const { stdout } = await runGit(
     ["diff-tree", "-r", "-z", "--no-renames", "--raw", "--no-abbrev", "--end-of-options", from, to],
     { cwd: top, parse: true },
   );
   const fields = decodePaths(stdout);
-  const out = new Map<string, [Entry | undefined, Entry | undefined]>();
   for (let i = 0; i + 1 < fields.length; i += 2) {
-    const [ma = "", mb = "", oa = "", ob = ""] = fields[i]!.slice(1).split(" ");
-    const side = (mode: string, oid: string) => /^0+$/.test(mode) ? undefined : { mode, oid };
-    out.set(fields[i + 1]!, [side(ma, oa), side(mb, ob)]);
+    const [, mode = "", , oid = ""] = fields[i]!.slice(1).split(" ");
+    out.set(fields[i + 1]!, /^0+$/.test(mode) ? undefined : { mode, oid });
   }
   return out;
 }
 
 /**
- * The paths among `candidates` where the parent's tree holds the change the record made
- * (see {@linkcode holdsChange}): the same mode as the record's, and for a regular file the
- * record's added and removed lines; for anything else the record's exact entry.
+ * The record's entries the merge base takes: at each path the child changed since the
+ * seed where the record differs from the seed. Elsewhere the base stays the seed's, so a
+ * path the child has put back as the seed had it is not changed by the land (it is no
+ * change of the child's, and never claimed).
  *
- * @param top The parent's top level.
- * @param format The object format.
- * @param trees The seed's, the record's and the parent's working-tree trees.
- * @param candidates The paths to look at (the child's changed paths).
- * @returns The paths the parent holds.
- * @throws {GitError} when git fails.
+ * @example The record added a.txt and changed b.txt; the child has since put b.txt back
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const recorded = new Map([["a.txt", { mode: "100644", oid: "1" }], ["b.txt", { mode: "100644", oid: "2" }]]);
+ * assertEquals([...recordBase(["a.txt", "m.txt"], recorded).keys()], ["a.txt"]);
+ * ```
+ * @param changed The paths the child changed since the seed.
+ * @param recorded The record's entries where it differs from the seed (undefined: removed).
+ * @returns Path → the base's entry (undefined: absent).
  */
-export async function heldPaths(
-  top: string,
-  format: ObjectFormat,
-  trees: { seed: string; record: string; parent: string },
-  candidates: readonly string[],
-): Promise<string[]> {
-  if (candidates.length === 0) return [];
-  const [recorded, parent] = await Promise.all([
-    rawDiff(top, trees.seed, trees.record),
-    rawDiff(top, trees.seed, trees.parent),
-  ]);
-  const want: string[] = [];
-  const plan: [string, Entry | undefined, Entry | undefined, Entry | undefined][] = [];
-  for (const path of candidates) {
-    const r = recorded.get(path);
-    const p = parent.get(path);
-    // The record changed it; the parent must have changed it since the seed as well.
-    if (r === undefined || p === undefined) continue;
-    const [s, l] = r;
-    const now = p[1];
-    if (l?.mode !== now?.mode) continue;
-    plan.push([path, s, l, now]);
-    for (const e of [s, l, now]) if (e?.mode.startsWith("100")) want.push(e.oid);
-  }
-  const blobs = await readObjects(top, want, format);
-  const content = (e: Entry | undefined): Uint8Array | undefined => {
-    if (e === undefined || !e.mode.startsWith("100")) return undefined;
-    const o = blobs.get(e.oid);
-    return o?.kind === "ok" ? o.content : new Uint8Array([0xff, 0xfe, 0xfd]);
-  };
-  return plan.filter(([, s, l, now]) =>
-    l === undefined || !l.mode.startsWith("100")
-      ? l?.oid === now?.oid
-      : holdsChange(s?.mode.startsWith("100") ? content(s) : undefined, content(l), content(now))
-  ).map(([path]) => path);
+export function recordBase(
+  changed: readonly string[],
+  recorded: ReadonlyMap<string, Entry | undefined>,
+): Map<string, Entry | undefined> {
+  const own = new Set(changed);
+  return new Map([...recorded].filter(([path]) => own.has(path))); // tether:guard wt-record-changed-only
 }
 
 /**
- * Read a child's record: the tree it holds, or undefined when there is none or it is not
- * a commit whose only parent is the seed (then no path is left out).
+ * The paths already landed: those the child changed since the seed and has not changed
+ * since the record (`sinceRecord`: record tree → child's tree). The land leaves them as
+ * the parent has them.
  *
- * @param branch The child's branch.
- * @param seed The seed the parent gave.
- * @returns The recorded tree, and whether a record existed but was not used.
+ * @example The child added m.txt after its kept land of a.txt
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(alreadyLanded(["a.txt", "m.txt"], ["m.txt"]), ["a.txt"]);
+ * ```
+ * @param changed The paths the child changed since the seed.
+ * @param sinceRecord The paths where the child's tree differs from the record's.
+ * @returns The paths already landed, in `changed`'s order.
  */
-export async function readRecord(
-  branch: string,
-  seed: string,
-): Promise<{ tree?: string; ignored: boolean }> {
-  const out = await gitText([
-    "for-each-ref",
-    "--format=%(objecttype) %(tree) %(parent)",
-    recordRef(branch),
-  ]);
-  if (out === "") return { ignored: false };
-  const [type, tree, ...parents] = out.split("\n")[0]!.split(" ");
-  if (type !== "commit" || !tree || parents.join(" ") !== seed) { // tether:guard wt-record-seed
-    return { ignored: true };
-  }
-  return { tree, ignored: false };
+export function alreadyLanded(
+  changed: readonly string[],
+  sinceRecord: readonly string[],
+): string[] {
+  const again = new Set(sinceRecord);
+  return changed.filter((p) => !again.has(p));
 }
 
 /**
- * Write the record of a land: a commit of the child's tree on the seed.
- *
- * @param branch The child's branch.
- * @param seed The seed.
- * @param tree The child's tree that landed.
- * @throws {GitError} when git fails.
- */
-export async function writeRecord(branch: string, seed: string, tree: string): Promise<void> {
-  const commit = await gitText(
-    ["commit-tree", "-p", seed, "-m", `tether: landed ${branch}`, "--end-of-options", tree],
-    { env: FIXED_IDENTITY },
-  );
-  await runGit(["update-ref", "-m", "tether: land", recordRef(branch), commit]);
-}
-
-/**
- * The seed's tree with the child's entries at `paths` (a path the child does not hold is
- * removed): the land's merge base, so that at those paths base and child agree and the
- * parent keeps what it has.
+ * The seed's tree with `entries` in place (an undefined entry removes the path).
  *
  * @param index A fresh scratch index the parent names.
  * @param seedTree The seed's working-tree tree.
- * @param files The child's entries.
- * @param paths The paths to take from the child.
+ * @param entries Path → entry.
  * @param zero The null object id (a removal's id).
  * @returns The tree's id.
  * @throws {GitError} when git fails.
  */
-export async function baseTree(
+export async function patchedTree(
   index: string,
   seedTree: string,
-  files: ReadonlyMap<string, RawEntry>,
-  paths: readonly string[],
+  entries: ReadonlyMap<string, Entry | undefined>,
   zero: string,
 ): Promise<string> {
+  if (entries.size === 0) return seedTree;
   const env = { GIT_INDEX_FILE: index, GIT_NO_REPLACE_OBJECTS: "1" };
   await runGit(["read-tree", "--end-of-options", seedTree], { env });
   // Removals first, so a directory can replace a file at the same name and back.
-  const gone = paths.filter((p) => !files.has(p)).map((p) => `0 ${zero}\t${p}\0`);
-  const kept = paths.filter((p) => files.has(p)).map((p) => {
-    const e = files.get(p)!;
-    return `${e.mode} ${e.oid}\t${p}\0`;
-  });
+  const all = [...entries];
+  const gone = all.filter(([, e]) => e === undefined).map(([p]) => `0 ${zero}\t${p}\0`);
+  const kept = all.filter((pe): pe is [string, Entry] => pe[1] !== undefined)
+    .map(([p, e]) => `${e.mode} ${e.oid}\t${p}\0`);
   await runGit(["update-index", "-z", "--replace", "--index-info"], {
     env,
     stdin: [...gone, ...kept].join(""),
@@ -264,4 +230,54 @@ export async function baseTree(
   const tree = await gitText(["write-tree"], { env });
   if (!tree) throw new GitError("failed", "git write-tree printed no tree");
   return tree;
+}
+
+async function commitOf(tree: string, parents: string[]): Promise<string> {
+  const args = ["commit-tree", ...parents.flatMap((p) => ["-p", p]), "-m", "tether held"];
+  return await gitText([...args, "--end-of-options", tree], { env: FIXED_IDENTITY });
+}
+
+/**
+ * The paths among `paths` where the parent still holds the record's change, decided by
+ * content: a three-way merge of the record's change at those paths (base the seed's tree,
+ * theirs the seed's tree with the record's entries there) into the parent's working tree
+ * leaves the parent's entry at the path unchanged, without a conflict.
+ *
+ * @param top The parent's top level.
+ * @param seedTree The seed's working-tree tree.
+ * @param parentTree The parent's working-tree tree.
+ * @param theirs The seed's tree with the record's entries at `paths`.
+ * @param paths The paths already landed.
+ * @returns Those the parent holds, in order.
+ * @throws {GitError} when git fails.
+ */
+export async function heldPaths(
+  top: string,
+  seedTree: string,
+  parentTree: string,
+  theirs: string,
+  paths: readonly string[],
+): Promise<string[]> {
+  if (paths.length === 0) return [];
+  const base = await commitOf(seedTree, []);
+  const [ours, record] = await Promise.all([
+    commitOf(parentTree, [base]),
+    commitOf(theirs, [base]),
+  ]);
+  const merged = await runGit(["merge-tree", "--write-tree", "-z", ours, record], {
+    cwd: top,
+    parse: true,
+    allowFailure: true,
+  });
+  const { tree, conflicts } = parseMergeTree(merged.stdout);
+  if ((merged.code !== 0 && merged.code !== 1) || !tree) {
+    throw new GitError("failed", `git merge-tree exited with ${merged.code}: ${merged.stderr}`);
+  }
+  const moved = new Set([
+    ...await changedPaths(top, parentTree, tree),
+    ...conflicts.lines,
+    ...conflicts.types,
+    ...conflicts.other,
+  ]);
+  return paths.filter((p) => !moved.has(p));
 }
