@@ -5,9 +5,9 @@
  *   (a missing ref is not a forged one), and the seed compared stays the parent's `--seed`;
  * - a directory/file conflict is reported at its real path, as a conflict of file types;
  * - `--worktree` through a link to the parent's tree is refused up front, clearly;
- * - after `--land --keep`, a later land of the same child leaves out what already landed,
- *   and a forged land record can neither drop the child's later change nor hold back a
- *   change the parent never got.
+ * - after `--land --keep`, a later land of the same child given the record's id
+ *   (`--landed`) leaves out what already landed, and a land record is never taken from
+ *   shared refs: a forged one holds nothing back.
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
@@ -66,6 +66,13 @@ function gate(
 }
 
 const text = (dir: string, path: string) => Deno.readTextFile(join(dir, path));
+
+/** The id a kept land printed as its land record. */
+function recordId(stdout: string): string {
+  const id = /^land record: ([0-9a-f]+) /m.exec(stdout)?.[1];
+  assertOk(id !== undefined, stdout);
+  return id!;
+}
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -216,6 +223,8 @@ Deno.test("after a kept land, a parent edit next to the landed lines no longer b
     const first = await gate(f, child!, seed, result("a.txt", "long.txt"), "--land", "--keep");
     assertEquals(first.code, 0, first.stdout + first.stderr);
     assertIncludes(first.stdout, "landed: 2 paths: a.txt, long.txt\nkept: worktree and branch\n");
+    const landed1 = recordId(first.stdout);
+    assertEquals(await git(f.parent, ["rev-parse", record]), landed1);
     assertEquals(await git(f.parent, ["rev-parse", `${record}^`]), seed);
     // The parent adds a line right after the landed one, and edits the long file far away.
     const parentA = "one\ntwo\nthree\nchild line\nparent line\n";
@@ -223,23 +232,41 @@ Deno.test("after a kept land, a parent edit next to the landed lines no longer b
     await writeFiles(f.parent, { "a.txt": parentA, "long.txt": parentLong });
     await writeFiles(child!, { "m.txt": "more\n" });
     const claims = result("m.txt", "a.txt", "long.txt");
-    const second = await gate(f, child!, seed, claims, "--land", "--keep", "--json");
+    const second = await gate(
+      f,
+      child!,
+      seed,
+      claims,
+      "--land",
+      "--keep",
+      "--json",
+      "--landed",
+      landed1,
+    );
     assertEquals(second.code, 0, second.stdout + second.stderr);
+    const landed2 = JSON.parse(second.stdout).land.record;
     assertEquals(JSON.parse(second.stdout).land, {
       status: "landed",
       paths: ["m.txt"],
       already: ["a.txt", "long.txt"],
+      // A line right after the landed one: merging the record's change into the parent's
+      // a.txt would conflict, so the parent changed it since (its version is kept).
+      parent_changed: ["a.txt"],
+      landed_record: landed1,
       removed: false,
+      record: landed2,
     });
     assertEquals(await text(f.parent, "a.txt"), parentA);
     assertEquals(await text(f.parent, "long.txt"), parentLong);
     assertEquals(await text(f.parent, "m.txt"), "more\n");
-    // The child's next change to a landed file is merged (against the seed), not left out.
+    // The child's next change to a landed file is merged (against the record), not left out.
     await writeFiles(child!, { "long.txt": child1.replace("line 6", "line 6, child") });
-    const third = await gate(f, child!, seed, claims, "--land");
+    const third = await gate(f, child!, seed, claims, "--land", "--landed", landed2);
     assertEquals(third.code, 0, third.stdout + third.stderr);
     assertIncludes(third.stdout, "landed: 1 path: long.txt\n");
-    assertIncludes(third.stdout, "): a.txt, m.txt\nremoved: worktree and branch\n");
+    assertIncludes(third.stdout, "already landed (the parent holds them; ");
+    assertIncludes(third.stdout, "): m.txt\nalready landed, changed by the parent since (");
+    assertIncludes(third.stdout, "): a.txt\nremoved: worktree and branch\n");
     assertEquals(
       await text(f.parent, "long.txt"),
       parentLong.replace("line 6", "line 6, child"),
@@ -286,7 +313,7 @@ Deno.test("a forged land record on the seed cannot hold back a change the parent
   }
 });
 
-Deno.test("a land record that is not a commit on the seed is not used: the land merges against the seed (here: a conflict, nothing changed)", async () => {
+Deno.test("a --landed id that is not this child's land record on the seed is refused (exit 3, nothing landed); without --landed the land merges against the seed (here: a conflict, nothing changed)", async () => {
   const f = await family();
   try {
     const [[child], seed] = await spawn(f, "c");
@@ -308,7 +335,12 @@ Deno.test("a land record that is not a commit on the seed is not used: the land 
     const parentText = "one\ntwo\nthree\nchild line\nparent line\n";
     await writeFiles(f.parent, { "a.txt": parentText });
     await writeFiles(child!, { "m.txt": "more\n" });
-    const second = await gate(f, child!, seed, result("m.txt", "a.txt"), "--land", "--json");
+    const claimed = result("m.txt", "a.txt");
+    const refused = await gate(f, child!, seed, claimed, "--land", "--landed", offSeed);
+    assertEquals(refused.code, 3, refused.stdout + refused.stderr);
+    assertIncludes(refused.stderr, `--landed ${offSeed} is not a land record of `);
+    assertEquals(await exists(join(f.parent, "m.txt")), false);
+    const second = await gate(f, child!, seed, claimed, "--land", "--json");
     assertEquals(second.code, 1, second.stdout + second.stderr);
     assertEquals(JSON.parse(second.stdout).land, { status: "conflict", paths: ["a.txt"] });
     assertEquals(await text(f.parent, "a.txt"), parentText);
@@ -318,7 +350,7 @@ Deno.test("a land record that is not a commit on the seed is not used: the land 
   }
 });
 
-Deno.test("a kept land whose record cannot be written still lands (exit 0) with one warning, and nothing new is reported as such", async () => {
+Deno.test("a kept land whose record cannot be anchored still lands (exit 0) with one warning and its record id, and nothing new is reported as such", async () => {
   const f = await family();
   try {
     const [[child], seed] = await spawn(f, "c");
@@ -334,18 +366,35 @@ Deno.test("a kept land whose record cannot be written still lands (exit 0) with 
     const doc = JSON.parse(r.stdout);
     assertEquals(doc.land.status, "landed");
     assertEquals(doc.land.paths, ["c.txt"]);
-    assertOk(typeof doc.land.not_recorded === "string", r.stdout);
-    assertIncludes(r.stderr, "warning: after the land, tether could not record it (");
+    assertOk(typeof doc.land.not_anchored === "string", r.stdout);
+    assertIncludes(r.stderr, "warning: after the land, tether could not anchor its record (");
     assertEquals(r.stderr.trim().split("\n").length, 1, r.stderr);
     assertEquals(await text(f.parent, "c.txt"), "child\n");
-    // Recorded this time; the next land finds nothing new to write.
-    const again = await gate(f, child!, seed, result("c.txt"), "--land", "--keep");
+    // The record exists without its anchor; the next land finds nothing new to write.
+    const again = await gate(
+      f,
+      child!,
+      seed,
+      result("c.txt"),
+      "--land",
+      "--keep",
+      "--landed",
+      doc.land.record,
+    );
     assertEquals(again.code, 0, again.stdout + again.stderr);
-    const last = await gate(f, child!, seed, result("c.txt"), "--land");
+    const last = await gate(
+      f,
+      child!,
+      seed,
+      result("c.txt"),
+      "--land",
+      "--landed",
+      recordId(again.stdout),
+    );
     assertEquals(last.code, 0, last.stdout + last.stderr);
     assertIncludes(
       last.stdout,
-      "landed: nothing new (the parent already has every change)\nalready landed (",
+      "landed: nothing new (the child changed nothing since its land record)\nalready landed (",
     );
     assertIncludes(last.stdout, "): c.txt\nremoved: worktree and branch\n");
   } finally {
