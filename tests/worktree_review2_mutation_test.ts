@@ -28,35 +28,29 @@ const CASES: GuardCase[] = [
     file: FILE,
     filter: "link to the parent's tree",
   },
+  // The land record's cases (review worktree-2) now name the guards of review worktree-3's
+  // fix: the record comes from --landed and is the merge base (see record.ts). Their own
+  // regression tests are in tests/review3_landrec_test.ts, with mutation cases of their own.
   {
-    guard: "a land leaves out only paths the child has not changed since its land record",
+    guard: "after a kept land, what landed is in the merge base",
     mutations: [{
-      file: "src/worktree/record.ts",
-      find: "!changedAgain.has(p) && // tether:guard",
-      replace: "true && // tether:guard",
+      file: "src/worktree/land.ts",
+      find:
+        "baseTreeId = await patchedTree(`${scratch}-base`, seedTree, entries, zero); // tether:guard",
+      replace: "baseTreeId = seedTree; // tether:guard",
     }],
     file: FILE,
     filter: "after a kept land",
   },
   {
-    guard: "a land leaves out only paths where the parent holds the record's change",
+    guard: "a --landed record must be this child's exact record on the seed",
     mutations: [{
       file: "src/worktree/record.ts",
-      find: "holds.has(p) // tether:guard",
-      replace: "true // tether:guard",
+      find: "if (expected !== id) { // tether:guard",
+      replace: "if (false) { // tether:guard",
     }],
     file: FILE,
-    filter: "forged land record",
-  },
-  {
-    guard: "a land record must be a commit on the seed",
-    mutations: [{
-      file: "src/worktree/record.ts",
-      find: 'if (type !== "commit" || !tree || parents.join(" ") !== seed) { // tether:guard',
-      replace: 'if (type !== "commit" || !tree) { // tether:guard',
-    }],
-    file: FILE,
-    filter: "not a commit on the seed",
+    filter: "not this child's land record",
   },
 ];
 

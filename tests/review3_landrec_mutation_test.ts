@@ -1,0 +1,61 @@
+/**
+ * Mutation tests for the land record guards of review worktree-3 (findings 1 and 8): each
+ * disables one guard (marked `// tether:guard wt-…` on its line) in a copy of the code and
+ * shows that its test in `tests/review3_landrec_test.ts` then fails.
+ */
+import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
+
+const FILE = "tests/review3_landrec_test.ts";
+
+const CASES: GuardCase[] = [
+  {
+    guard: "a --landed record must be this child's exact record on the seed",
+    mutations: [{
+      file: "src/worktree/record.ts",
+      find: "if (expected !== id) { // tether:guard",
+      replace: "if (false) { // tether:guard",
+    }],
+    file: FILE,
+    filter: "a sibling's forged land record in shared refs holds nothing back",
+  },
+  {
+    guard: "a --landed record names one child: a sibling's record is refused",
+    mutations: [{
+      file: "src/worktree/record.ts",
+      find: "if (expected !== id) { // tether:guard",
+      replace: "if (false) { // tether:guard",
+    }],
+    file: FILE,
+    filter: "a sibling's own land record is not another child's",
+  },
+  {
+    guard: "with --landed, what landed is in the merge base",
+    mutations: [{
+      file: "src/worktree/land.ts",
+      find:
+        "baseTreeId = await patchedTree(`${scratch}-base`, seedTree, entries, zero); // tether:guard",
+      replace: "baseTreeId = seedTree; // tether:guard",
+    }],
+    file: FILE,
+    filter: "after a kept land the parent takes the landed line out again",
+  },
+  {
+    guard: "the record is the base only at the paths the child still changes",
+    mutations: [{
+      file: "src/worktree/record.ts",
+      find: "return new Map([...recorded].filter(([path]) => own.has(path))); // tether:guard",
+      replace:
+        "return new Map([...recorded].filter(([path]) => own.has(path) || true)); // tether:guard",
+    }],
+    file: FILE,
+    filter: "a child that puts a landed file back as the seed had it",
+  },
+];
+
+Deno.test("mutation: disabling each land record guard of review worktree-3 makes its test fail", async (t) => {
+  await assertEachMutantFails(t, CASES);
+});
+
+Deno.test("mutation: the unmutated copy passes every test those mutations break", async () => {
+  await assertControlPasses(CASES);
+});
