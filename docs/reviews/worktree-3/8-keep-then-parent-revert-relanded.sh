@@ -11,11 +11,15 @@ setup
 seq 1 10 | sed 's/^/line /' > "$P/f.txt"; git -C "$P" add f.txt; git -C "$P" commit -q -m f
 spawn c1; C=$P/wt/c1
 echo "child line" >> "$C/f.txt"
-(cd "$P" && result f.txt | gate --worktree "$C" --seed "$SEED" --land --keep) | grep -E "^(landed|kept)"
+(cd "$P" && result f.txt | gate --worktree "$C" --seed "$SEED" --land --keep) > "$WORK/first.txt"
+grep -E "^(landed|kept)" "$WORK/first.txt"
+# The kept land prints its record's id ("land record: ID"); a tether that prints none
+# (the reviewed one) leaves LANDED empty and the next land runs as it did then.
+LANDED=$(sed -n 's/^land record: \([0-9a-f]*\).*/\1/p' "$WORK/first.txt")
 echo "--- the parent takes the child's line out again and adds one of its own"
 sed -i '/child line/d' "$P/f.txt"; sed -i '1i parent line' "$P/f.txt"
 echo m > "$C/m.txt"
-(cd "$P" && result m.txt f.txt | gate --worktree "$C" --seed "$SEED" --land) | grep -E "^(landed|already|conflict|refused)"
+(cd "$P" && result m.txt f.txt | gate --worktree "$C" --seed "$SEED" --land ${LANDED:+--landed "$LANDED"}) | grep -E "^(landed|already|conflict|refused)"
 echo "--- parent's f.txt:"; tail -2 "$P/f.txt"
 # A fixed tether takes the record from the parent, not from shared refs (gate --land --keep
 # prints the record id; the next land takes it back as --landed ID, as --seed is taken), and
