@@ -88,7 +88,14 @@ const GUARDS: Omit<GuardCase, "file">[] = [
     mutations: [{
       file: "src/handshake/command.ts",
       find: "(error) => ({ error }), // guard: capture failure handled",
-      replace: "(error) => { throw error; },",
+      replace: '(error) => { Reflect.set(globalThis, "contextFailed", true); throw error; },',
+    }, {
+      // Deterministic order: without the guard the failure is unhandled only when the context
+      // capture fails before the tree capture ends, so the mutant lets the context fail first.
+      file: "src/handshake/command.ts",
+      find: "tree = publicAudience ? undefined",
+      replace: 'while (v.context && !Reflect.get(globalThis, "contextFailed")) {\n' +
+        "      await new Promise((r) => setTimeout(r, 5));\n    }\n    tree = publicAudience ? undefined",
     }],
     filter: "F8",
   },
