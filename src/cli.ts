@@ -71,12 +71,26 @@ export async function parseCli<T extends Options>(
 ): Promise<ParsedCli<T>> {
   if (args.length === 0) return { values: {}, positionals: [] } as unknown as ParsedCli<T>;
   const { parseArgs } = await import("node:util");
+  let parsed;
   try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
     const message = error instanceof Error ? error.message.split("\n")[0]! : String(error);
     throw new UsageError(message.split(". ")[0]!.replace(/\.$/, ""));
   }
+  // The parser keeps the last of a repeated option: `--worktree a --worktree b` would make
+  // one child, silently. A value given twice is refused instead.
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== "option" || token.value === undefined) continue;
+    if (options[token.name]?.multiple) continue;
+    if (seen.has(token.name)) {
+      throw new UsageError(`Option --${token.name} is given more than once; it takes one value`);
+    }
+    seen.add(token.name);
+  }
+  const { values, positionals } = parsed;
+  return { values, positionals } as ParsedCli<T>;
 }
 
 /**

@@ -54,6 +54,32 @@ Deno.test("every binary reports a usage error as error: then hint: run '<name> -
   }
 });
 
+Deno.test("an option that takes one value, given twice, is a usage error (never the last one silently)", async () => {
+  const repo = await makeRepo({ files: { "a.txt": "a\n" } });
+  const kids = await tempDir("tether-kids-");
+  const cases: [BinaryName, string[], string][] = [
+    [
+      "handshake",
+      ["wrap", "--worktree", join(kids, "a"), "--worktree", join(kids, "b")],
+      "worktree",
+    ],
+    ["handshake", ["--count", "2", "--count", "3"], "count"],
+    ["gate", ["--since", "x", "--since", "y"], "since"],
+  ];
+  for (const [name, args, option] of cases) {
+    const r = await bin(name, args, { cwd: repo, stdin: "task\n" });
+    assertEquals(r.code, 2, `${name}: ${r.stderr}`);
+    assertEquals(r.stdout, "");
+    assertOk(r.stderr.startsWith(`error: Option --${option} is given more than once`), r.stderr);
+  }
+  // Nothing was made: no worktree, no branch.
+  assertEquals((await git(repo, ["worktree", "list", "--porcelain"])).split("worktree ").length, 2);
+  assertEquals(await git(repo, ["branch", "--list", "tether/*"]), "");
+  // A flag without a value may repeat, as before.
+  const json = await bin("handshake", ["--json", "--json"], { cwd: repo });
+  assertEquals(json.code, 0, json.stderr);
+});
+
 Deno.test("coord status without --allow-read names the missing permission, not 'Not a git worktree'", async () => {
   const repo = await makeRepo();
   try {
