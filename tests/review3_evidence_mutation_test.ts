@@ -59,6 +59,27 @@ const CASES: GuardCase[] = [
     file: FILE,
     filter: "a child's commit that changes none of its own paths",
   },
+  {
+    guard: "spawn goes up from the real path of what precedes a .., never lexically",
+    mutations: [{
+      file: "src/worktree/spawn.ts",
+      find:
+        "spelled = rest.length > 0 ? join(real, ...rest.slice(0, -1)) : dirname(real); // tether:guard",
+      replace: "spelled = dirname(spelled); // tether:guard",
+    }],
+    file: FILE,
+    filter: "with .. after a link into the parent's tree is refused up front",
+  },
+  {
+    guard: "spawn gives git the real path it checked and created",
+    mutations: [{
+      file: "src/worktree/spawn.ts",
+      find: "for (const dir of paths) { // tether:guard",
+      replace: "for (const dir of dirs) { // tether:guard",
+    }],
+    file: FILE,
+    filter: "with .. after a directory that does not exist yet",
+  },
 ];
 
 Deno.test("mutation: disabling each evidence and spawn-path guard of review worktree-3 makes its test fail", async (t) => {

@@ -235,3 +235,58 @@ Deno.test("finding 5: a child's commit that changes none of its own paths (empty
     await f.cleanup();
   }
 });
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.lstat(path).then(() => true, () => false);
+}
+
+Deno.test("finding 10: handshake --worktree with .. after a link into the parent's tree is refused up front, naming the real path, and nothing is left in the parent", async () => {
+  const f = await family();
+  try {
+    await writeFiles(f.parent, { "src/x.txt": "x\n" });
+    await git(f.parent, ["add", "src"]);
+    await git(f.parent, ["commit", "-q", "-m", "src"]);
+    await Deno.mkdir(join(f.kids, "elsewhere"));
+    await Deno.symlink(join(f.parent, "src"), join(f.kids, "elsewhere", "link"));
+    const dir = join(f.kids, "elsewhere", "link") + "/../kids/c1";
+    const r = await bin("handshake", ["wrap", "--worktree", dir], {
+      cwd: f.parent,
+      stdin: "task\n",
+    });
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertEquals(r.stdout, "");
+    assertIncludes(
+      r.stderr,
+      `error: The worktree directory "${dir}" is inside the parent's working tree (its real path is "${
+        join(f.parent, "kids", "c1")
+      }") and not ignored`,
+    );
+    assertEquals(await exists(join(f.parent, "kids")), false);
+    assertEquals(await exists(join(f.kids, "elsewhere", "kids")), false);
+    assertEquals(await git(f.parent, ["status", "--porcelain"]), "");
+    assertEquals(
+      await git(f.parent, ["worktree", "list", "--porcelain"]).then((l) =>
+        l.split("\n").filter((x) => x.startsWith("worktree ")).length
+      ),
+      1,
+    );
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 10: handshake --worktree with .. after a directory that does not exist yet makes the worktree where the path leads and creates nothing else", async () => {
+  const f = await family();
+  try {
+    const dir = join(f.kids, "missing") + "/../c1";
+    const r = await bin("handshake", ["--worktree", dir, "--json"], { cwd: f.parent });
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assertEquals(doc.worktrees.map((w: { path: string }) => w.path), [
+      join(await Deno.realPath(f.kids), "c1"),
+    ]);
+    assertEquals(await exists(join(f.kids, "missing")), false);
+  } finally {
+    await f.cleanup();
+  }
+});
