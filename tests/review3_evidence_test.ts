@@ -143,10 +143,14 @@ Deno.test("finding 5: a commit of another branch made before the spawn is not th
     assertEquals(r.code, 1, r.stdout + r.stderr);
     assertEquals(v.evidence, [{ kind: "commit", ref: old, status: "preexisting" }]);
     assertEquals(v.worktree.commits, [mine]);
-    // The child's own commit on top of it still counts.
+    // The child's own commit on top of it still counts, whatever broken ref a sibling wrote.
+    const bad = "1".repeat(mine.length);
+    await Deno.mkdir(join(f.parent, ".git", "refs", "broken"));
+    await Deno.writeTextFile(join(f.parent, ".git", "refs", "broken", "ref"), `${bad}\n`);
     const [ok, w] = await gate(f, one!, seed, citing(mine, "feature.txt", "n.txt"));
     assertEquals(ok.code, 0, ok.stdout + ok.stderr);
     assertEquals(w.evidence, [{ kind: "commit", ref: mine, status: "verified" }]);
+    await Deno.remove(join(f.parent, ".git", "refs", "broken"), { recursive: true });
   } finally {
     await f.cleanup();
   }

@@ -243,7 +243,8 @@ export async function readOwnCommits(query: OwnCommitsQuery): Promise<OwnCommits
     ...otherWorktreeHeads(worktrees.stdout, query.own[0] ?? ""),
   ]);
   const walked = await runGit(
-    [...HISTORY_CONFIG, "rev-list", "--first-parent", "--parents", "--stdin"], // tether:guard wt-own-first-parent
+    // A tip naming no object (a broken ref anyone can write) reaches nothing: it is skipped.
+    [...HISTORY_CONFIG, "rev-list", "--first-parent", "--parents", "--ignore-missing", "--stdin"], // tether:guard wt-own-first-parent
     {
       env: { ...HISTORY_ENV },
       parse: true,
