@@ -43,11 +43,11 @@ const CASES: GuardCase[] = [
     guard: "an own commit counts only when its change stays in the child's changed paths",
     mutations: [{
       file: OWN,
-      find: ".every((path) => changed.has(path)) // tether:guard",
-      replace: ".every(() => true) // tether:guard",
+      find: "paths.every((path) => changed.has(path) || !differs.has(path)); // tether:guard",
+      replace: "paths.every(() => true); // tether:guard",
     }],
     file: FILE,
-    filter: "a child's own commit whose change it undid later",
+    filter: "a child's own commit that also added a file it removed later",
   },
   {
     guard: "an own commit counts only when it changes one of the child's paths",

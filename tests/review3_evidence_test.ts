@@ -194,11 +194,14 @@ Deno.test("finding 5: a landed sibling's commit, on no ref any more, merged as a
   }
 });
 
-Deno.test("finding 5: a child's own commit whose change it undid later touched a path it has not changed in the end: not evidence", async () => {
+Deno.test("finding 5: a child's own commit that also added a file it removed later (a path it has not changed in the end) is not evidence", async () => {
   const f = await family();
   try {
     const [[one], seed] = await spawn(f, 1);
-    const copied = await commit(one!, { "fix.txt": "a copy of a sibling's fix\n" }, "fix");
+    const copied = await commit(one!, {
+      "fix.txt": "a copy of a sibling's fix\n",
+      "n.txt": "a draft\n",
+    }, "fix and a draft");
     await git(one!, ["rm", "-q", "fix.txt"]);
     await git(one!, ["commit", "-q", "-m", "undo"]);
     const undo = await git(one!, ["rev-parse", "HEAD"]);
