@@ -22,7 +22,7 @@ const CASES: GuardCase[] = [
     guard: "spawn compares a worktree directory's real path with the parent's tree",
     mutations: [{
       file: "src/worktree/spawn.ts",
-      find: "const absolute = await realPath(resolve(dir), gitDir); // tether:guard",
+      find: "const absolute = await realPath(dir, gitDir); // tether:guard",
       replace: "const absolute = resolve(dir); // tether:guard",
     }],
     file: FILE,

@@ -192,6 +192,28 @@ export async function readSeed(
 }
 
 /**
+ * The id of a seed's index commit (its second parent, whose tree is the index), computed
+ * without reading or writing anything.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const state = { head: "a".repeat(40), index: "b".repeat(40), worktree: "c".repeat(40) };
+ * assertEquals((await seedIndexCommit(state, "sha1")).length, 40);
+ * ```
+ * @param state The state.
+ * @param format The repository's object format.
+ * @returns The index commit's id.
+ */
+export async function seedIndexCommit(state: TreeState, format: ObjectFormat): Promise<string> {
+  return await objectId(
+    "commit",
+    fixedCommitBytes(state.index, [state.head], INDEX_MESSAGE),
+    format,
+  );
+}
+
+/**
  * The id {@linkcode writeSeed} gives a state, computed without writing anything (with
  * git's default commit encoding): how `verify` names the state it observes.
  *
@@ -206,11 +228,7 @@ export async function readSeed(
  * @returns The seed commit's id.
  */
 export async function seedId(state: TreeState, format: ObjectFormat): Promise<string> {
-  const indexCommit = await objectId(
-    "commit",
-    fixedCommitBytes(state.index, [state.head], INDEX_MESSAGE),
-    format,
-  );
+  const indexCommit = await seedIndexCommit(state, format);
   return await objectId(
     "commit",
     fixedCommitBytes(state.worktree, [state.head, indexCommit], WORKTREE_MESSAGE),

@@ -98,8 +98,8 @@ export async function worktreeGate(
       const tree = await readRecord(parentTop, options.landed, child.seed, child.branch, format);
       record = { id: options.landed, tree };
     }
-    // Evidence counts only for what the child did since its seed: its own commits and the
-    // paths it changed. The rest (the parent's HEAD, a file the child never touched, the
+    // Evidence counts only for what the child did since its seed: its own commits (on its
+    // first-parent line, on no other ref) and the paths it changed. The rest (the parent's HEAD, a file the child never touched, the
     // parent's carried edits) is preexisting, as it is for `gate --since`.
     const spawn: SpawnState = {
       head: child.seedState.head,
@@ -107,7 +107,8 @@ export async function worktreeGate(
       changed: new Set(child.changed),
       // A captured path the child did not change held the same at the seed.
       existed: new Set(child.files.keys()),
-      commits: new Set(child.commits),
+      // Only the child's own commits whose change stays within its changed paths count.
+      commits: child.counted,
     };
     const base = await evaluate(text, {
       acceptUnverified: options.acceptUnverified,

@@ -11,10 +11,11 @@
 import type { RawEntry } from "../context/content.ts";
 import { GitError, gitText, isFullOid, objectFormat, oidLength, runGit } from "../git.ts";
 import type { WorktreeFile } from "../gate/repo.ts";
-import { FIXED_IDENTITY, readSeed } from "../seed/commit.ts";
+import { FIXED_IDENTITY, readSeed, seedIndexCommit } from "../seed/commit.ts";
 import { captureState, changedPaths, seedIndexPath, type TreeState } from "../seed/state.ts";
 import { identifyChild, parseWorktreeList, type WorktreeEntry } from "./identity.ts";
 import { parseMergeTree } from "./conflicts.ts";
+import { readOwnCommits } from "./own_commits.ts";
 import { ignoredInTheWay, nestedChanged, outsideChanged, verifyPaths } from "./land_checks.ts";
 import {
   alreadyLanded,
@@ -48,8 +49,13 @@ export interface ChildWork {
   files: ReadonlyMap<string, RawEntry>;
   /** Paths the child changed since the seed (committed or not). */
   changed: string[];
-  /** The child's commits since the seed's HEAD, oldest first. */
+  /**
+   * The child's own commits, oldest first: on its first-parent line since the seed's HEAD
+   * and reachable from no ref but its own (src/worktree/own_commits.ts).
+   */
   commits: string[];
+  /** Those that count as evidence: their own change touches only paths in `changed`. */
+  counted: ReadonlySet<string>;
 }
 
 /**
@@ -213,10 +219,16 @@ export async function readChildWork(dir: string, seed: string): Promise<ChildWor
     // work tree are given, never found.
     captureState(top, { repo: { gitDir, workTree: top }, files }),
   ]);
-  const [changed, log] = await Promise.all([
-    changedPaths(parentTop, seedState.worktree, state.worktree),
-    gitText(["rev-list", "--reverse", `${seedState.head}..${state.head}`]),
-  ]);
+  const changed = await changedPaths(parentTop, seedState.worktree, state.worktree);
+  // The child's own commits: on its first-parent line since the seed and on no other ref.
+  const own = await readOwnCommits({
+    head: state.head,
+    seed,
+    seedIndex: await seedIndexCommit(seedState, format),
+    seedHead: seedState.head,
+    own: [`refs/heads/${who.branch}`, who.spawnRef, recordRef(who.branch)],
+    changed: new Set(changed),
+  });
   return {
     top,
     gitDir,
@@ -228,7 +240,8 @@ export async function readChildWork(dir: string, seed: string): Promise<ChildWor
     state,
     files,
     changed,
-    commits: lines(log),
+    commits: own.commits,
+    counted: own.counted,
   };
 }
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { basename, dirname, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, parse, resolve } from "node:path";
 import { GitError, gitText, objectFormat, runGit } from "../git.ts";
 import type { RawEntry } from "../context/content.ts";
 import { captureLive, type LiveTree } from "../handshake/capture.ts";
@@ -168,13 +168,14 @@ async function dirExists(dir: string): Promise<boolean> {
 }
 
 /**
- * The directories `git worktree add` will create for `dirs` (each missing directory and
- * its missing ancestors), deepest first, so a failed spawn can remove them again.
+ * The directories `git worktree add` will create for `dirs` (real paths: each missing
+ * directory and its missing ancestors), deepest first, so a failed spawn can remove them
+ * again.
  */
 async function missingDirs(dirs: readonly string[]): Promise<string[]> {
   const missing = new Set<string>();
   for (const dir of dirs) {
-    for (let d = resolve(dir); d !== dirname(d) && !missing.has(d); d = dirname(d)) {
+    for (let d = dir; d !== dirname(d) && !missing.has(d); d = dirname(d)) {
       if (await dirExists(d)) break;
       missing.add(d);
     }
@@ -308,36 +309,68 @@ async function fill(
 }
 
 /**
- * A directory's real path (links followed), asked of git: tether has no file access. The
- * nearest existing directory of `absolute` is resolved by git started in it (a work tree
- * of `.` is made absolute and real), and the missing rest is appended as spelled.
+ * A path's nearest existing directory, real (links followed), asked of git: tether has no
+ * file access. Each directory from `absolute` up is tried with git started in it (a work
+ * tree of `.` is made absolute and real); the missing rest is returned as spelled.
  */
-async function realPath(absolute: string, gitDir: string): Promise<string> {
-  let rest = "";
+async function realPrefix(absolute: string, gitDir: string): Promise<[string, string[]]> {
+  const rest: string[] = [];
   for (let d = absolute;; d = dirname(d)) {
     const r = await runGit(
       [`--git-dir=${gitDir}`, "--work-tree=.", "rev-parse", "--show-toplevel"],
       { cwd: d, parse: true, allowFailure: true },
     );
     const real = new TextDecoder().decode(r.stdout).replace(/\n$/, "");
-    if (r.code === 0 && real.startsWith("/")) {
-      return rest === "" ? real : `${real === "/" ? "" : real}/${rest}`;
-    }
-    if (d === dirname(d)) return absolute;
-    rest = rest === "" ? basename(d) : `${basename(d)}/${rest}`;
+    if (r.code === 0 && isAbsolute(real)) return [real, rest];
+    if (d === dirname(d)) return [d, rest];
+    rest.unshift(basename(d));
   }
+}
+
+/** Separators of a path as written. */
+const SEPARATORS = Deno.build.os === "windows" ? /[\\/]/ : /\//;
+
+/**
+ * A directory's real path as the kernel will reach it, with nothing folded lexically: the
+ * path is walked as written, and a `..` goes up from the real path of what precedes it
+ * (`elsewhere/link/../kids` is beside the link's target), or drops a component that does
+ * not exist yet (which has no link to follow). The result is real up to its first missing
+ * component, holds no `..`, and is what spawn checks, creates and gives to git.
+ *
+ * @param dir The directory as given (relative to the current directory or absolute).
+ * @param gitDir The parent's git directory (git is started with it, never the child's).
+ * @returns The real path, with the missing rest appended as spelled.
+ */
+async function realPath(dir: string, gitDir: string): Promise<string> {
+  const root = isAbsolute(dir) ? parse(dir).root : "";
+  let spelled = root === "" ? Deno.cwd() : root;
+  for (const part of dir.slice(root.length).split(SEPARATORS)) {
+    if (part === "" || part === ".") continue;
+    if (part !== "..") {
+      spelled = join(spelled, part);
+      continue;
+    }
+    const [real, rest] = await realPrefix(spelled, gitDir);
+    spelled = rest.length > 0 ? join(real, ...rest.slice(0, -1)) : dirname(real); // tether:guard wt-spawn-dotdot
+  }
+  const [real, rest] = await realPrefix(spelled, gitDir);
+  return join(real, ...rest);
 }
 
 /**
  * Refuse a worktree directory inside the parent's working tree that git does not ignore:
  * it would show in the parent's status and be recorded (as an embedded repository) in
  * the seed of every child. Each directory is compared by its real path, so a link to the
- * parent's tree (`plink/kids/c1`) is inside it too.
+ * parent's tree (`plink/kids/c1`, `elsewhere/plink/../kids/c1`) is inside it too.
+ *
+ * @returns Each directory's real path ({@linkcode realPath}), in order.
  */
-async function refuseInsideParent(dirs: readonly string[], top: string): Promise<void> {
+async function refuseInsideParent(dirs: readonly string[], top: string): Promise<string[]> {
   const gitDir = await gitText(["rev-parse", "--absolute-git-dir"], { cwd: top });
+  const paths: string[] = [];
   for (const dir of dirs) {
-    const absolute = await realPath(resolve(dir), gitDir); // tether:guard wt-spawn-real-dir
+    const absolute = await realPath(dir, gitDir); // tether:guard wt-spawn-real-dir
+    paths.push(absolute);
     if (!absolute.startsWith(`${top}/`)) continue;
     const relative = absolute.slice(top.length + 1);
     const ignored = await runGit(["check-ignore", "-q", "--", `${relative}/`], {
@@ -352,6 +385,7 @@ async function refuseInsideParent(dirs: readonly string[], top: string): Promise
       );
     }
   }
+  return paths;
 }
 
 /**
@@ -389,10 +423,12 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
     if (seedRef) await dropSeedRef(seedRef.ref, seedRef.seed);
   };
   try {
-    await refuseInsideParent(dirs, parent.top);
+    // Every directory is checked, created and given to git as its real path: what git makes
+    // is what was checked, and a failed spawn removes exactly what it created.
+    const paths = await refuseInsideParent(dirs, parent.top);
     const [first] = await Promise.all([captureLive(), refuseUncarried(parent.top)]);
-    created = await missingDirs(dirs);
-    for (const dir of dirs) {
+    created = await missingDirs(paths);
+    for (const dir of paths) { // tether:guard wt-spawn-real-add
       await runGit([
         "worktree",
         "add",
