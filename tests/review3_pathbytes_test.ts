@@ -1,0 +1,103 @@
+/**
+ * Review worktree-3, findings 2, 4, 6 and 11, through the real binaries (`--allow-run=git`
+ * only). The shared cause of 2, 4 and 6: a path name that is not UTF-8 was decoded lossily
+ * or passed through the command line (where Deno turns its lone surrogate into U+FFFD), so
+ * git was asked about, or tether compared, a name that does not exist. Every git path list
+ * is now decoded exactly and such a path never goes through argv.
+ *
+ * - finding 2: an ignored file below a non-UTF-8 directory the child replaces is refused;
+ * - finding 4: `gate --since` observes a non-UTF-8 file's change, and confirms its exact claim;
+ * - finding 6: the raw capture holds every file (a tracked ignored non-UTF-8 one, a name with
+ *   a newline and a non-UTF-8 byte), and a file it cannot hash fails it, never dropped;
+ * - finding 11: a claim git would refuse (`../x`, `.GIT/config`, `sub/.git`, a NUL) is a
+ *   reason of a reject, exit 1, never "Cannot evaluate".
+ */
+import { join } from "node:path";
+import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
+import { bin, git, makeRepo, run, type Run, tempDir, writeFiles } from "./_helpers.ts";
+import { type Family, removeWorktrees } from "./_worktree_fixture.ts";
+
+/** Run a shell script in `cwd` (names with bytes that are not UTF-8 are made with printf). */
+async function sh(cwd: string, script: string): Promise<string> {
+  const r = await run("sh", ["-c", script], { cwd });
+  assertEquals(r.code, 0, r.stderr);
+  return r.stdout;
+}
+
+/** A committed parent, and a directory for its children. */
+async function family(files: Record<string, string> = {}): Promise<Family> {
+  const parent = await makeRepo({ files: { "a.txt": "a\n", ".gitignore": "*.env\n", ...files } });
+  const kids = await tempDir("tether-kids-");
+  return {
+    parent,
+    kids,
+    cleanup: async () => {
+      try {
+        await removeWorktrees(parent);
+      } finally {
+        await Deno.remove(parent, { recursive: true }).catch(() => {});
+        await Deno.remove(kids, { recursive: true }).catch(() => {});
+      }
+    },
+  };
+}
+
+async function spawn(f: Family): Promise<[string, string]> {
+  const r = await bin("handshake", ["--worktree", join(f.kids, "c"), "--json"], {
+    cwd: f.parent,
+  });
+  assertEquals(r.code, 0, r.stdout + r.stderr);
+  const doc = JSON.parse(r.stdout);
+  return [doc.worktrees[0].path, doc.seed];
+}
+
+/** A result claiming `files`, with file evidence for the first. */
+function result(files: string[], evidence = files[0]): string {
+  return JSON.stringify({
+    ok: true,
+    summary: "done",
+    files_changed: files,
+    errors: [],
+    evidence: [{ kind: "file", ref: evidence, ok: true }],
+  });
+}
+
+function gateWorktree(f: Family, dir: string, seed: string, stdin: string, ...more: string[]) {
+  return bin("gate", ["--worktree", dir, "--seed", seed, ...more], { cwd: f.parent, stdin });
+}
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.lstat(path).then(() => true, () => false);
+}
+
+Deno.test("finding 2: a child that replaces a non-UTF-8 directory by a file is refused while the parent holds an ignored file in it", async () => {
+  const f = await family();
+  try {
+    await sh(f.parent, `d=$(printf 'mix\\377'); mkdir "$d"; echo tracked > "$d/t.txt"`);
+    await git(f.parent, ["add", "-A"]);
+    await git(f.parent, ["commit", "-q", "-m", "mix"]);
+    await sh(f.parent, `printf 'SECRET=parent-only\\n' > "$(printf 'mix\\377')/s.env"`);
+    const [child, seed] = await spawn(f);
+    await sh(child, `d=$(printf 'mix\\377'); rm -r "$d"; echo "now a file" > "$d"`);
+    const r = await gateWorktree(
+      f,
+      child,
+      seed,
+      result(["mix\udcff", "mix\udcff/t.txt"]),
+      "--land",
+      "--json",
+    );
+    assertEquals(r.code, 1, r.stdout + r.stderr);
+    const land = JSON.parse(r.stdout).land;
+    assertEquals([land.status, land.reason, land.paths], ["refused", "ignored", [
+      "mix\udcff/s.env",
+    ]]);
+    assertEquals(
+      await sh(f.parent, `cat "$(printf 'mix\\377')/s.env"`),
+      "SECRET=parent-only\n",
+    );
+    assertOk(await exists(child), "the worktree is kept");
+  } finally {
+    await f.cleanup();
+  }
+});
