@@ -101,3 +101,53 @@ Deno.test("finding 2: a child that replaces a non-UTF-8 directory by a file is r
     await f.cleanup();
   }
 });
+
+/** A clean repository with a.txt and the tracked x\377, and the snapshot id of it now. */
+async function sharedRepo(): Promise<[string, string]> {
+  const repo = await makeRepo({ files: { "a.txt": "a\n" } });
+  await sh(repo, `printf 'v1\\n' > "$(printf 'x\\377')"`);
+  await git(repo, ["add", "-A"]);
+  await git(repo, ["commit", "-q", "-m", "x"]);
+  const r = await bin("handshake", ["--context", "--json"], { cwd: repo, stdin: "" });
+  assertEquals(r.code, 0, r.stdout + r.stderr);
+  return [repo, JSON.parse(r.stdout).snapshot_id];
+}
+
+function since(repo: string, snap: string, stdin: string): Promise<Run> {
+  return bin("gate", ["--since", snap, "--json"], { cwd: repo, stdin });
+}
+
+Deno.test("finding 4: gate --since observes an undisclosed edit of a tracked non-UTF-8 file", async () => {
+  const [repo, snap] = await sharedRepo();
+  try {
+    await sh(repo, `printf 'changed by the child\\n' > "$(printf 'x\\377')"; echo b >> a.txt`);
+    const r = await since(repo, snap, result(["a.txt"]));
+    const report = JSON.parse(r.stdout);
+    assertEquals(report.changes.observed_unclaimed, ["x\udcff"], r.stdout + r.stderr);
+    assertEquals(report.changes.confirmed, ["a.txt"]);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("finding 4: gate --since confirms a new non-UTF-8 file claimed by its exact name, and checks it as file evidence", async () => {
+  const [repo, snap] = await sharedRepo();
+  try {
+    await sh(repo, `printf 'new\\n' > "$(printf 'n\\377')"; echo b >> a.txt`);
+    const r = await since(repo, snap, result(["a.txt", "n\udcff"], "n\udcff"));
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    const report = JSON.parse(r.stdout);
+    assertEquals(report.verdict, "accept");
+    assertEquals(report.changes.confirmed, ["a.txt", "n\udcff"]);
+    assertEquals(report.evidence, [{ kind: "file", ref: "n\udcff", status: "verified" }]);
+    // Evidence with the blob id of other content is refuted, not taken for another name.
+    const wrong = JSON.stringify({
+      ...JSON.parse(result(["a.txt", "n\udcff"])),
+      evidence: [{ kind: "file", ref: "n\udcff", ok: true, oid: "0".repeat(40) }],
+    });
+    const w = await since(repo, snap, wrong);
+    assertEquals(w.code, 1, w.stdout + w.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});

@@ -125,3 +125,72 @@ export function encodePath(text: string): Uint8Array {
   }
   return out;
 }
+
+/**
+ * Whether a path can go to git as a command-line argument unchanged: it holds no lone
+ * surrogate. Deno passes arguments as UTF-8 and turns a lone surrogate into U+FFFD, so a
+ * name with a byte that is not UTF-8 (kept as `\udcXX` by {@linkcode decodePath}) would
+ * reach git as another name. Such a path goes on stdin instead, never through argv.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals([fitsArgv("ünï.txt"), fitsArgv("x\udcff"), fitsArgv("a\ud800")], [true, false, false]);
+ * ```
+ * @param path A path as decoded by {@linkcode decodePath}, or as a child named it.
+ * @returns True when argv carries it exactly.
+ */
+export function fitsArgv(path: string): boolean {
+  return !/\p{Cs}/u.test(path); // tether:guard pb-argv-lossless
+}
+
+/**
+ * NUL-separated git output (`status -z`, `ls-files -s -z`, `diff --raw -z`) as text with
+ * every record decoded exactly ({@linkcode decodePath}): the fields git prints are ASCII,
+ * and each path keeps its bytes.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(decodeRecords(Uint8Array.from([0x3f, 0x20, 0x78, 0xff, 0])), "? x\udcff");
+ * ```
+ * @param bytes git's output.
+ * @returns The non-empty records joined by NUL.
+ */
+export function decodeRecords(bytes: Uint8Array): string {
+  return decodePaths(bytes).join("\0");
+}
+
+/**
+ * Quote a path for a line-based git input that C-unquotes a line starting with a double
+ * quote (`hash-object --stdin-paths`, `check-attr --stdin` without `-z`): a control
+ * character, `"` and `\` become escapes; every other character (a lone surrogate for a byte
+ * that is not UTF-8 included) stays, and {@linkcode encodePath} writes it as its byte.
+ *
+ * @example A newline and a quote
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(quoteLine('a\n"b\\'), '"a\\n\\"b\\\\"');
+ * assertEquals(quoteLine("x\u0001\udcff"), '"x\\001\udcff"');
+ * ```
+ * @param path The path.
+ * @returns The quoted line, without its newline.
+ */
+export function quoteLine(path: string): string {
+  const named: Record<string, string> = {
+    "\u0007": "\\a",
+    "\b": "\\b",
+    "\t": "\\t",
+    "\n": "\\n",
+    "\u000b": "\\v",
+    "\f": "\\f",
+    "\r": "\\r",
+    '"': '\\"',
+    "\\": "\\\\",
+  };
+  // deno-lint-ignore no-control-regex
+  return `"${
+    path.replace(/[\u0000-\u001f\u007f"\\]/g, (c) =>
+      named[c] ?? `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`)
+  }"`;
+}
