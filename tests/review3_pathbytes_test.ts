@@ -14,7 +14,7 @@
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
-import { bin, git, makeRepo, run, type Run, tempDir, writeFiles } from "./_helpers.ts";
+import { bin, git, makeRepo, ROOT, run, type Run, tempDir, writeFiles } from "./_helpers.ts";
 import { type Family, removeWorktrees } from "./_worktree_fixture.ts";
 
 /** Run a shell script in `cwd` (names with bytes that are not UTF-8 are made with printf). */
@@ -149,5 +149,101 @@ Deno.test("finding 4: gate --since confirms a new non-UTF-8 file claimed by its 
     assertEquals(w.code, 1, w.stdout + w.stderr);
   } finally {
     await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("finding 6: a parent with a tracked, ignored, non-UTF-8 file spawns, and a child's undisclosed edit of it is observed", async () => {
+  const f = await family();
+  try {
+    await sh(f.parent, `printf 'v1\\n' > "$(printf 'k\\377.env')"`);
+    await git(f.parent, ["add", "-f", "-A"]);
+    await git(f.parent, ["commit", "-q", "-m", "k"]);
+    const [child, seed] = await spawn(f);
+    await sh(child, `printf 'child\\n' > "$(printf 'k\\377.env')"; echo x > n.txt`);
+    const r = await gateWorktree(f, child, seed, result(["n.txt"]), "--land", "--json");
+    assertEquals(r.code, 1, r.stdout + r.stderr);
+    assertEquals(JSON.parse(r.stdout).changes.observed_unclaimed, ["k\udcff.env"]);
+    assertOk(await exists(child), "the worktree is kept");
+    assertOk(!(await exists(join(f.parent, "n.txt"))), "nothing landed");
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 6: a child's new tracked ignored non-UTF-8 file and its untracked notes\\n\\377.txt are in the capture: reject, worktree kept", async () => {
+  const f = await family();
+  try {
+    const [child, seed] = await spawn(f);
+    await sh(child, `printf 'config\\n' > "$(printf 'k\\377.env')"`);
+    await sh(child, `git add -f -- "$(printf 'k\\377.env')"`);
+    await sh(child, `printf 'notes\\n' > "$(printf 'notes\\n\\377.txt')"; echo x > n.txt`);
+    const r = await gateWorktree(f, child, seed, result(["n.txt"]), "--land", "--json");
+    assertEquals(r.code, 1, r.stdout + r.stderr);
+    assertEquals(JSON.parse(r.stdout).changes.observed_unclaimed, [
+      "k\udcff.env",
+      "notes\n\udcff.txt",
+    ]);
+    assertOk(await exists(child), "the worktree is kept");
+    // Claimed, both land with their exact bytes.
+    const all = await gateWorktree(
+      f,
+      child,
+      seed,
+      result(["n.txt", "k\udcff.env", "notes\n\udcff.txt"]),
+      "--land",
+    );
+    assertEquals(all.code, 0, all.stdout + all.stderr);
+    assertEquals(await sh(f.parent, `cat "$(printf 'notes\\n\\377.txt')"`), "notes\n");
+    assertEquals(await sh(f.parent, `cat "$(printf 'k\\377.env')"`), "config\n");
+  } finally {
+    await f.cleanup();
+  }
+});
+
+/**
+ * Run a binary as shipped, but unable to read a file its mode forbids even as root: the
+ * capability that overrides file modes is dropped (`setpriv`) when the test runs as root.
+ */
+function binModeBound(name: "gate" | "handshake", args: string[], cwd: string, stdin?: string) {
+  const deno = [
+    Deno.execPath(),
+    "run",
+    "--quiet",
+    "--no-prompt",
+    "--allow-run=git",
+    join(ROOT, `${name}.ts`),
+    ...args,
+  ];
+  const drop = ["--bounding-set", "-dac_override,-dac_read_search", "--"];
+  const [cmd, ...rest] = Deno.uid() === 0 ? ["setpriv", ...drop, ...deno] : deno;
+  return run(cmd!, rest, { cwd, env: { NO_COLOR: "1" }, ...(stdin === undefined ? {} : { stdin }) });
+}
+
+Deno.test("finding 6: a regular file the capture cannot hash fails it, exit 3 with the path named, never left out of the tree", async () => {
+  const f = await family();
+  try {
+    const [child, seed] = await spawn(f);
+    await writeFiles(child, { "locked.txt": "the child wrote this\n", "n.txt": "x\n" });
+    await Deno.chmod(join(child, "locked.txt"), 0o000);
+    const r = await binModeBound(
+      "gate",
+      ["--worktree", child, "--seed", seed, "--land"],
+      f.parent,
+      result(["n.txt"]),
+    );
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertIncludes(r.stderr, `cannot read "locked.txt": git could not hash it`);
+    assertOk(await exists(child), "the worktree is kept");
+    assertOk(!(await exists(join(f.parent, "n.txt"))), "nothing landed");
+    // A parent holding such a file cannot spawn, and says which file.
+    await writeFiles(f.parent, { "locked.txt": "parent\n" });
+    await Deno.chmod(join(f.parent, "locked.txt"), 0o000);
+    const s = await binModeBound("handshake", ["--worktree", join(f.kids, "d")], f.parent, "task");
+    assertEquals(s.code, 3, s.stdout + s.stderr);
+    assertIncludes(s.stderr, `cannot read "locked.txt": git could not hash it`);
+    await Deno.chmod(join(child, "locked.txt"), 0o644);
+    await Deno.chmod(join(f.parent, "locked.txt"), 0o644);
+  } finally {
+    await f.cleanup();
   }
 });

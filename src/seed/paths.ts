@@ -194,3 +194,36 @@ export function quoteLine(path: string): string {
       named[c] ?? `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`)
   }"`;
 }
+
+/**
+ * A pathspec for a command that takes pathspecs only as arguments (`ls-files`), for a path
+ * argv cannot carry ({@linkcode fitsArgv}): `:(glob)` magic, the glob characters escaped,
+ * and each byte that is not UTF-8 a `?` (which matches one byte). The pathspec carries no
+ * such byte, it matches the path and may match a few other names: the caller keeps only the
+ * exact names it asked for.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(globPathspec("d\udcff/k*[1]\udcfe.env"), ":(glob)d?/k\\*\\[1]?.env");
+ * ```
+ * @param path The path.
+ * @returns The pathspec (without `--literal-pathspecs`, which would turn its magic off).
+ */
+export function globPathspec(path: string): string {
+  const escaped = path.replace(/[\\*?[]/g, (c) => `\\${c}`)
+    .replace(/[\udc80-\udcff]/g, "?") // tether:guard pb-glob-byte
+    .replace(/\p{Cs}/gu, "\ufffd"); // another lone surrogate is written as U+FFFD
+  return `:(glob)${escaped}`;
+}
+
+/**
+ * Environment for a call given {@linkcode globPathspec} or `:(literal)` pathspecs: the
+ * caller's `GIT_*_PATHSPECS` switches (which would read the magic as part of a name) off.
+ */
+export const PATHSPEC_MAGIC_ENV: Readonly<Record<string, string>> = {
+  GIT_LITERAL_PATHSPECS: "0",
+  GIT_GLOB_PATHSPECS: "0",
+  GIT_NOGLOB_PATHSPECS: "0",
+  GIT_ICASE_PATHSPECS: "0",
+};
