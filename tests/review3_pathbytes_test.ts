@@ -247,3 +247,33 @@ Deno.test("finding 6: a regular file the capture cannot hash fails it, exit 3 wi
     await f.cleanup();
   }
 });
+
+Deno.test("finding 11: gate --since refuses each claim git would refuse (outside the tree, inside .git in any case, a NUL, not one name) as a reason, exit 1", async () => {
+  const [repo, snap] = await sharedRepo();
+  try {
+    await sh(repo, "echo b >> a.txt");
+    const bad: [string, string][] = [
+      ["../x", 'Claimed path refused: path climbs out with "..": "../x"'],
+      [".GIT/config", 'Claimed path refused: ".GIT/config" is inside a .git directory'],
+      ["sub/.git", 'Claimed path refused: "sub/.git" is inside a .git directory'],
+      ["sub/.Git. /x", 'Claimed path refused: "sub/.Git. /x" is inside a .git directory'],
+      ["\u0000", 'Claimed path refused: path contains a NUL byte: "\\u0000"'],
+      ["/etc/passwd", 'Claimed path refused: path is absolute: "/etc/passwd"'],
+      ["x\ud800", 'Claimed path refused: "x\\ud800" is not a name git prints'],
+    ];
+    for (const [claim, reason] of bad) {
+      const r = await since(repo, snap, result(["a.txt", claim], "a.txt"));
+      assertEquals(r.code, 1, `${JSON.stringify(claim)}: ${r.stdout}${r.stderr}`);
+      const report = JSON.parse(r.stdout);
+      assertEquals(report.reasons.length, 1, r.stdout);
+      assertIncludes(report.reasons[0], reason);
+      assertEquals(report.changes.confirmed, ["a.txt"]);
+    }
+    // Every bad claim is named, each in a reason of its own.
+    const all = await since(repo, snap, result(["a.txt", ...bad.map(([c]) => c)], "a.txt"));
+    assertEquals(all.code, 1, all.stdout + all.stderr);
+    assertEquals(JSON.parse(all.stdout).reasons.length, bad.length);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
