@@ -277,3 +277,26 @@ Deno.test("finding 11: gate --since refuses each claim git would refuse (outside
     await Deno.remove(repo, { recursive: true });
   }
 });
+
+Deno.test("finding 4: a tracked non-UTF-8 file replaced by a FIFO is typed without being read: the change is observed, and as file evidence it is refuted", async () => {
+  const [repo, snap] = await sharedRepo();
+  try {
+    await sh(repo, `x=$(printf 'x\\377'); rm "$x"; mkfifo "$x"; echo b >> a.txt`);
+    const r = await since(repo, snap, result(["a.txt", "x\udcff"], "a.txt"));
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    assertEquals(JSON.parse(r.stdout).changes.confirmed, ["a.txt", "x\udcff"]);
+    const cited = JSON.stringify({
+      ...JSON.parse(result(["a.txt", "x\udcff"])),
+      evidence: [
+        { kind: "file", ref: "a.txt", ok: true },
+        { kind: "file", ref: "x\udcff", ok: true },
+      ],
+    });
+    const c = await since(repo, snap, cited);
+    assertEquals(c.code, 1, c.stdout + c.stderr);
+    assertEquals(JSON.parse(c.stdout).evidence[1].status, "refuted");
+    assertIncludes(c.stdout, "is not a regular file");
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});

@@ -14,9 +14,22 @@
  */
 import { gitText, type ObjectFormat, runGit } from "../git.ts";
 import { GIT_CONCURRENCY, mapBounded } from "./bounded.ts";
-import { contentKey, type PathContent, readContents } from "./content.ts";
+import {
+  contentKey,
+  LSTAT_CONFIG,
+  type PathContent,
+  privateIndexPath,
+  readContents,
+} from "./content.ts";
 import { parsePorcelainV2Z, REGULAR_MODES, type StatusEntry, SYMLINK_MODE } from "./porcelain.ts";
-import { decodePaths, decodeRecords, fitsArgv, quoteLine } from "../seed/paths.ts";
+import {
+  decodePaths,
+  decodeRecords,
+  fitsArgv,
+  globPathspec,
+  PATHSPEC_MAGIC_ENV,
+  quoteLine,
+} from "../seed/paths.ts";
 
 const decoder = new TextDecoder();
 
@@ -118,12 +131,75 @@ export async function readStatusEntries(top: string): Promise<StatusEntry[]> {
 
 /** Refuse paths that argv would turn into other names (see {@linkcode fitsArgv}). */
 function refuseArgv(paths: readonly string[]): void {
-  const odd = paths.find((p) => !fitsArgv(p)); // tether:guard pb-no-lossy-argv
+  const odd = paths.find((p) => !fitsArgv(p));
   if (odd !== undefined) {
     throw new Error(
       `cannot type ${JSON.stringify(odd)} without reading it: its name is not UTF-8`,
     );
   }
+}
+
+/** The mode `git diff --no-index --raw` prints for a FIFO, socket or device. */
+const SPECIAL_MODE = "160000";
+
+/**
+ * {@linkcode pathKinds} for paths argv cannot carry, their names never on the command line:
+ * `diff-files --raw` against placeholder entries of a fresh private index (names on stdin)
+ * gives each `lstat` mode, and git's directory walk (`ls-files --others` against an empty
+ * index, a `:(glob)` pathspec per name, exact names kept), which never lists a FIFO, socket
+ * or device, tells a regular file from a special one.
+ */
+async function kindsOnStdin(
+  top: string,
+  paths: readonly string[],
+): Promise<Map<string, { kind: PathKind; mode: string }>> {
+  const out = new Map<string, { kind: PathKind; mode: string }>();
+  if (paths.length === 0) return out;
+  const { commonDir, format } = await repoDirs(top);
+  const env = { GIT_INDEX_FILE: privateIndexPath(commonDir) };
+  const dummy = "1".repeat(format === "sha256" ? 64 : 40);
+  await runGit(["update-index", "-z", "--index-info"], {
+    cwd: top,
+    env,
+    stdin: paths.map((p) => `100644 ${dummy}\t${p}\0`).join(""),
+  });
+  const [diff, walked] = await Promise.all([
+    runGit([...LSTAT_CONFIG, "diff-files", "--raw", "-z", "--no-renames"], {
+      cwd: top,
+      env,
+      parse: true,
+      timeoutMs: HASH_TIMEOUT_MS,
+    }),
+    runGit([...LSTAT_CONFIG, "ls-files", "-z", "--others", "--", ...paths.map(globPathspec)], {
+      cwd: top,
+      env: { GIT_INDEX_FILE: privateIndexPath(commonDir), ...PATHSPEC_MAGIC_ENV }, // never written
+      parse: true,
+      timeoutMs: HASH_TIMEOUT_MS,
+    }),
+  ]);
+  const records = decodePaths(diff.stdout);
+  const modes = new Map<string, string>();
+  for (let i = 0; i + 1 < records.length; i += 2) {
+    const m = /^:\d{6} (\d{6}) /.exec(records[i]!);
+    if (m) modes.set(records[i + 1]!, m[1]!);
+  }
+  const listed = new Set(decodePaths(walked.stdout));
+  for (const path of paths) {
+    const mode = modes.get(path);
+    if (mode === undefined) {
+      throw new Error(`cannot type ${JSON.stringify(path)} without reading it`);
+    }
+    if (REGULAR_MODES.has(mode)) {
+      out.set(
+        path,
+        listed.has(path) // tether:guard pb-kinds-walk (a FIFO is never walked)
+          ? { kind: "regular", mode }
+          : { kind: "special", mode: SPECIAL_MODE },
+      );
+    } else if (mode === SYMLINK_MODE) out.set(path, { kind: "symlink", mode });
+    else out.set(path, { kind: "none", mode: "none" }); // gone, a directory, a repository
+  }
+  return out;
 }
 
 /**
@@ -133,20 +209,21 @@ function refuseArgv(paths: readonly string[]): void {
  * at a time. A FIFO or device shows as a mode that is neither a file nor a link; a path
  * that is missing or a directory (or a link to one) prints nothing and is `none`.
  *
- * A path whose name is not UTF-8 cannot be an argument ({@linkcode fitsArgv}): it is
- * refused, never typed as another name.
+ * A path whose name is not UTF-8 cannot be an argument ({@linkcode fitsArgv}): it is typed
+ * with its name on stdin instead (see `kindsOnStdin`), never as another name.
  *
  * @param top The worktree's top level.
  * @param paths Paths relative to the top level, as git printed them.
  * @returns Path → kind and mode (mode `none` when nothing was printed for it).
- * @throws {Error} when a path cannot go through argv.
+ * @throws {Error} when git fails.
  */
 export async function pathKinds(
   top: string,
   paths: readonly string[],
 ): Promise<Map<string, { kind: PathKind; mode: string }>> {
-  const unique = [...new Set(paths)];
-  refuseArgv(unique);
+  const all = [...new Set(paths)];
+  const unique = all.filter(fitsArgv);
+  const apart = await kindsOnStdin(top, all.filter((p) => !fitsArgv(p))); // tether:guard pb-kinds-stdin
   const found = await mapBounded(unique, GIT_CONCURRENCY, async (path) => {
     const r = await runGit(["diff", "--no-index", "--raw", "-z", "--", "/dev/null", path], {
       cwd: top,
@@ -163,7 +240,7 @@ export async function pathKinds(
       : "special";
     return { kind, mode };
   });
-  return new Map(unique.map((p, i) => [p, found[i]!]));
+  return new Map([...unique.map((p, i) => [p, found[i]!] as const), ...apart]);
 }
 
 /**
