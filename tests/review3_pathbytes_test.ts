@@ -14,7 +14,7 @@
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
-import { bin, git, makeRepo, ROOT, run, type Run, tempDir, writeFiles } from "./_helpers.ts";
+import { bin, git, makeRepo, ROOT, type Run, run, tempDir, writeFiles } from "./_helpers.ts";
 import { type Family, removeWorktrees } from "./_worktree_fixture.ts";
 
 /** Run a shell script in `cwd` (names with bytes that are not UTF-8 are made with printf). */
@@ -216,7 +216,11 @@ function binModeBound(name: "gate" | "handshake", args: string[], cwd: string, s
   ];
   const drop = ["--bounding-set", "-dac_override,-dac_read_search", "--"];
   const [cmd, ...rest] = Deno.uid() === 0 ? ["setpriv", ...drop, ...deno] : deno;
-  return run(cmd!, rest, { cwd, env: { NO_COLOR: "1" }, ...(stdin === undefined ? {} : { stdin }) });
+  return run(cmd!, rest, {
+    cwd,
+    env: { NO_COLOR: "1" },
+    ...(stdin === undefined ? {} : { stdin }),
+  });
 }
 
 Deno.test("finding 6: a regular file the capture cannot hash fails it, exit 3 with the path named, never left out of the tree", async () => {
@@ -296,6 +300,32 @@ Deno.test("finding 4: a tracked non-UTF-8 file replaced by a FIFO is typed witho
     assertEquals(c.code, 1, c.stdout + c.stderr);
     assertEquals(JSON.parse(c.stdout).evidence[1].status, "refuted");
     assertIncludes(c.stdout, "is not a regular file");
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("finding 4: file evidence inside a submodule whose name is not UTF-8 is unverified (another repository), not refuted", async () => {
+  const [repo] = await sharedRepo();
+  try {
+    await sh(
+      repo,
+      `s=$(printf 'sub\\377'); mkdir "$s"; git update-index --add --cacheinfo "160000,$(git rev-parse HEAD),$s"`,
+    );
+    await git(repo, ["commit", "-q", "-m", "sub"]);
+    const r0 = await bin("handshake", ["--context", "--json"], { cwd: repo, stdin: "" });
+    const snap = JSON.parse(r0.stdout).snapshot_id;
+    await sh(repo, "echo b >> a.txt");
+    const cited = JSON.stringify({
+      ...JSON.parse(result(["a.txt"])),
+      evidence: [
+        { kind: "file", ref: "a.txt", ok: true },
+        { kind: "file", ref: "sub\udcff/x", ok: true },
+      ],
+    });
+    const r = await since(repo, snap, cited);
+    const report = JSON.parse(r.stdout);
+    assertEquals(report.evidence[1], { kind: "file", ref: "sub\udcff/x", status: "unverified" });
   } finally {
     await Deno.remove(repo, { recursive: true });
   }

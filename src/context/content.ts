@@ -590,7 +590,7 @@ export async function writeRawTree(top: string, options: RawTreeOptions): Promis
       stdin: linked.map((p) => `${p}\0`).join(""),
     });
     const isLinked = new Set(linked);
-    const entries = await runGit([...config, "ls-files", "-s", "-z"], { ...at, env }); // tether:guard pb-raw-linked
+    const entries = await runGit([...config, "ls-files", "-s", "-z"], { ...at, env }); // the whole index: no name in argv
     for (const record of nulList(entries.stdout)) {
       const match = /^(\d{6}) ([0-9a-f]+) 0\t(.*)$/s.exec(record);
       if (!match || match[2] === dummy || !isLinked.has(match[3]!)) continue;

@@ -163,19 +163,34 @@ async function kindsOnStdin(
     env,
     stdin: paths.map((p) => `100644 ${dummy}\t${p}\0`).join(""),
   });
-  const [diff, walked] = await Promise.all([
+  const listed = new Set<string>();
+  const walk = async () => {
+    const specs = paths.map(globPathspec);
+    for (let start = 0, end = 0; start < specs.length; start = end) {
+      // One command line at a time (Windows allows 32 KiB).
+      for (let bytes = 0; end < specs.length && (end === start || bytes < 16_000); end++) {
+        bytes += specs[end]!.length * 3 + 1;
+      }
+      const walked = await runGit(
+        [...LSTAT_CONFIG, "ls-files", "-z", "--others", "--", ...specs.slice(start, end)],
+        {
+          cwd: top,
+          env: { GIT_INDEX_FILE: privateIndexPath(commonDir), ...PATHSPEC_MAGIC_ENV }, // never written
+          parse: true,
+          timeoutMs: HASH_TIMEOUT_MS,
+        },
+      );
+      for (const path of decodePaths(walked.stdout)) listed.add(path);
+    }
+  };
+  const [diff] = await Promise.all([
     runGit([...LSTAT_CONFIG, "diff-files", "--raw", "-z", "--no-renames"], {
       cwd: top,
       env,
       parse: true,
       timeoutMs: HASH_TIMEOUT_MS,
     }),
-    runGit([...LSTAT_CONFIG, "ls-files", "-z", "--others", "--", ...paths.map(globPathspec)], {
-      cwd: top,
-      env: { GIT_INDEX_FILE: privateIndexPath(commonDir), ...PATHSPEC_MAGIC_ENV }, // never written
-      parse: true,
-      timeoutMs: HASH_TIMEOUT_MS,
-    }),
+    walk(),
   ]);
   const records = decodePaths(diff.stdout);
   const modes = new Map<string, string>();
@@ -183,7 +198,6 @@ async function kindsOnStdin(
     const m = /^:\d{6} (\d{6}) /.exec(records[i]!);
     if (m) modes.set(records[i + 1]!, m[1]!);
   }
-  const listed = new Set(decodePaths(walked.stdout));
   for (const path of paths) {
     const mode = modes.get(path);
     if (mode === undefined) {

@@ -165,7 +165,7 @@ export async function readChildWork(dir: string, seed: string): Promise<ChildWor
   );
   const top = decodePath(real.stdout).replace(/\n$/, "");
   if (real.code !== 0 || !top) throw new GitError("failed", `"${dir}" is not a directory`);
-  if (!fitsArgv(top)) { // tether:guard pb-land-top (every later call runs in it)
+  if (!fitsArgv(top)) { // every later call runs in it
     throw new GitError("failed", `The worktree's path ${JSON.stringify(top)} is not UTF-8`);
   }
   const who = identifyChild(await worktreeList(), top, seed, parentTop);
