@@ -189,10 +189,9 @@ export function quoteLine(path: string): string {
     "\\": "\\\\",
   };
   // deno-lint-ignore no-control-regex
-  return `"${
-    path.replace(/[\u0000-\u001f\u007f"\\]/g, (c) =>
-      named[c] ?? `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`)
-  }"`;
+  const special = /[\u0000-\u001f\u007f"\\]/g;
+  const octal = (c: string) => `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`;
+  return `"${path.replace(special, (c) => named[c] ?? octal(c))}"`;
 }
 
 /**
