@@ -34,7 +34,7 @@
  *
  * @module
  */
-import { decodePaths } from "../seed/paths.ts";
+import { decodePaths, fitsArgv, globPathspec, PATHSPEC_MAGIC_ENV } from "../seed/paths.ts";
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
 import { REGULAR_MODES } from "./porcelain.ts";
 import { HASH_TIMEOUT_MS, hashRegularFiles, pathKinds } from "./status.ts";
@@ -505,12 +505,19 @@ export async function writeRawTree(top: string, options: RawTreeOptions): Promis
   );
   const seen = new Set(listed);
   const rest = [...new Set(options.tracked)].filter((p) => !seen.has(p) && !seen.has(`${p}/`));
-  for (const chunk of byBytes(rest)) {
+  // A name argv cannot carry is looked up by a glob that matches its bytes; only the exact
+  // paths asked for (or what lies below them) are kept.
+  const specs = rest.map((p) => fitsArgv(p) ? `:(literal)${p}` : globPathspec(p)); // tether:guard pb-raw-tracked
+  const asked = new Set(rest);
+  const wanted = (path: string) =>
+    [...path.matchAll(/\//g)].some((m) => asked.has(path.slice(0, m.index))) ||
+    asked.has(path.replace(/\/$/, ""));
+  for (const chunk of byBytes(specs)) {
     const more = await runGit(
-      [...config, "--literal-pathspecs", "ls-files", "-z", "--others", "--", ...chunk],
-      { ...at, env: none },
+      [...config, "ls-files", "-z", "--others", "--", ...chunk],
+      { ...at, env: { ...none, ...PATHSPEC_MAGIC_ENV } },
     );
-    for (const path of nulList(more.stdout)) seen.add(path);
+    for (const path of nulList(more.stdout)) if (wanted(path)) seen.add(path);
   }
   const gitlinks = options.gitlinks ?? new Map<string, string>();
   const paths = [...new Set([...[...seen].map((p) => p.replace(/\/$/, "")), ...gitlinks.keys()])];
@@ -566,7 +573,10 @@ export async function writeRawTree(top: string, options: RawTreeOptions): Promis
       info.push(`${mode} ${oid}\t${path}\0`);
       files.set(path, { mode, oid });
     } else if (mode === "160000") info.push(`160000 ${commit ?? dummy}\t${path}\0`);
-    else if (mode !== "120000") info.push(`0 ${dummy}\t${path}\0`); // gone, special, unread
+    else if (mode !== undefined && REGULAR_MODES.has(mode)) {
+      // A regular file git could not hash is never left out of the tree: the capture fails.
+      throw new GitError("failed", `cannot read ${JSON.stringify(path)}: git could not hash it`); // tether:guard pb-raw-unread
+    } else if (mode !== "120000") info.push(`0 ${dummy}\t${path}\0`); // gone
   }
   await runGit([...config, "update-index", "-z", "--index-info"], {
     ...at,
@@ -579,22 +589,18 @@ export async function writeRawTree(top: string, options: RawTreeOptions): Promis
       env,
       stdin: linked.map((p) => `${p}\0`).join(""),
     });
-    for (const chunk of byBytes(linked)) {
-      const entries = await runGit(
-        [...config, "--literal-pathspecs", "ls-files", "-s", "-z", "--", ...chunk],
-        { ...at, env },
-      );
-      for (const record of nulList(entries.stdout)) {
-        const match = /^(\d{6}) ([0-9a-f]+) 0\t(.*)$/s.exec(record);
-        if (!match || match[2] === dummy) continue;
-        if (match[1] !== modes.get(match[3]!)) {
-          throw new GitError(
-            "failed",
-            `${JSON.stringify(match[3])} changed type while it was read`,
-          );
-        }
-        files.set(match[3]!, { mode: match[1]!, oid: match[2]! });
+    const isLinked = new Set(linked);
+    const entries = await runGit([...config, "ls-files", "-s", "-z"], { ...at, env }); // the whole index: no name in argv
+    for (const record of nulList(entries.stdout)) {
+      const match = /^(\d{6}) ([0-9a-f]+) 0\t(.*)$/s.exec(record);
+      if (!match || match[2] === dummy || !isLinked.has(match[3]!)) continue;
+      if (match[1] !== modes.get(match[3]!)) {
+        throw new GitError(
+          "failed",
+          `${JSON.stringify(match[3])} changed type while it was read`,
+        );
       }
+      files.set(match[3]!, { mode: match[1]!, oid: match[2]! });
     }
   }
   // A placeholder left (a path that changed type while it was read) fails here: its

@@ -14,8 +14,22 @@
  */
 import { gitText, type ObjectFormat, runGit } from "../git.ts";
 import { GIT_CONCURRENCY, mapBounded } from "./bounded.ts";
-import { contentKey, type PathContent, readContents } from "./content.ts";
+import {
+  contentKey,
+  LSTAT_CONFIG,
+  type PathContent,
+  privateIndexPath,
+  readContents,
+} from "./content.ts";
 import { parsePorcelainV2Z, REGULAR_MODES, type StatusEntry, SYMLINK_MODE } from "./porcelain.ts";
+import {
+  decodePaths,
+  decodeRecords,
+  fitsArgv,
+  globPathspec,
+  PATHSPEC_MAGIC_ENV,
+  quoteLine,
+} from "../seed/paths.ts";
 
 const decoder = new TextDecoder();
 
@@ -74,7 +88,7 @@ export async function readStatus(top: string): Promise<StatusEntry[]> {
     parse: true,
     timeoutMs: STATUS_TIMEOUT_MS,
   });
-  return parsePorcelainV2Z(decoder.decode(status.stdout));
+  return parsePorcelainV2Z(decodeRecords(status.stdout)); // tether:guard pb-status-exact
 }
 
 /**
@@ -115,6 +129,93 @@ export async function readStatusEntries(top: string): Promise<StatusEntry[]> {
   return entries;
 }
 
+/** Refuse paths that argv would turn into other names (see {@linkcode fitsArgv}). */
+function refuseArgv(paths: readonly string[]): void {
+  const odd = paths.find((p) => !fitsArgv(p));
+  if (odd !== undefined) {
+    throw new Error(
+      `cannot type ${JSON.stringify(odd)} without reading it: its name is not UTF-8`,
+    );
+  }
+}
+
+/** The mode `git diff --no-index --raw` prints for a FIFO, socket or device. */
+const SPECIAL_MODE = "160000";
+
+/**
+ * {@linkcode pathKinds} for paths argv cannot carry, their names never on the command line:
+ * `diff-files --raw` against placeholder entries of a fresh private index (names on stdin)
+ * gives each `lstat` mode, and git's directory walk (`ls-files --others` against an empty
+ * index, a `:(glob)` pathspec per name, exact names kept), which never lists a FIFO, socket
+ * or device, tells a regular file from a special one.
+ */
+async function kindsOnStdin(
+  top: string,
+  paths: readonly string[],
+): Promise<Map<string, { kind: PathKind; mode: string }>> {
+  const out = new Map<string, { kind: PathKind; mode: string }>();
+  if (paths.length === 0) return out;
+  const { commonDir, format } = await repoDirs(top);
+  const env = { GIT_INDEX_FILE: privateIndexPath(commonDir) };
+  const dummy = "1".repeat(format === "sha256" ? 64 : 40);
+  await runGit(["update-index", "-z", "--index-info"], {
+    cwd: top,
+    env,
+    stdin: paths.map((p) => `100644 ${dummy}\t${p}\0`).join(""),
+  });
+  const listed = new Set<string>();
+  const walk = async () => {
+    const specs = paths.map(globPathspec);
+    for (let start = 0, end = 0; start < specs.length; start = end) {
+      // One command line at a time (Windows allows 32 KiB).
+      for (let bytes = 0; end < specs.length && (end === start || bytes < 16_000); end++) {
+        bytes += specs[end]!.length * 3 + 1;
+      }
+      const walked = await runGit(
+        [...LSTAT_CONFIG, "ls-files", "-z", "--others", "--", ...specs.slice(start, end)],
+        {
+          cwd: top,
+          env: { GIT_INDEX_FILE: privateIndexPath(commonDir), ...PATHSPEC_MAGIC_ENV }, // never written
+          parse: true,
+          timeoutMs: HASH_TIMEOUT_MS,
+        },
+      );
+      for (const path of decodePaths(walked.stdout)) listed.add(path);
+    }
+  };
+  const [diff] = await Promise.all([
+    runGit([...LSTAT_CONFIG, "diff-files", "--raw", "-z", "--no-renames"], {
+      cwd: top,
+      env,
+      parse: true,
+      timeoutMs: HASH_TIMEOUT_MS,
+    }),
+    walk(),
+  ]);
+  const records = decodePaths(diff.stdout);
+  const modes = new Map<string, string>();
+  for (let i = 0; i + 1 < records.length; i += 2) {
+    const m = /^:\d{6} (\d{6}) /.exec(records[i]!);
+    if (m) modes.set(records[i + 1]!, m[1]!);
+  }
+  for (const path of paths) {
+    const mode = modes.get(path);
+    if (mode === undefined) {
+      throw new Error(`cannot type ${JSON.stringify(path)} without reading it`);
+    }
+    if (REGULAR_MODES.has(mode)) {
+      out.set(
+        path,
+        listed.has(path) // tether:guard pb-kinds-walk (a FIFO is never walked)
+          ? { kind: "regular", mode }
+          : { kind: "special", mode: SPECIAL_MODE },
+      );
+    } else if (mode === SYMLINK_MODE) out.set(path, { kind: "symlink", mode });
+    else out.set(path, { kind: "none", mode: "none" }); // gone, a directory, a repository
+  }
+  return out;
+}
+
 /**
  * The kind and mode of worktree paths, learned with `lstat` only: one
  * `git diff --no-index --raw -z -- /dev/null <path>` per path (git prints the mode of
@@ -122,22 +223,28 @@ export async function readStatusEntries(top: string): Promise<StatusEntry[]> {
  * at a time. A FIFO or device shows as a mode that is neither a file nor a link; a path
  * that is missing or a directory (or a link to one) prints nothing and is `none`.
  *
+ * A path whose name is not UTF-8 cannot be an argument ({@linkcode fitsArgv}): it is typed
+ * with its name on stdin instead (see `kindsOnStdin`), never as another name.
+ *
  * @param top The worktree's top level.
  * @param paths Paths relative to the top level, as git printed them.
  * @returns Path → kind and mode (mode `none` when nothing was printed for it).
+ * @throws {Error} when git fails.
  */
 export async function pathKinds(
   top: string,
   paths: readonly string[],
 ): Promise<Map<string, { kind: PathKind; mode: string }>> {
-  const unique = [...new Set(paths)];
+  const all = [...new Set(paths)];
+  const unique = all.filter(fitsArgv);
+  const apart = await kindsOnStdin(top, all.filter((p) => !fitsArgv(p))); // tether:guard pb-kinds-stdin
   const found = await mapBounded(unique, GIT_CONCURRENCY, async (path) => {
     const r = await runGit(["diff", "--no-index", "--raw", "-z", "--", "/dev/null", path], {
       cwd: top,
       parse: true,
       allowFailure: true,
     });
-    const [header, printed] = decoder.decode(r.stdout).split("\0");
+    const [header, printed] = decodePaths(r.stdout);
     const mode = /^:000000 (\d{6}) /.exec(header ?? "")?.[1];
     if (mode === undefined || printed !== path) return { kind: "none" as const, mode: "none" };
     const kind: PathKind = REGULAR_MODES.has(mode)
@@ -147,7 +254,7 @@ export async function pathKinds(
       : "special";
     return { kind, mode };
   });
-  return new Map(unique.map((p, i) => [p, found[i]!]));
+  return new Map([...unique.map((p, i) => [p, found[i]!] as const), ...apart]);
 }
 
 /**
@@ -159,12 +266,14 @@ export async function pathKinds(
  * @param top The worktree's top level.
  * @param paths Paths known to be symbolic links.
  * @returns Path → blob id, for the links git could read.
+ * @throws {Error} when a path cannot go through argv ({@linkcode fitsArgv}).
  */
 export async function symlinkBlobIds(
   top: string,
   paths: readonly string[],
 ): Promise<Map<string, string>> {
   const unique = [...new Set(paths)];
+  refuseArgv(unique);
   const ids = await mapBounded(unique, GIT_CONCURRENCY, async (path) => {
     const r = await runGit([
       "diff",
@@ -198,23 +307,22 @@ export const HASH_TIMEOUT_MS = 120_000;
 
 /** Paths per `hash-object --stdin-paths` call. */
 const HASH_CHUNK = 2000;
-/** Most argument bytes of one `hash-object -- <paths>` call (Windows allows 32 KiB). */
-const ARGV_BYTES = 16_000;
-
 /**
- * Whether `--stdin-paths` carries a path unchanged: git reads it one line at a time,
- * drops a final CR and C-unquotes a line that starts with a double quote.
+ * A path as one line of `--stdin-paths`: git reads a line, drops a final CR and C-unquotes
+ * a line that starts with a double quote, so a path with a control character or a leading
+ * quote goes quoted ({@linkcode quoteLine}); a byte that is not UTF-8 goes as itself.
  */
-function stdinSafe(path: string): boolean {
+function stdinLine(path: string): string {
   // deno-lint-ignore no-control-regex
-  return !/[\u0000-\u001f\u007f]/.test(path) && !path.startsWith('"');
+  const plain = !/[\u0000-\u001f\u007f]/.test(path) && !path.startsWith('"');
+  return plain ? path : quoteLine(path); // tether:guard pb-hash-quoted
 }
 
 /**
- * Hash regular files in batches: `--stdin-paths` for plain paths, paths as arguments
- * after `--` for the rest (newline, CR, other control characters, a leading quote). A
- * batch that fails (a file vanished meanwhile) is retried one path at a time, at most
- * {@linkcode GIT_CONCURRENCY} at once. Call only with paths known to be regular files.
+ * Hash regular files in batches of `--stdin-paths` (every path on stdin, never through
+ * argv: see {@linkcode stdinLine}). A batch that fails (a file vanished meanwhile) is
+ * retried one path at a time, at most {@linkcode GIT_CONCURRENCY} at once. Call only with
+ * paths known to be regular files.
  *
  * @param top The worktree's top level.
  * @param paths Regular files relative to the top level.
@@ -230,54 +338,29 @@ export async function hashRegularFiles(
   chunk: number = HASH_CHUNK,
 ): Promise<Map<string, string>> {
   const unique = [...new Set(paths)];
-  const plain = unique.filter(stdinSafe);
-  const odd = unique.filter((p) => !stdinSafe(p));
-  const batches: { paths: string[]; stdin: boolean }[] = [];
-  for (let start = 0; start < plain.length; start += chunk) {
-    batches.push({ paths: plain.slice(start, start + chunk), stdin: true });
+  const batches: string[][] = [];
+  for (let start = 0; start < unique.length; start += chunk) {
+    batches.push(unique.slice(start, start + chunk));
   }
-  let current: string[] = [];
-  let bytes = 0;
-  for (const path of odd) {
-    if (current.length > 0 && bytes + path.length > ARGV_BYTES) {
-      batches.push({ paths: current, stdin: false });
-      current = [];
-      bytes = 0;
-    }
-    current.push(path);
-    bytes += path.length + 1;
-  }
-  if (current.length > 0) batches.push({ paths: current, stdin: false });
-
-  const out = new Map<string, string>();
-  const retry: string[] = [];
-  await mapBounded(batches, 2, async (batch) => {
-    const r = batch.stdin
-      ? await runGit(["hash-object", ...flags, "--stdin-paths"], {
-        cwd: top,
-        parse: true,
-        timeoutMs: HASH_TIMEOUT_MS,
-        stdin: batch.paths.join("\n") + "\n",
-        allowFailure: true,
-      })
-      : await runGit(["hash-object", ...flags, "--", ...batch.paths], {
-        cwd: top,
-        parse: true,
-        timeoutMs: HASH_TIMEOUT_MS,
-        allowFailure: true,
-      });
-    const oids = decoder.decode(r.stdout).split("\n");
-    if (r.code === 0 && oids.length > batch.paths.length) {
-      batch.paths.forEach((p, i) => out.set(p, oids[i]!));
-    } else retry.push(...batch.paths);
-  });
-  await mapBounded(retry, GIT_CONCURRENCY, async (path) => {
-    const r = await runGit(["hash-object", ...flags, "--", path], {
+  const hash = (batch: readonly string[]) =>
+    runGit(["hash-object", ...flags, "--stdin-paths"], {
       cwd: top,
       parse: true,
       timeoutMs: HASH_TIMEOUT_MS,
+      stdin: batch.map((p) => `${stdinLine(p)}\n`).join(""),
       allowFailure: true,
     });
+  const out = new Map<string, string>();
+  const retry: string[] = [];
+  await mapBounded(batches, 2, async (batch) => {
+    const r = await hash(batch);
+    const oids = decoder.decode(r.stdout).split("\n");
+    if (r.code === 0 && oids.length > batch.length) {
+      batch.forEach((p, i) => out.set(p, oids[i]!));
+    } else retry.push(...batch);
+  });
+  await mapBounded(retry, GIT_CONCURRENCY, async (path) => {
+    const r = await hash([path]);
     const oid = decoder.decode(r.stdout).trim();
     if (r.code === 0 && oid) out.set(path, oid);
   });

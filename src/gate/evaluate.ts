@@ -125,6 +125,11 @@ export function schemaReasons(value: unknown): string[] {
   return reasons;
 }
 
+/** A message as the tail of a reason: its first letter in lower case ("Path is …" → "path is …"). */
+function lowerFirst(message: string): string {
+  return /^[A-Z][a-z]/.test(message) ? message[0]!.toLowerCase() + message.slice(1) : message;
+}
+
 /** The snapshot and what changed since it. */
 async function observe(
   repo: LiveRepo,
@@ -256,7 +261,16 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
     (result?.evidence.some((e) => isCheckable(e.kind)) ?? false) ||
     result?.working_context?.head !== undefined;
   const repo = needsRepo ? await openRepo(options.cwd) : undefined;
-  const claimed = (result?.files_changed ?? []).map(canonicalClaim);
+  // With --since every claim is read: one that is not a path inside the tree (outside it,
+  // inside .git, a NUL) is a reason of its own and is never handed to git.
+  const claimChecks = (result?.files_changed ?? []).map((c) =>
+    [c, options.since === undefined ? canonicalClaim(c) : evidencePath(c)] as const
+  );
+  const badClaims = claimChecks.filter(([, p]) => p instanceof Error); // tether:guard pb-claim-checked
+  reasons.push(
+    ...badClaims.map(([, e]) => `Claimed path refused: ${lowerFirst((e as Error).message)}`),
+  );
+  const claimed = claimChecks.flatMap(([, p]) => typeof p === "string" ? [canonicalClaim(p)] : []);
   const evidencePaths = (result?.evidence ?? []).filter((e) => e.kind === "file").map((e) =>
     evidencePath(e.ref)
   ).filter((p): p is string => typeof p === "string");
@@ -276,9 +290,7 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
     findings = result.evidence.map((e) => ({ kind: e.kind, ref: e.ref, status: "unverified" }));
   }
 
-  const changes = observation
-    ? classifyChanges(observation.observed, result?.files_changed ?? [])
-    : undefined;
+  const changes = observation ? classifyChanges(observation.observed, claimed) : undefined;
   if (result) reasons.push(...await judge(result, findings, changes, repo, options));
 
   const recent = changes && reasons.length === 0

@@ -6,6 +6,7 @@
  * @module
  */
 import { jailRelativePath } from "../contract/jail.ts";
+import { decodePath, encodePath } from "../seed/paths.ts";
 import type { SubagentEvidence } from "../contract/schemas.ts";
 import { isFullOid, type ObjectFormat } from "../git.ts";
 import { inspectWorktreeFiles, notReachableFrom, readCommits, type WorktreeFile } from "./repo.ts";
@@ -233,13 +234,17 @@ const NOT_REGULAR: Record<Exclude<WorktreeFile["kind"], "regular" | "nested">, s
 };
 
 /**
- * A file evidence path: lexically inside the top level and not inside `.git`.
+ * A file evidence path, or a claimed path: lexically inside the top level, not inside
+ * `.git` (any case, trailing dots and spaces ignored), and one name exactly (a lone
+ * surrogate that is not a byte escape of `decodePath` would be written as another name).
  *
  * @example
  * ```ts
  * import { assertEquals } from "../_assert.ts";
  * assertEquals(evidencePath("./src/a.ts"), "src/a.ts");
  * assertEquals(evidencePath("sub/.GIT/config") instanceof Error, true);
+ * assertEquals(evidencePath("x\udcff"), "x\udcff");
+ * assertEquals(evidencePath("x\ud800") instanceof Error, true);
  * ```
  * @param ref The child's ref.
  * @returns The normalised path, or the reason it is refused.
@@ -253,6 +258,12 @@ export function evidencePath(ref: string): string | Error {
   }
   if (path.split("/").some((part) => part.toLowerCase().replace(/[. ]+$/, "") === ".git")) {
     return new Error(`${JSON.stringify(ref)} is inside a .git directory`);
+  }
+  const bytes = decodePath(encodePath(path));
+  if (bytes !== path) { // tether:guard pb-path-one-name
+    return new Error(
+      `${JSON.stringify(ref)} is not a name git prints (its bytes name ${JSON.stringify(bytes)})`,
+    );
   }
   return path;
 }

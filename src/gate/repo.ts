@@ -12,7 +12,15 @@ import {
   SYMLINK_MODE,
   worktreeMode,
 } from "../context/porcelain.ts";
-import { hashRegularFiles, pathKinds, STATUS_ARGS, STATUS_TIMEOUT_MS } from "../context/status.ts";
+import {
+  hashRegularFiles,
+  pathKinds,
+  repoDirs,
+  STATUS_ARGS,
+  STATUS_TIMEOUT_MS,
+} from "../context/status.ts";
+import { addFilteredIds, readContents } from "../context/content.ts";
+import { decodePaths, decodeRecords, fitsArgv } from "../seed/paths.ts";
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
 import { HISTORY_CONFIG, HISTORY_ENV, parseCommit, readObjects } from "./objects.ts";
 
@@ -142,6 +150,9 @@ function chunkByBytes(paths: readonly string[]): string[][] {
  * type comes from the index and status modes, or from `lstat` through
  * `git diff --no-index --raw` when the file changed; only regular files are hashed
  * (`git hash-object`, batched). Pathspecs are literal; per-path calls are bounded.
+ * Every name git prints is decoded exactly. A path whose name is not UTF-8 never goes
+ * through argv ({@linkcode fitsArgv}): the index is then listed whole, and the path's
+ * content is read directly as `readContents` reads it (its names go on stdin).
  *
  * @param top Top level.
  * @param paths Paths relative to the top level, lexically checked by the caller.
@@ -160,7 +171,15 @@ export async function inspectWorktreeFiles(
   }
   const indexModes = new Map<string, string>();
   const statusEntries = new Map<string, StatusEntry>();
-  for (const chunk of chunkByBytes([...new Set([...unique, ...prefixes])])) {
+  const specs = [...new Set([...unique, ...prefixes])];
+  const arguable = specs.filter(fitsArgv); // tether:guard pb-evidence-argv
+  const indexRecords: Uint8Array[] = [];
+  if (arguable.length < specs.length) {
+    indexRecords.push(
+      (await runGit(["ls-files", "-z", "-v", "--stage"], { cwd: top, parse: true })).stdout,
+    );
+  }
+  for (const chunk of chunkByBytes(arguable)) {
     const [listed, status] = await Promise.all([
       runGit(["--literal-pathspecs", "ls-files", "-z", "-v", "--stage", "--", ...chunk], {
         cwd: top,
@@ -174,15 +193,16 @@ export async function inspectWorktreeFiles(
         ...chunk,
       ], { cwd: top, parse: true, timeoutMs: STATUS_TIMEOUT_MS }),
     ]);
-    for (const record of decoder.decode(listed.stdout).split("\0")) {
-      // `H` is an ordinary entry; assume-unchanged (lower case) and skip-worktree (`S`)
-      // entries are not compared with the worktree by git status, so gate cannot vouch.
-      const match = /^(\S) (\d{6}) [0-9a-f]+ 0\t(.*)$/s.exec(record);
-      if (match) indexModes.set(match[3]!, match[1] === "H" ? match[2]! : "unchecked");
-    }
-    for (const entry of parsePorcelainV2Z(decoder.decode(status.stdout))) {
+    indexRecords.push(listed.stdout);
+    for (const entry of parsePorcelainV2Z(decodeRecords(status.stdout))) {
       statusEntries.set(entry.path, entry);
     }
+  }
+  for (const record of indexRecords.flatMap(decodePaths)) {
+    // `H` is an ordinary entry; assume-unchanged (lower case) and skip-worktree (`S`)
+    // entries are not compared with the worktree by git status, so gate cannot vouch.
+    const match = /^(\S) (\d{6}) [0-9a-f]+ 0\t(.*)$/s.exec(record);
+    if (match) indexModes.set(match[3]!, match[1] === "H" ? match[2]! : "unchecked");
   }
 
   // A submodule (a gitlink in the index) or an untracked nested repository (`dir/` in
@@ -194,11 +214,15 @@ export async function inspectWorktreeFiles(
     }
     return undefined;
   };
-  const found = new Map<string, WorktreeFile | "lstat" | "hash">();
+  const found = new Map<string, WorktreeFile | "lstat" | "hash" | "read">();
   for (const path of unique) {
     const nested = nestedIn(path);
     if (nested !== undefined) {
       found.set(path, { kind: "nested", repo: nested }); // guard: submodule evidence
+      continue;
+    }
+    if (!fitsArgv(path)) { // tether:guard pb-evidence-read
+      found.set(path, "read");
       continue;
     }
     const entry = statusEntries.get(path);
@@ -219,16 +243,39 @@ export async function inspectWorktreeFiles(
     found.set(path, k === "regular" ? "hash" : { kind: k === "none" ? "missing" : k });
   }
   const blobs = await hashRegularFiles(top, unique.filter((p) => found.get(p) === "hash"), []);
+  await readApart(top, unique.filter((p) => found.get(p) === "read"), found);
   const out = new Map<string, WorktreeFile>();
   for (const path of unique) {
     const value = found.get(path);
     if (value === "hash") {
       const oid = blobs.get(path);
       out.set(path, oid ? { kind: "regular", oid } : { kind: "missing" });
-    } else if (value && value !== "lstat") out.set(path, value);
+    } else if (value && value !== "lstat" && value !== "read") out.set(path, value);
     else out.set(path, { kind: "missing" });
   }
   return out;
+}
+
+/**
+ * Read paths whose names cannot go through argv directly (see `readContents`: names on
+ * stdin, nothing followed) and record what each is, a regular file with the id `git add`
+ * would store.
+ */
+async function readApart(
+  top: string,
+  paths: readonly string[],
+  found: Map<string, WorktreeFile | "lstat" | "hash" | "read">,
+): Promise<void> {
+  if (paths.length === 0) return;
+  const dirs = await repoDirs(top);
+  const contents = await readContents(top, dirs.commonDir, dirs.format, paths);
+  await addFilteredIds(top, contents, paths);
+  for (const path of paths) {
+    const c = contents.get(path);
+    if (c?.kind === "file" && c.filtered) found.set(path, { kind: "regular", oid: c.filtered });
+    else if (c?.kind === "symlink" || c?.kind === "special") found.set(path, { kind: c.kind });
+    else found.set(path, { kind: "missing" });
+  }
 }
 
 /** A commit as gate read it: checked against its id, with its tree and committer time. */

@@ -125,3 +125,104 @@ export function encodePath(text: string): Uint8Array {
   }
   return out;
 }
+
+/**
+ * Whether a path can go to git as a command-line argument unchanged: it holds no lone
+ * surrogate. Deno passes arguments as UTF-8 and turns a lone surrogate into U+FFFD, so a
+ * name with a byte that is not UTF-8 (kept as `\udcXX` by {@linkcode decodePath}) would
+ * reach git as another name. Such a path goes on stdin instead, never through argv.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals([fitsArgv("ünï.txt"), fitsArgv("x\udcff"), fitsArgv("a\ud800")], [true, false, false]);
+ * ```
+ * @param path A path as decoded by {@linkcode decodePath}, or as a child named it.
+ * @returns True when argv carries it exactly.
+ */
+export function fitsArgv(path: string): boolean {
+  return !/\p{Cs}/u.test(path); // tether:guard pb-argv-lossless
+}
+
+/**
+ * NUL-separated git output (`status -z`, `ls-files -s -z`, `diff --raw -z`) as text with
+ * every record decoded exactly ({@linkcode decodePath}): the fields git prints are ASCII,
+ * and each path keeps its bytes.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(decodeRecords(Uint8Array.from([0x3f, 0x20, 0x78, 0xff, 0])), "? x\udcff");
+ * ```
+ * @param bytes git's output.
+ * @returns The non-empty records joined by NUL.
+ */
+export function decodeRecords(bytes: Uint8Array): string {
+  return decodePaths(bytes).join("\0");
+}
+
+/**
+ * Quote a path for a line-based git input that C-unquotes a line starting with a double
+ * quote (`hash-object --stdin-paths`, `check-attr --stdin` without `-z`): a control
+ * character, `"` and `\` become escapes; every other character (a lone surrogate for a byte
+ * that is not UTF-8 included) stays, and {@linkcode encodePath} writes it as its byte.
+ *
+ * @example A newline and a quote
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(quoteLine('a\n"b\\'), '"a\\n\\"b\\\\"');
+ * assertEquals(quoteLine("x\u0001\udcff"), '"x\\001\udcff"');
+ * ```
+ * @param path The path.
+ * @returns The quoted line, without its newline.
+ */
+export function quoteLine(path: string): string {
+  const named: Record<string, string> = {
+    "\u0007": "\\a",
+    "\b": "\\b",
+    "\t": "\\t",
+    "\n": "\\n",
+    "\u000b": "\\v",
+    "\f": "\\f",
+    "\r": "\\r",
+    '"': '\\"',
+    "\\": "\\\\",
+  };
+  // deno-lint-ignore no-control-regex
+  const special = /[\u0000-\u001f\u007f"\\]/g;
+  const octal = (c: string) => `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`;
+  return `"${path.replace(special, (c) => named[c] ?? octal(c))}"`;
+}
+
+/**
+ * A pathspec for a command that takes pathspecs only as arguments (`ls-files`), for a path
+ * argv cannot carry ({@linkcode fitsArgv}): `:(glob)` magic, the glob characters escaped,
+ * and each byte that is not UTF-8 a `?` (which matches one byte). The pathspec carries no
+ * such byte, it matches the path and may match a few other names: the caller keeps only the
+ * exact names it asked for.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(globPathspec("d\udcff/k*[1]\udcfe.env"), ":(glob)d?/k\\*\\[1]?.env");
+ * ```
+ * @param path The path.
+ * @returns The pathspec (without `--literal-pathspecs`, which would turn its magic off).
+ */
+export function globPathspec(path: string): string {
+  const escaped = path.replace(/[\\*?[]/g, (c) => `\\${c}`)
+    .replace(/[\udc80-\udcff]/g, "?") // tether:guard pb-glob-byte
+    .replace(/\p{Cs}/gu, "\ufffd"); // another lone surrogate is written as U+FFFD
+  return `:(glob)${escaped}`;
+}
+
+/**
+ * Environment for a call given {@linkcode globPathspec} or `:(literal)` pathspecs: the
+ * caller's `GIT_*_PATHSPECS` switches (which would read the magic as part of a name) off.
+ */
+export const PATHSPEC_MAGIC_ENV: Readonly<Record<string, string>> = {
+  GIT_LITERAL_PATHSPECS: "0",
+  GIT_GLOB_PATHSPECS: "0",
+  GIT_NOGLOB_PATHSPECS: "0",
+  GIT_ICASE_PATHSPECS: "0",
+};

@@ -7,6 +7,7 @@
  * @module
  */
 import { listPaths } from "../worktree/plan.ts";
+import { decodePaths } from "./paths.ts";
 
 /** How many paths a refusal names before it says "and N more". */
 export const REFUSAL_PATH_CAP = 5;
@@ -14,10 +15,8 @@ export const REFUSAL_PATH_CAP = 5;
 /** The `XY` codes `git status --porcelain` gives an unmerged path. */
 const UNMERGED_CODES: ReadonlySet<string> = new Set(["DD", "AU", "UD", "UA", "DU", "AA", "UU"]);
 
-const decoder = new TextDecoder();
-
 function records(bytes: Uint8Array): string[] {
-  return decoder.decode(bytes).split("\0").filter((r) => r !== "");
+  return decodePaths(bytes); // each record decoded exactly: a name keeps its bytes
 }
 
 /**

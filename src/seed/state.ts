@@ -162,7 +162,7 @@ export async function seedIndexPath(top: string): Promise<string> {
 function trackedPaths(entries: Uint8Array): { tracked: string[]; gitlinks: Map<string, string> } {
   const tracked = new Set<string>();
   const gitlinks = new Map<string, string>();
-  for (const record of new TextDecoder().decode(entries).split("\0")) {
+  for (const record of decodePaths(entries)) { // tether:guard pb-tracked-exact
     const match = /^(\d{6}) ([0-9a-f]+) (\d)\t(.*)$/s.exec(record);
     if (!match) continue;
     tracked.add(match[4]!);

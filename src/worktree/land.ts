@@ -13,6 +13,7 @@ import { GitError, gitText, isFullOid, objectFormat, oidLength, runGit } from ".
 import type { WorktreeFile } from "../gate/repo.ts";
 import { FIXED_IDENTITY, readSeed, seedIndexCommit } from "../seed/commit.ts";
 import { captureState, changedPaths, seedIndexPath, type TreeState } from "../seed/state.ts";
+import { decodePath, decodeRecords, fitsArgv } from "../seed/paths.ts";
 import { identifyChild, parseWorktreeList, type WorktreeEntry } from "./identity.ts";
 import { parseMergeTree } from "./conflicts.ts";
 import { readOwnCommits } from "./own_commits.ts";
@@ -116,7 +117,7 @@ function lines(text: string): string[] {
 /** The parent's worktree list. */
 async function worktreeList(): Promise<WorktreeEntry[]> {
   const { stdout } = await runGit(["worktree", "list", "--porcelain", "-z"], { parse: true });
-  return parseWorktreeList(new TextDecoder().decode(stdout));
+  return parseWorktreeList(decodeRecords(stdout)); // each path decoded exactly
 }
 
 /**
@@ -168,8 +169,11 @@ export async function readChildWork(dir: string, seed: string): Promise<ChildWor
     [`--git-dir=${parentGitDir}`, "--work-tree=.", "rev-parse", "--show-toplevel"],
     { cwd: dir, parse: true, allowFailure: true },
   );
-  const top = new TextDecoder().decode(real.stdout).replace(/\n$/, "");
+  const top = decodePath(real.stdout).replace(/\n$/, "");
   if (real.code !== 0 || !top) throw new GitError("failed", `"${dir}" is not a directory`);
+  if (!fitsArgv(top)) { // every later call runs in it
+    throw new GitError("failed", `The worktree's path ${JSON.stringify(top)} is not UTF-8`);
+  }
   const who = identifyChild(await worktreeList(), top, seed, parentTop);
   if (typeof who === "string") throw new GitError("failed", who);
   // The seed compared is always the parent's --seed (its first 12 hex are in the branch the

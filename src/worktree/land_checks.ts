@@ -8,6 +8,7 @@
  */
 import { GitError, type ObjectFormat, runGit } from "../git.ts";
 import { parseTree, readObjects } from "../gate/objects.ts";
+import { decodePaths } from "../seed/paths.ts";
 
 /**
  * The paths a land would change that the child did not change. Without rename detection
@@ -158,8 +159,11 @@ export function belowAny(path: string, paths: ReadonlySet<string>): boolean {
  * directory above one, or below one (git names an ignored file by its full path when its
  * directory also holds tracked files, so `mix/s.env` when the child replaced `mix/` by a
  * file). The parent's capture never holds them, and `git read-tree -m -u` takes ignored
- * files as expendable: it would overwrite or delete them. The pathspecs already select
- * everything below each path, so no extra git call is made.
+ * files as expendable: it would overwrite or delete them.
+ *
+ * One listing of the whole tree, with no pathspec: a path may hold bytes that are not UTF-8,
+ * and such a path never goes through the command line (an argument cannot carry it). Every
+ * name git prints is decoded exactly ({@linkcode decodePaths}) and compared as a string.
  *
  * @param top The parent's top level.
  * @param paths The paths the land would write or delete.
@@ -167,28 +171,22 @@ export function belowAny(path: string, paths: ReadonlySet<string>): boolean {
  * @throws {GitError} when git fails.
  */
 export async function ignoredInTheWay(top: string, paths: readonly string[]): Promise<string[]> {
+  if (paths.length === 0) return [];
   const landing = new Set(paths);
-  const wanted = withAncestors(paths);
-  const asked = new Set(wanted);
+  const asked = new Set(withAncestors(paths));
   const found = new Set<string>();
-  for (let start = 0; start < wanted.length; start += 200) {
-    const chunk = wanted.slice(start, start + 200);
-    const listed = await runGit([
-      "--literal-pathspecs",
-      "ls-files",
-      "-z",
-      "--others",
-      "--ignored",
-      "--exclude-standard",
-      "--directory",
-      "--",
-      ...chunk,
-    ], { cwd: top, parse: true });
-    for (const entry of new TextDecoder().decode(listed.stdout).split("\0")) {
-      const path = entry.replace(/\/$/, "");
-      if (asked.has(path)) found.add(path); // tether:guard wt-land-ignored
-      else if (belowAny(path, landing)) found.add(path); // tether:guard wt-land-ignored-below
-    }
+  const listed = await runGit([
+    "ls-files",
+    "-z",
+    "--others",
+    "--ignored",
+    "--exclude-standard",
+    "--directory",
+  ], { cwd: top, parse: true });
+  for (const entry of decodePaths(listed.stdout)) { // tether:guard wt-land-ignored-exact
+    const path = entry.replace(/\/$/, "");
+    if (asked.has(path)) found.add(path); // tether:guard wt-land-ignored
+    else if (belowAny(path, landing)) found.add(path); // tether:guard wt-land-ignored-below
   }
   return [...found];
 }

@@ -16,4 +16,5 @@ for c in '../x' '.GIT/config' 'sub/.git' '\u0000' '.git/config'; do
 done
 # A fixed tether checks claims as it checks file evidence (jailRelativePath plus the .git
 # rule, case-insensitive) before reading them, and reads only claims that pass: each bad
-# claim is a reason ("Claimed path ... is outside the tree / inside .git"), exit 1.
+# claim is a reason ("Claimed path refused: path climbs out with ..." / "... is inside a .git
+# directory" / "path contains a NUL byte ..."), exit 1.

@@ -29,7 +29,13 @@ printf 'x\n' > "$C/n.txt"
 git -C "$C" status --porcelain
 (cd "$P" && result n.txt | gate --worktree "$C" --seed "$SEED" --land); echo "gate exit: $?"
 echo "--- the child's worktree:"; ls -d "$C" 2>&1
+echo "--- (c) a file the reader may not open (chmod 000; as root, with the override capability dropped):"
+printf 'locked\n' > "$C/locked.txt"; chmod 000 "$C/locked.txt"
+asuser() { if [ "$(id -u)" = 0 ]; then setpriv --bounding-set -dac_override,-dac_read_search -- "$@"; else "$@"; fi; }
+(cd "$P" && result n.txt | asuser $DENO run --quiet --no-prompt --allow-run=git "$PROJECT/gate.ts" --worktree "$C" --seed "$SEED"); echo "gate exit: $?"
+chmod 644 "$C/locked.txt"
 # A fixed tether decodes every git path list with decodePaths and passes paths on stdin
 # (NUL-separated, encodePath), never through argv, and fails the capture (exit 3, path named)
 # when a regular file cannot be hashed instead of writing mode 0. Here the spawn succeeds
-# in (a), and the child's two files are observed_unclaimed: reject, worktree kept.
+# in (a), and the child's two files are observed_unclaimed: reject, worktree kept; in (c)
+# gate stops with exit 3, "cannot read "locked.txt": git could not hash it".
