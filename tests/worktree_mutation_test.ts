@@ -59,8 +59,8 @@ const CASES: GuardCase[] = [
     guard: "the land merges against the seed, not the parent's HEAD",
     mutations: [{
       file: "src/worktree/land.ts",
-      find: "let baseTreeId = child.seedState.worktree; // tether:guard",
-      replace: "let baseTreeId = `${child.seedState.head}^{tree}`; // tether:guard",
+      find: "let baseTreeId = seedTree; // tether:guard wt-merge-base",
+      replace: "let baseTreeId = `${child.seedState.head}^{tree}`; // tether:guard wt-merge-base",
     }],
     file: "tests/worktree_land_test.ts",
     filter: "committed and uncommitted",
