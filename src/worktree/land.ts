@@ -11,11 +11,12 @@
 import type { RawEntry } from "../context/content.ts";
 import { GitError, gitText, isFullOid, objectFormat, oidLength, runGit } from "../git.ts";
 import type { WorktreeFile } from "../gate/repo.ts";
-import { FIXED_IDENTITY, readSeed, seedIndexCommit } from "../seed/commit.ts";
+import { readSeed, seedIndexCommit } from "../seed/commit.ts";
 import { captureState, changedPaths, seedIndexPath, type TreeState } from "../seed/state.ts";
 import { decodePath, decodeRecords, fitsArgv } from "../seed/paths.ts";
 import { identifyChild, parseWorktreeList, type WorktreeEntry } from "./identity.ts";
 import { parseMergeTree } from "./conflicts.ts";
+import { mergeTrees } from "./merge.ts";
 import { readOwnCommits } from "./own_commits.ts";
 import { ignoredInTheWay, nestedChanged, outsideChanged, verifyPaths } from "./land_checks.ts";
 import {
@@ -288,11 +289,6 @@ export function inspectCaptured(
   return out;
 }
 
-async function commitTree(tree: string, parents: string[]): Promise<string> {
-  const args = ["commit-tree", ...parents.flatMap((p) => ["-p", p]), "-m", "tether land"];
-  return await gitText([...args, "--end-of-options", tree], { env: FIXED_IDENTITY });
-}
-
 /**
  * Remove what spawn made for a landed child, and nothing else: its worktree entry (the
  * one found at its path), then its branch unless a worktree still has it checked out,
@@ -411,22 +407,22 @@ export async function land(
         zero,
       );
       const held = new Set(
-        await heldPaths(parentTop, seedTree, parent.worktree, theirs, already),
+        await heldPaths(parentTop, format, seedTree, parent.worktree, theirs, already),
       );
       parentChanged = already.filter((p) => !held.has(p));
     }
   }
   const skipped = new Set(already);
   const own = child.changed.filter((p) => !skipped.has(p));
-  const base = await commitTree(baseTreeId, []);
-  const [ours, theirs] = await Promise.all([
-    commitTree(parent.worktree, [base]),
-    commitTree(child.state.worktree, [base]),
-  ]);
-  const merged = await runGit(["merge-tree", "--write-tree", "-z", ours, theirs], {
-    parse: true,
-    allowFailure: true,
-  });
+  // The base is given, never found: see merge.ts (no grafts, shallow file or commit-graph,
+  // commit ids nobody can know in advance, read back after the merge).
+  const merged = await mergeTrees(
+    parentTop,
+    format,
+    baseTreeId,
+    parent.worktree,
+    child.state.worktree,
+  );
   const { tree, conflicts } = parseMergeTree(merged.stdout);
   if (merged.code === 1) {
     const paths = [...new Set([...conflicts.lines, ...conflicts.types, ...conflicts.other])]

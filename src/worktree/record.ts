@@ -26,6 +26,7 @@ import { decodePaths } from "../seed/paths.ts";
 import { FIXED_IDENTITY, fixedCommitBytes, objectId, readVerifiedCommit } from "../seed/commit.ts";
 import { changedPaths } from "../seed/state.ts";
 import { parseMergeTree } from "./conflicts.ts";
+import { mergeTrees } from "./merge.ts";
 import { LANDED_REF_PREFIX } from "./plan.ts";
 
 /**
@@ -232,11 +233,6 @@ export async function patchedTree(
   return tree;
 }
 
-async function commitOf(tree: string, parents: string[]): Promise<string> {
-  const args = ["commit-tree", ...parents.flatMap((p) => ["-p", p]), "-m", "tether held"];
-  return await gitText([...args, "--end-of-options", tree], { env: FIXED_IDENTITY });
-}
-
 /**
  * The paths among `paths` where the parent still holds the record's change, decided by
  * content: a three-way merge of the record's change at those paths (base the seed's tree,
@@ -244,6 +240,7 @@ async function commitOf(tree: string, parents: string[]): Promise<string> {
  * leaves the parent's entry at the path unchanged, without a conflict.
  *
  * @param top The parent's top level.
+ * @param format The object format.
  * @param seedTree The seed's working-tree tree.
  * @param parentTree The parent's working-tree tree.
  * @param theirs The seed's tree with the record's entries at `paths`.
@@ -253,22 +250,14 @@ async function commitOf(tree: string, parents: string[]): Promise<string> {
  */
 export async function heldPaths(
   top: string,
+  format: ObjectFormat,
   seedTree: string,
   parentTree: string,
   theirs: string,
   paths: readonly string[],
 ): Promise<string[]> {
   if (paths.length === 0) return [];
-  const base = await commitOf(seedTree, []);
-  const [ours, record] = await Promise.all([
-    commitOf(parentTree, [base]),
-    commitOf(theirs, [base]),
-  ]);
-  const merged = await runGit(["merge-tree", "--write-tree", "-z", ours, record], {
-    cwd: top,
-    parse: true,
-    allowFailure: true,
-  });
+  const merged = await mergeTrees(top, format, seedTree, parentTree, theirs);
   const { tree, conflicts } = parseMergeTree(merged.stdout);
   if ((merged.code !== 0 && merged.code !== 1) || !tree) {
     throw new GitError("failed", `git merge-tree exited with ${merged.code}: ${merged.stderr}`);

@@ -1,0 +1,239 @@
+/**
+ * Review worktree-4 (the land record taken back as `--landed ID`), through the real
+ * binaries (`--allow-run=git` only). The child is untrusted and writes the shared `.git`:
+ *
+ * - finding 1: the land's merge base cannot be chosen by the child: not with a graft file,
+ *   a shallow file, nor an object planted under a predicted commit id.
+ */
+import { join } from "node:path";
+import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
+import { bin, git, makeRepo, type Run, run, tempDir, writeFiles } from "./_helpers.ts";
+import { type Family, removeWorktrees } from "./_worktree_fixture.ts";
+
+const TEN = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+
+/** The identity and date tether writes its commits with. */
+const FIXED = {
+  GIT_AUTHOR_NAME: "tether",
+  GIT_AUTHOR_EMAIL: "tether@localhost",
+  GIT_AUTHOR_DATE: "@0 +0000",
+  GIT_COMMITTER_NAME: "tether",
+  GIT_COMMITTER_EMAIL: "tether@localhost",
+  GIT_COMMITTER_DATE: "@0 +0000",
+};
+
+/** A committed parent with f.txt (ten lines) and b.txt, and a directory for its children. */
+async function family(): Promise<Family> {
+  const parent = await makeRepo({ files: { "f.txt": TEN, "b.txt": "b\n" } });
+  const kids = await tempDir("tether-kids-");
+  return {
+    parent,
+    kids,
+    cleanup: async () => {
+      try {
+        await removeWorktrees(parent);
+      } finally {
+        await Deno.remove(parent, { recursive: true }).catch(() => {});
+        await Deno.remove(kids, { recursive: true }).catch(() => {});
+      }
+    },
+  };
+}
+
+async function spawn(f: Family, count: number): Promise<[string[], string]> {
+  const r = await bin(
+    "handshake",
+    ["--worktree", join(f.kids, "c"), "--count", String(count), "--json"],
+    { cwd: f.parent },
+  );
+  assertEquals(r.code, 0, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  return [doc.worktrees.map((w: { path: string }) => w.path), doc.seed];
+}
+
+function result(...files: string[]): string {
+  return JSON.stringify({
+    ok: true,
+    summary: "done",
+    files_changed: files,
+    errors: [],
+    evidence: [{ kind: "file", ref: files[0], ok: true }],
+  });
+}
+
+function gate(
+  f: Family,
+  dir: string,
+  seed: string,
+  stdin: string,
+  ...more: string[]
+): Promise<Run> {
+  return bin("gate", ["--worktree", dir, "--seed", seed, ...more], { cwd: f.parent, stdin });
+}
+
+const text = (dir: string, path: string) => Deno.readTextFile(join(dir, path));
+
+/** The id a kept land printed as its land record. */
+function recordId(stdout: string): string {
+  const id = /^land record: ([0-9a-f]+) /m.exec(stdout)?.[1];
+  assertOk(id !== undefined, stdout);
+  return id!;
+}
+
+/** git in `cwd` with extra environment (an index of its own, tether's identity). */
+async function gitEnv(cwd: string, args: string[], env: Record<string, string>): Promise<string> {
+  const r = await run("git", args, { cwd, env });
+  if (r.code !== 0) throw new Error(`git ${args.join(" ")} failed: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+/** A tree: `start` with `entries` (path → file content) in place, built by the child. */
+async function treeWith(
+  child: string,
+  start: string,
+  entries: Record<string, string>,
+  scratch: string,
+): Promise<string> {
+  const env = { GIT_INDEX_FILE: scratch };
+  await gitEnv(child, ["read-tree", start], env);
+  for (const [path, content] of Object.entries(entries)) {
+    const blob = await git(child, ["hash-object", "-w", "--stdin"], content);
+    await gitEnv(child, ["update-index", "--add", "--cacheinfo", `100644,${blob},${path}`], env);
+  }
+  return await gitEnv(child, ["write-tree"], env);
+}
+
+/** The child's working tree as tether captures it (every file, raw). */
+async function capturedTree(child: string, scratch: string): Promise<string> {
+  const env = { GIT_INDEX_FILE: scratch };
+  await gitEnv(child, ["read-tree", "HEAD"], env);
+  await gitEnv(child, ["add", "-A"], env);
+  return await gitEnv(child, ["write-tree"], env);
+}
+
+/**
+ * The two commits a land without a random token would make before its merge: the base (a
+ * commit of `baseTree`, no parent) and theirs (the child's tree on it), as a child can
+ * compute them in advance.
+ */
+async function predicted(child: string, baseTree: string, childTree: string) {
+  const base = await gitEnv(child, ["commit-tree", "-m", "tether land", baseTree], FIXED);
+  const theirs = await gitEnv(
+    child,
+    ["commit-tree", "-p", base, "-m", "tether land", childTree],
+    FIXED,
+  );
+  return { base, theirs };
+}
+
+async function commonDir(child: string): Promise<string> {
+  return await git(child, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
+}
+
+/** A kept land of the child's line in f.txt, then the parent takes it out again. */
+async function keptThenReverted(f: Family) {
+  const [[child], seed] = await spawn(f, 1);
+  await writeFiles(child!, { "f.txt": TEN + "child line\n" });
+  const first = await gate(f, child!, seed, result("f.txt"), "--land", "--keep");
+  assertEquals(first.code, 0, first.stdout + first.stderr);
+  await writeFiles(f.parent, { "f.txt": TEN });
+  // The child's new round: a typo fix in line 1 and a new file.
+  await writeFiles(child!, {
+    "f.txt": TEN.replace("line 1\n", "line 1 (typo fixed)\n") + "child line\n",
+    "m.txt": "m\n",
+  });
+  const landed = recordId(first.stdout);
+  const scratch = join(f.kids, "scratch.idx");
+  const baseTree = await treeWith(
+    child!,
+    `${seed}^{tree}`,
+    { "f.txt": TEN + "child line\n" },
+    scratch,
+  );
+  const ids = await predicted(child!, baseTree, await capturedTree(child!, scratch));
+  return { child: child!, seed, landed, ids, scratch };
+}
+
+const FIXED_F = TEN.replace("line 1\n", "line 1 (typo fixed)\n");
+
+Deno.test("finding 1 (a): a graft file in the shared .git does not choose the land's merge base: with --landed only the child's new change lands, the parent's revert stands", async () => {
+  const f = await family();
+  try {
+    const { child, seed, landed, ids } = await keptThenReverted(f);
+    // M: any commit with the seed's tree, grafted as the parent of both land commits.
+    const m = await git(child, ["commit-tree", "-m", "m", `${seed}^{tree}`]);
+    await Deno.writeTextFile(
+      join(await commonDir(child), "info", "grafts"),
+      `${ids.base} ${m}\n${ids.theirs} ${m}\n`,
+    );
+    const r = await gate(f, child, seed, result("m.txt", "f.txt"), "--land", "--landed", landed);
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    assertIncludes(r.stdout, "landed: 2 paths: f.txt, m.txt\n");
+    assertEquals(await text(f.parent, "f.txt"), FIXED_F);
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 1 (b): a graft file does not choose a first land's merge base: the parent's own edit in the child's file stays", async () => {
+  const f = await family();
+  try {
+    const [[child], seed] = await spawn(f, 1);
+    await writeFiles(f.parent, { "f.txt": "parent line\n" + TEN });
+    await writeFiles(child!, { "f.txt": TEN + "child line\n" });
+    const scratch = join(f.kids, "scratch.idx");
+    const ids = await predicted(child!, `${seed}^{tree}`, await capturedTree(child!, scratch));
+    const mTree = await treeWith(
+      child!,
+      `${seed}^{tree}`,
+      { "f.txt": "parent line\n" + TEN },
+      scratch,
+    );
+    const m = await git(child!, ["commit-tree", "-m", "m", mTree]);
+    await Deno.writeTextFile(
+      join(await commonDir(child!), "info", "grafts"),
+      `${ids.base} ${m}\n${ids.theirs} ${m}\n`,
+    );
+    const r = await gate(f, child!, seed, result("f.txt"), "--land");
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    assertIncludes(r.stdout, "landed: 1 path: f.txt\n");
+    assertEquals(await text(f.parent, "f.txt"), "parent line\n" + TEN + "child line\n");
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 1 (shallow): a shallow file naming the land's commit does not make an accepted land fail", async () => {
+  const f = await family();
+  try {
+    const { child, seed, landed, ids } = await keptThenReverted(f);
+    await Deno.writeTextFile(join(await commonDir(child), "shallow"), `${ids.theirs}\n`);
+    const r = await gate(f, child, seed, result("m.txt", "f.txt"), "--land", "--landed", landed);
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    assertIncludes(r.stdout, "landed: 2 paths: f.txt, m.txt\n");
+    assertEquals(await text(f.parent, "f.txt"), FIXED_F);
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 1 (planted): an object planted under the predicted id of the land's base commit does not become the merge base", async () => {
+  const f = await family();
+  try {
+    const { child, seed, landed, ids } = await keptThenReverted(f);
+    // A commit of the seed's tree (no record in it), its file copied under the base's id.
+    const forged = await git(child, ["commit-tree", "-m", "forged", `${seed}^{tree}`]);
+    const objects = join(await commonDir(child), "objects");
+    await Deno.mkdir(join(objects, ids.base.slice(0, 2)), { recursive: true });
+    await Deno.copyFile(
+      join(objects, forged.slice(0, 2), forged.slice(2)),
+      join(objects, ids.base.slice(0, 2), ids.base.slice(2)),
+    );
+    const r = await gate(f, child, seed, result("m.txt", "f.txt"), "--land", "--landed", landed);
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    assertIncludes(r.stdout, "landed: 2 paths: f.txt, m.txt\n");
+    assertEquals(await text(f.parent, "f.txt"), FIXED_F);
+  } finally {
+    await f.cleanup();
+  }
+});
