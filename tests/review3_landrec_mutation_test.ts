@@ -12,7 +12,7 @@ const CASES: GuardCase[] = [
     guard: "a --landed record must be this child's exact record on the seed",
     mutations: [{
       file: "src/worktree/record.ts",
-      find: "if (expected !== id) { // tether:guard",
+      find: "if (!exact) { // tether:guard",
       replace: "if (false) { // tether:guard",
     }],
     file: FILE,
@@ -22,7 +22,7 @@ const CASES: GuardCase[] = [
     guard: "a --landed record names one child: a sibling's record is refused",
     mutations: [{
       file: "src/worktree/record.ts",
-      find: "if (expected !== id) { // tether:guard",
+      find: "if (!exact) { // tether:guard",
       replace: "if (false) { // tether:guard",
     }],
     file: FILE,

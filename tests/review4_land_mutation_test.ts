@@ -21,7 +21,30 @@ const GRAFTS_ON = {
   replace: "env: { ...options.env }, // tether:guard",
 };
 
+/** A kept land's record with a known token: an id a child can compute in advance. */
+const RECORD_PREDICTABLE = {
+  file: "src/worktree/record.ts",
+  find: 'const token = crypto.randomUUID().replaceAll("-", ""); // tether:guard',
+  replace: 'const token = "0".repeat(32); // tether:guard',
+};
+
 const CASES: GuardCase[] = [
+  {
+    guard: "a land record's id is unpredictable (a planted object under it is never kept)",
+    mutations: [RECORD_PREDICTABLE],
+    file: FILE,
+    filter: "finding 2 (planted)",
+  },
+  {
+    guard: "a kept land reads its record back before it lands",
+    mutations: [RECORD_PREDICTABLE, {
+      file: "src/worktree/record.ts",
+      find: 'if (back?.kind !== "ok" || !sameBytes(back.content, bytes)) { // tether:guard',
+      replace: "if (false) { // tether:guard",
+    }],
+    file: FILE,
+    filter: "finding 2 (planted)",
+  },
   {
     guard: "the land's commit ids are unpredictable (a planted object under one is never read)",
     mutations: [PREDICTABLE],

@@ -4,6 +4,9 @@
  *
  * - finding 1: the land's merge base cannot be chosen by the child: not with a graft file,
  *   a shallow file, nor an object planted under a predicted commit id.
+ * - finding 2: a land record deleted or altered since the kept land stops the next land
+ *   with one line naming it so (exit 3, nothing landed); a record id cannot be known in
+ *   advance, so a child cannot plant an object under it.
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
@@ -233,6 +236,101 @@ Deno.test("finding 1 (planted): an object planted under the predicted id of the 
     assertEquals(r.code, 0, r.stdout + r.stderr);
     assertIncludes(r.stdout, "landed: 2 paths: f.txt, m.txt\n");
     assertEquals(await text(f.parent, "f.txt"), FIXED_F);
+  } finally {
+    await f.cleanup();
+  }
+});
+
+/** A kept land of the child's line; the parent takes it out again; the child adds m.txt. */
+async function keptRecord(f: Family) {
+  const [[child], seed] = await spawn(f, 1);
+  await writeFiles(child!, { "f.txt": TEN + "child line\n" });
+  const first = await gate(f, child!, seed, result("f.txt"), "--land", "--keep");
+  assertEquals(first.code, 0, first.stdout + first.stderr);
+  await writeFiles(f.parent, { "f.txt": TEN });
+  await writeFiles(child!, { "m.txt": "m\n" });
+  return { child: child!, seed, landed: recordId(first.stdout) };
+}
+
+const objectPath = (objects: string, id: string) => join(objects, id.slice(0, 2), id.slice(2));
+
+Deno.test("finding 2 (deleted): a land record deleted since the kept land stops the next land with one line saying so, exit 3, nothing landed", async () => {
+  const f = await family();
+  try {
+    const { child, seed, landed } = await keptRecord(f);
+    const objects = join(await commonDir(child), "objects");
+    await Deno.remove(objectPath(objects, landed));
+    const branch = await git(child, ["rev-parse", "--abbrev-ref", "HEAD"]);
+    await git(child, ["update-ref", "-d", `refs/tether/landed/${branch.slice("tether/".length)}`]);
+    const r = await gate(f, child, seed, result("m.txt"), "--land", "--landed", landed);
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertEquals(r.stderr.trim().split("\n").length, 1, r.stderr);
+    assertIncludes(
+      r.stderr,
+      `error: Cannot evaluate: --landed ${landed}: no such object: the land record was deleted or altered since the kept land; nothing landed (do not land this child without --landed`,
+    );
+    assertEquals(r.stderr.includes("cat-file"), false, r.stderr);
+    assertEquals(await text(f.parent, "f.txt"), TEN);
+    assertEquals(await Deno.stat(join(f.parent, "m.txt")).catch(() => undefined), undefined);
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 2 (altered): a land record whose object file was replaced stops the next land the same way", async () => {
+  const f = await family();
+  try {
+    const { child, seed, landed } = await keptRecord(f);
+    const objects = join(await commonDir(child), "objects");
+    const other = await git(child, ["commit-tree", "-p", seed, "-m", "other", `${seed}^{tree}`]);
+    await Deno.chmod(objectPath(objects, landed), 0o644);
+    await Deno.copyFile(objectPath(objects, other), objectPath(objects, landed));
+    const r = await gate(f, child, seed, result("m.txt"), "--land", "--landed", landed);
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertIncludes(
+      r.stderr,
+      `--landed ${landed}: the object stored under that id does not hash to it: the land record was deleted or altered since the kept land`,
+    );
+    assertEquals(await text(f.parent, "f.txt"), TEN);
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 2 (planted): an object planted where a predictable record would go does not spoil the kept land's record", async () => {
+  const f = await family();
+  try {
+    const [[child], seed] = await spawn(f, 1);
+    await writeFiles(child!, { "f.txt": TEN + "child line\n" });
+    const branch = await git(child!, ["rev-parse", "--abbrev-ref", "HEAD"]);
+    // The record a kept land would write with a known token (all zeros), and a bogus object
+    // file put under its id before the land.
+    const tree = await capturedTree(child!, join(f.kids, "scratch.idx"));
+    const predictedId = await gitEnv(
+      child!,
+      ["commit-tree", "-p", seed, "-m", `tether: landed ${branch} ${"0".repeat(32)}`, tree],
+      FIXED,
+    );
+    const objects = join(await commonDir(child!), "objects");
+    const bogus = await git(child!, ["commit-tree", "-p", seed, "-m", "bogus", `${seed}^{tree}`]);
+    await Deno.chmod(objectPath(objects, predictedId), 0o644);
+    await Deno.copyFile(objectPath(objects, bogus), objectPath(objects, predictedId));
+    const first = await gate(f, child!, seed, result("f.txt"), "--land", "--keep");
+    assertEquals(first.code, 0, first.stdout + first.stderr);
+    await writeFiles(f.parent, { "f.txt": TEN });
+    await writeFiles(child!, { "m.txt": "m\n" });
+    const r = await gate(
+      f,
+      child!,
+      seed,
+      result("m.txt", "f.txt"),
+      "--land",
+      "--landed",
+      recordId(first.stdout),
+    );
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    assertIncludes(r.stdout, "landed: 1 path: m.txt\n");
+    assertEquals(await text(f.parent, "f.txt"), TEN);
   } finally {
     await f.cleanup();
   }

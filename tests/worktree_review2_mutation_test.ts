@@ -46,7 +46,7 @@ const CASES: GuardCase[] = [
     guard: "a --landed record must be this child's exact record on the seed",
     mutations: [{
       file: "src/worktree/record.ts",
-      find: "if (expected !== id) { // tether:guard",
+      find: "if (!exact) { // tether:guard",
       replace: "if (false) { // tether:guard",
     }],
     file: FILE,

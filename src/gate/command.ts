@@ -189,11 +189,6 @@ export async function gateMain(args: string[]): Promise<number> {
           : renderReport(printed) + renderWorktree(printed),
       );
       for (const warning of warnings ?? []) err(`warning: ${warning}`);
-      if (report.land?.status === "landed" && report.land.not_recorded !== undefined) {
-        err(
-          `warning: after the land, tether could not record it (${report.land.not_recorded}): a later land of this child merges against the seed`,
-        );
-      }
       if (report.land?.status === "landed" && report.land.not_anchored !== undefined) {
         err(
           `warning: after the land, tether could not anchor its record (${report.land.not_anchored}): git gc may prune it before the next land, which then cannot use it`,

@@ -21,6 +21,7 @@ import { readOwnCommits } from "./own_commits.ts";
 import { ignoredInTheWay, nestedChanged, outsideChanged, verifyPaths } from "./land_checks.ts";
 import {
   alreadyLanded,
+  anchorRecord,
   entriesChanged,
   heldPaths,
   patchedTree,
@@ -81,8 +82,6 @@ export type LandOutcome =
     landed_record?: string;
     /** A kept land's record: the id to give this child's next land as `--landed`. */
     record?: string;
-    /** Why the land record of a kept land could not be written. */
-    not_recorded?: string;
     /** Why the record's anchor ref could not be written (the record may then be pruned). */
     not_anchored?: string;
   }
@@ -457,6 +456,11 @@ export async function land(
   );
   const ignored = await ignoredInTheWay(parentTop, paths);
   if (ignored.length > 0) return { status: "refused", reason: "ignored", paths: ignored };
+  // Kept: the record is written and read back before anything lands, so a kept land never
+  // prints an id the next land cannot use (one it cannot write is an error, nothing landed).
+  const kept = keep
+    ? await writeRecord(parentTop, format, child.branch, child.seed, child.state.worktree)
+    : undefined;
   const index = { GIT_INDEX_FILE: scratch, GIT_NO_REPLACE_OBJECTS: "1" };
   // The capture's entries carry no stat data; git compares each file's content with its
   // raw blob, so read-tree can tell a file that changed after the parent was read.
@@ -476,21 +480,16 @@ export async function land(
     ...(parentChanged.length > 0 ? { parent_changed: parentChanged } : {}),
     ...(record === undefined ? {} : { landed_record: record.id }),
   };
-  if (!keep) return { ...landed, ...await tidy(child, false) };
-  // Kept: record what landed; the parent gives the record's id to this child's next land.
-  // The land has happened: a record that cannot be written is a warning, never an error.
-  try {
-    const written = await writeRecord(child.branch, child.seed, child.state.worktree);
-    return {
-      ...landed,
-      removed: false,
-      record: written.id,
-      ...(written.unanchored === undefined ? {} : { not_anchored: written.unanchored }),
-    };
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    return { ...landed, removed: false, not_recorded: why };
-  }
+  if (kept === undefined) return { ...landed, ...await tidy(child, false) };
+  // The parent gives the record's id to this child's next land; the ref only keeps it from
+  // being pruned, and one that cannot be written is a warning: the land has happened.
+  const unanchored = await anchorRecord(child.branch, kept);
+  return {
+    ...landed,
+    removed: false,
+    record: kept,
+    ...(unanchored === undefined ? {} : { not_anchored: unanchored }),
+  };
 }
 
 /** Remove the child unless kept; say what could not be removed. */

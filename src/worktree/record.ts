@@ -23,7 +23,8 @@
  */
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
 import { decodePaths } from "../seed/paths.ts";
-import { FIXED_IDENTITY, fixedCommitBytes, objectId, readVerifiedCommit } from "../seed/commit.ts";
+import { FIXED_IDENTITY, fixedCommitBytes, objectId } from "../seed/commit.ts";
+import { readObjects } from "../gate/objects.ts";
 import { changedPaths } from "../seed/state.ts";
 import { parseMergeTree } from "./conflicts.ts";
 import { mergeTrees } from "./merge.ts";
@@ -46,53 +47,95 @@ export function recordRef(branch: string): string {
 
 /**
  * The exact bytes of a child's land record: a commit of `tree` on the seed, with tether's
- * fixed identity and a message naming the child's branch.
+ * fixed identity and a message naming the child's branch and a random token (so that no
+ * one can know a record's id before the kept land writes it, and plant an object under it).
  *
  * @example A record names its branch, so one child's record is never another's
  * ```ts
  * import { assertEquals } from "../_assert.ts";
- * const bytes = recordBytes("a".repeat(40), "b".repeat(40), "tether/bbbbbbbbbbbb-1");
- * assertEquals(new TextDecoder().decode(bytes).endsWith("\n\ntether: landed tether/bbbbbbbbbbbb-1\n"), true);
+ * const bytes = recordBytes("a".repeat(40), "b".repeat(40), "tether/bbbbbbbbbbbb-1", "0".repeat(32));
+ * assertEquals(new TextDecoder().decode(bytes).endsWith(`\n\ntether: landed tether/bbbbbbbbbbbb-1 ${"0".repeat(32)}\n`), true);
  * ```
  * @param tree The child's tree that landed.
  * @param seed The seed.
  * @param branch The child's branch.
+ * @param token 32 lowercase hex.
  * @returns The commit object's content.
  */
-export function recordBytes(tree: string, seed: string, branch: string): Uint8Array {
-  return fixedCommitBytes(tree, [seed], `tether: landed ${branch}`);
+export function recordBytes(tree: string, seed: string, branch: string, token: string): Uint8Array {
+  return fixedCommitBytes(tree, [seed], `tether: landed ${branch} ${token}`);
+}
+
+/** Why a `--landed` record cannot be used: one line, and what not to do instead. */
+function gone(id: string, what: string): GitError {
+  return new GitError(
+    "failed",
+    `--landed ${id}: ${what}: the land record was deleted or altered since the kept land; nothing landed (do not land this child without --landed: that merges against the seed and brings back what the parent took out since; see docs/worktree.md, "When the land record is gone")`,
+  );
 }
 
 /**
- * Write the record of a kept land: the commit object of {@linkcode recordBytes}, exactly,
- * then its anchor ref.
+ * Write the object of a kept land's record ({@linkcode recordBytes}, with a fresh token) and
+ * read it back: it must be exactly those bytes. Runs before the land writes anything, so a
+ * kept land never prints an id the next land cannot use.
  *
+ * @param top A directory in the repository.
+ * @param format The object format.
  * @param branch The child's branch.
  * @param seed The seed.
- * @param tree The child's tree that landed.
- * @returns The record's id, and why its anchor could not be written (if it could not).
- * @throws {GitError} when the commit cannot be written.
+ * @param tree The child's tree that lands.
+ * @returns The record's id.
+ * @throws {GitError} when it cannot be written, or does not read back as written.
  */
 export async function writeRecord(
+  top: string,
+  format: ObjectFormat,
   branch: string,
   seed: string,
   tree: string,
-): Promise<{ id: string; unanchored?: string }> {
+): Promise<string> {
+  const token = crypto.randomUUID().replaceAll("-", ""); // tether:guard wt-record-token
+  const bytes = recordBytes(tree, seed, branch, token);
   const id = await gitText(["hash-object", "-t", "commit", "-w", "--stdin"], {
+    cwd: top,
     env: FIXED_IDENTITY,
-    stdin: recordBytes(tree, seed, branch),
+    stdin: bytes,
   });
-  try {
-    await runGit(["update-ref", "-m", "tether: land", recordRef(branch), id]);
-    return { id };
-  } catch (error) {
-    return { id, unanchored: error instanceof Error ? error.message : String(error) };
+  const back = (await readObjects(top, [id], format)).get(id);
+  if (back?.kind !== "ok" || !sameBytes(back.content, bytes)) { // tether:guard wt-record-readback
+    throw new GitError(
+      "failed",
+      `the land record ${id} does not read back as written (the object store was altered): nothing landed`,
+    );
   }
+  return id;
 }
 
 /**
- * Read back the record the parent names with `--landed`: the object must hash to `id` and
- * be exactly the record a kept land writes for `branch` on `seed`.
+ * Anchor a record against pruning: its ref (never read as the record).
+ *
+ * @param branch The child's branch.
+ * @param id The record's id.
+ * @returns Why the ref could not be written, or undefined.
+ */
+export async function anchorRecord(branch: string, id: string): Promise<string | undefined> {
+  try {
+    await runGit(["update-ref", "-m", "tether: land", recordRef(branch), id]);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+const RECORD_MESSAGE = /\n\ntether: landed (\S+) ([0-9a-f]{32})\n$/;
+
+/**
+ * Read back the record the parent names with `--landed`: the object must be there, hash to
+ * `id`, and be exactly a record a kept land writes for `branch` on `seed`.
  *
  * @param top A directory in the repository.
  * @param id The record's full id, as the parent gave it.
@@ -100,7 +143,7 @@ export async function writeRecord(
  * @param branch The child's branch.
  * @param format The object format.
  * @returns The tree the record holds.
- * @throws {GitError} when the object is missing, forged, or not that record.
+ * @throws {GitError} when the object is missing, altered, or not that record (one line each).
  */
 export async function readRecord(
   top: string,
@@ -109,12 +152,18 @@ export async function readRecord(
   branch: string,
   format: ObjectFormat,
 ): Promise<string> {
-  const { tree } = await readVerifiedCommit(top, id, format);
-  const expected = await objectId("commit", recordBytes(tree, seed, branch), format);
-  if (expected !== id) { // tether:guard wt-landed-record
+  const read = (await readObjects(top, [id], format)).get(id);
+  if (read === undefined || read.kind === "missing") throw gone(id, "no such object");
+  if (read.kind === "forged") throw gone(id, "the object stored under that id does not hash to it");
+  const content = new TextDecoder().decode(read.content);
+  const tree = /^tree ([0-9a-f]+)\n/.exec(content)?.[1] ?? "";
+  const [, named = "", token = ""] = RECORD_MESSAGE.exec(content) ?? [];
+  const exact = read.type === "commit" && named === branch &&
+    await objectId("commit", recordBytes(tree, seed, branch, token), format) === id;
+  if (!exact) { // tether:guard wt-landed-record
     throw new GitError(
       "failed",
-      `--landed ${id} is not a land record of ${branch} on the seed ${seed} (a kept land of this child prints its record)`,
+      `--landed ${id} is not a land record of ${branch} on the seed ${seed} (take it only from this child's kept land: its "land record:" line, or land.record in --json)`,
     );
   }
   return tree;
