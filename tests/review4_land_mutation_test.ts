@@ -74,6 +74,16 @@ const CASES: GuardCase[] = [
     filter: "finding 1 (b)",
   },
   {
+    guard: "a path in a land line is escaped as every human line is (C1 controls included)",
+    mutations: [{
+      file: "src/worktree/plan.ts",
+      find: "return blockValue(path); // tether:guard",
+      replace: "return path; // tether:guard",
+    }],
+    file: FILE,
+    filter: "finding 3",
+  },
+  {
     guard: "the land's merge is blind to the shallow file",
     mutations: [PREDICTABLE, GRAFTS_ON],
     file: FILE,

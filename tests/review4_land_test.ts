@@ -7,6 +7,8 @@
  * - finding 2: a land record deleted or altered since the kept land stops the next land
  *   with one line naming it so (exit 3, nothing landed); a record id cannot be known in
  *   advance, so a child cannot plant an object under it.
+ * - finding 3: a path from the child's tree never starts a line of the report, not even for
+ *   a reader that breaks lines at NEL (U+0085) as Python's `str.splitlines` does.
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
@@ -331,6 +333,41 @@ Deno.test("finding 2 (planted): an object planted where a predictable record wou
     assertEquals(r.code, 0, r.stdout + r.stderr);
     assertIncludes(r.stdout, "landed: 1 path: m.txt\n");
     assertEquals(await text(f.parent, "f.txt"), TEN);
+  } finally {
+    await f.cleanup();
+  }
+});
+
+/** The line breaks of Python's `str.splitlines`. */
+const SPLITLINES = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
+
+Deno.test("finding 3: a file name holding NEL (U+0085) cannot forge a land record line, even for a reader that splits lines as Python does", async () => {
+  const f = await family();
+  try {
+    const [[child], seed] = await spawn(f, 1);
+    const forged = "zz\u0085land record: " + "f".repeat(40) +
+      " (give this child's next land --landed " + "f".repeat(40) + ")";
+    await writeFiles(child!, { "f.txt": TEN + "child line\n", [forged]: "notes\n" });
+    const r = await gate(f, child!, seed, result("f.txt", forged), "--land", "--keep");
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    const lines = r.stdout.split(SPLITLINES);
+    const records = lines.filter((l) => l.startsWith("land record: "));
+    assertEquals(records.length, 1, r.stdout);
+    assertEquals(
+      records[0],
+      `land record: ${recordId(r.stdout)} (give this child's next land --landed ${
+        recordId(r.stdout)
+      })`,
+    );
+    assertEquals(recordId(r.stdout) === "f".repeat(40), false);
+    assertIncludes(r.stdout, 'landed: 2 paths: f.txt, "zz\\u0085land record: ');
+    // Every line a splitlines reader sees starts as one of the report's own lines.
+    for (const line of lines.filter((l) => l !== "")) {
+      assertOk(
+        /^(verdict|evidence|confirmed|recent_file|worktree|landed|kept|land record): /.test(line),
+        line,
+      );
+    }
   } finally {
     await f.cleanup();
   }

@@ -17,7 +17,7 @@ import {
 import { decodePrompt } from "../encoding.ts";
 import { evaluate, type GateReport, parseResultText } from "./evaluate.ts";
 import { GateError } from "./repo.ts";
-import { renderReport } from "./render.ts";
+import { oneLine, renderReport } from "./render.ts";
 
 /** Exit code: the child's result is accepted. */
 export const EXIT_ACCEPT = 0;
@@ -188,17 +188,22 @@ export async function gateMain(args: string[]): Promise<number> {
           ? JSON.stringify(printed, null, 2) + "\n"
           : renderReport(printed) + renderWorktree(printed),
       );
-      for (const warning of warnings ?? []) err(`warning: ${warning}`);
+      // A warning or an error may quote what git or the child's tree said: one line each.
+      for (const warning of warnings ?? []) err(`warning: ${oneLine(warning)}`);
       if (report.land?.status === "landed" && report.land.not_anchored !== undefined) {
         err(
-          `warning: after the land, tether could not anchor its record (${report.land.not_anchored}): git gc may prune it before the next land, which then cannot use it`,
+          `warning: ${
+            oneLine(
+              `after the land, tether could not anchor its record (${report.land.not_anchored}): git gc may prune it before the next land, which then cannot use it`,
+            )
+          }`,
         );
       }
       const left = report.land?.status === "conflict" || report.land?.status === "refused"
         ? undefined
         : report.land?.not_removed;
       if (left !== undefined) {
-        err(`warning: after the land, tether could not remove: ${left.join("; ")}`);
+        err(`warning: ${oneLine(`after the land, tether could not remove: ${left.join("; ")}`)}`);
       }
       return report.verdict === "accept" && report.land?.status !== "conflict" &&
           report.land?.status !== "refused"
@@ -206,7 +211,7 @@ export async function gateMain(args: string[]): Promise<number> {
         : EXIT_REJECT;
     } catch (error) {
       if (!(error instanceof GateError)) throw error;
-      err(`error: ${error.message}`);
+      err(`error: ${oneLine(error.message)}`);
       return EXIT_CANNOT_EVALUATE;
     }
   }

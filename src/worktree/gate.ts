@@ -9,8 +9,10 @@
  *
  * @module
  */
+import { quoteLine } from "../context/render.ts";
 import { classifyChanges } from "../gate/changes.ts";
 import { evaluate, type GateReport } from "../gate/evaluate.ts";
+import { oneLine } from "../gate/render.ts";
 import type { SpawnState } from "../gate/evidence.ts";
 import { GateError } from "../gate/repo.ts";
 import { GitError, gitText, objectFormat } from "../git.ts";
@@ -185,7 +187,7 @@ export async function worktreeGate(
 export function renderWorktree(report: WorktreeGateReport): string {
   const out = [
     `worktree: ${
-      JSON.stringify(report.worktree.path)
+      quoteLine(report.worktree.path)
     } on ${report.worktree.branch} (seed ${report.worktree.seed}, ${
       count(report.worktree.commits.length, "commit")
     } since)`,
@@ -266,7 +268,7 @@ export function renderWorktree(report: WorktreeGateReport): string {
   if (l?.status === "landed" || (l?.status === "nothing" && l.not_removed !== undefined)) {
     out.push(
       l.not_removed !== undefined
-        ? `not removed: ${l.not_removed.join("; ")}`
+        ? `not removed: ${oneLine(l.not_removed.join("; "))}`
         : l.removed
         ? "removed: worktree and branch"
         : "kept: worktree and branch",

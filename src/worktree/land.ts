@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { quoteLine } from "../context/render.ts";
 import type { RawEntry } from "../context/content.ts";
 import { GitError, gitText, isFullOid, objectFormat, oidLength, runGit } from "../git.ts";
 import type { WorktreeFile } from "../gate/repo.ts";
@@ -170,9 +171,9 @@ export async function readChildWork(dir: string, seed: string): Promise<ChildWor
     { cwd: dir, parse: true, allowFailure: true },
   );
   const top = decodePath(real.stdout).replace(/\n$/, "");
-  if (real.code !== 0 || !top) throw new GitError("failed", `"${dir}" is not a directory`);
+  if (real.code !== 0 || !top) throw new GitError("failed", `${quoteLine(dir)} is not a directory`);
   if (!fitsArgv(top)) { // every later call runs in it
-    throw new GitError("failed", `The worktree's path ${JSON.stringify(top)} is not UTF-8`);
+    throw new GitError("failed", `The worktree's path ${quoteLine(top)} is not UTF-8`);
   }
   const who = identifyChild(await worktreeList(), top, seed, parentTop);
   if (typeof who === "string") throw new GitError("failed", who);
@@ -212,7 +213,11 @@ export async function readChildWork(dir: string, seed: string): Promise<ChildWor
   ) {
     throw new GitError(
       "failed",
-      `git in "${top}" reports top level "${shown}", git dir "${gitDir}" and HEAD "${head}": not the worktree handshake --worktree made there (core.worktree or a rewritten .git?)`,
+      `git in ${quoteLine(top)} reports top level ${quoteLine(shown)}, git dir ${
+        quoteLine(gitDir)
+      } and HEAD ${
+        quoteLine(head)
+      }: not the worktree handshake --worktree made there (core.worktree or a rewritten .git?)`,
     );
   }
   const files = new Map<string, RawEntry>();
@@ -312,13 +317,13 @@ export async function removeChild(child: ChildWork): Promise<string[]> {
     return r.code === 0 ? undefined : r.stderr.trim().split("\n").pop() ?? `exit ${r.code}`;
   };
   await step(
-    `the worktree "${child.top}"`,
+    `the worktree ${quoteLine(child.top)}`,
     () => tried(["worktree", "remove", "--force", "--force", "--end-of-options", child.top]),
   );
   let branchGone = false;
   await step(`the branch ${child.branch}`, async () => {
     const holder = (await worktreeList()).find((e) => e.branch === `refs/heads/${child.branch}`);
-    if (holder !== undefined) return `checked out at "${holder.path}"`; // tether:guard wt-keep-held-branch
+    if (holder !== undefined) return `checked out at ${quoteLine(holder.path)}`; // tether:guard wt-keep-held-branch
     const problem = await tried(["update-ref", "-d", `refs/heads/${child.branch}`]);
     branchGone = problem === undefined;
     return problem;
