@@ -84,6 +84,37 @@ const CASES: GuardCase[] = [
     filter: "finding 3",
   },
   {
+    guard: "with --landed, the round is what the child changed since the record",
+    mutations: [{
+      file: "src/worktree/land.ts",
+      find: "const round = sinceRecord ?? changed; // tether:guard",
+      replace: "const round = changed; // tether:guard",
+    }],
+    file: FILE,
+    filter: "finding 4",
+  },
+  {
+    guard: "with --landed, claims are judged against the paths changed since the record",
+    mutations: [{
+      file: "src/worktree/gate.ts",
+      find: "claimed.filter((p) => !landedBefore.has(p)), // tether:guard",
+      replace: "claimed, // tether:guard",
+    }],
+    file: FILE,
+    filter: "finding 6",
+  },
+  {
+    guard: "an idle round re-sending its claims is rejected as no new change",
+    mutations: [{
+      file: "src/worktree/gate.ts",
+      find:
+        "if (record !== undefined && child.round.length === 0 && claimed.length > 0) { // tether:guard",
+      replace: "if (false) { // tether:guard",
+    }],
+    file: FILE,
+    filter: "finding 5 (b)",
+  },
+  {
     guard: "the land's merge is blind to the shallow file",
     mutations: [PREDICTABLE, GRAFTS_ON],
     file: FILE,

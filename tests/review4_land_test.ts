@@ -9,6 +9,11 @@
  *   advance, so a child cannot plant an object under it.
  * - finding 3: a path from the child's tree never starts a line of the report, not even for
  *   a reader that breaks lines at NEL (U+0085) as Python's `str.splitlines` does.
+ * - findings 4 and 5: with `--landed` the round is what the child changed since the record
+ *   (an undo or a rename since included): it lands, claims and file evidence are judged
+ *   against it, paths already landed are named as such, and an idle child re-sending its
+ *   first report is rejected as no new change.
+ * - finding 6: a land with nothing new to write says why.
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
@@ -339,6 +344,7 @@ Deno.test("finding 2 (planted): an object planted where a predictable record wou
 });
 
 /** The line breaks of Python's `str.splitlines`. */
+// deno-lint-ignore no-control-regex
 const SPLITLINES = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
 
 Deno.test("finding 3: a file name holding NEL (U+0085) cannot forge a land record line, even for a reader that splits lines as Python does", async () => {
@@ -368,6 +374,140 @@ Deno.test("finding 3: a file name holding NEL (U+0085) cannot forge a land recor
         line,
       );
     }
+  } finally {
+    await f.cleanup();
+  }
+});
+
+async function writeG(f: Family): Promise<void> {
+  await writeFiles(f.parent, { "g.txt": "g\n" });
+  await git(f.parent, ["add", "g.txt"]);
+  await git(f.parent, ["commit", "-q", "-m", "g"]);
+}
+
+Deno.test("finding 4: with --landed, an undo of a landed line and a rename of a landed file since the record land, and must be claimed", async () => {
+  const f = await family();
+  try {
+    const [[child], seed] = await spawn(f, 1);
+    await writeFiles(child!, { "f.txt": TEN + "child line\n", "helper.txt": "helper\n" });
+    const first = await gate(f, child!, seed, result("f.txt", "helper.txt"), "--land", "--keep");
+    assertEquals(first.code, 0, first.stdout + first.stderr);
+    const landed = recordId(first.stdout);
+    await writeFiles(child!, { "f.txt": TEN });
+    await Deno.rename(join(child!, "helper.txt"), join(child!, "util.txt"));
+    const partial = await gate(
+      f,
+      child!,
+      seed,
+      result("util.txt"),
+      "--land",
+      "--json",
+      "--landed",
+      landed,
+    );
+    assertEquals(partial.code, 1, partial.stdout + partial.stderr);
+    assertEquals(JSON.parse(partial.stdout).changes.observed_unclaimed, ["f.txt", "helper.txt"]);
+    assertEquals(await text(f.parent, "f.txt"), TEN + "child line\n");
+    const honest = await gate(
+      f,
+      child!,
+      seed,
+      result("util.txt", "helper.txt", "f.txt"),
+      "--land",
+      "--landed",
+      landed,
+    );
+    assertEquals(honest.code, 0, honest.stdout + honest.stderr);
+    assertIncludes(honest.stdout, "landed: 3 paths: f.txt, helper.txt, util.txt\n");
+    assertEquals(await text(f.parent, "f.txt"), TEN);
+    assertEquals(await Deno.stat(join(f.parent, "helper.txt")).catch(() => undefined), undefined);
+    assertEquals(await text(f.parent, "util.txt"), "helper\n");
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 5 (a): with --landed, a second round's honest report of only its own change is accepted, the first round's path named as already landed", async () => {
+  const f = await family();
+  try {
+    await writeG(f);
+    const [[child], seed] = await spawn(f, 1);
+    await writeFiles(child!, { "f.txt": TEN + "child line\n" });
+    const first = await gate(f, child!, seed, result("f.txt"), "--land", "--keep");
+    assertEquals(first.code, 0, first.stdout + first.stderr);
+    await writeFiles(child!, { "g.txt": "g\nfix\n" });
+    const r = await gate(
+      f,
+      child!,
+      seed,
+      result("g.txt"),
+      "--land",
+      "--json",
+      "--landed",
+      recordId(first.stdout),
+    );
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assertEquals(doc.changes, {
+      confirmed: ["g.txt"],
+      claimed_unobserved: [],
+      observed_unclaimed: [],
+    });
+    assertEquals(doc.worktree.already_landed, ["f.txt"]);
+    assertEquals([doc.land.paths, doc.land.already], [["g.txt"], ["f.txt"]]);
+    assertEquals(await text(f.parent, "g.txt"), "g\nfix\n");
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 5 (b): with --landed, an idle child re-sending its first report is rejected: no change since the land record", async () => {
+  const f = await family();
+  try {
+    const [[child], seed] = await spawn(f, 1);
+    await writeFiles(child!, { "f.txt": TEN + "child line\n" });
+    const first = await gate(f, child!, seed, result("f.txt"), "--land", "--keep");
+    assertEquals(first.code, 0, first.stdout + first.stderr);
+    const landed = recordId(first.stdout);
+    const r = await gate(f, child!, seed, result("f.txt"), "--land", "--landed", landed);
+    assertEquals(r.code, 1, r.stdout + r.stderr);
+    assertIncludes(
+      r.stdout,
+      `reason: No change since the land record --landed ${
+        landed.slice(0, 12)
+      }: the child's tree is the record's at every path, and what it claims is not new (already landed: f.txt)\n`,
+    );
+    assertIncludes(r.stdout, "evidence: preexisting file f.txt\n");
+    assertIncludes(r.stdout, "already landed (not changed since the land record): f.txt\n");
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 6: a land whose own changes since the record the parent already has says so, naming them; claims of landed paths are tolerated", async () => {
+  const f = await family();
+  try {
+    await writeG(f);
+    const [[child], seed] = await spawn(f, 1);
+    await writeFiles(child!, { "f.txt": TEN + "child line\n" });
+    const first = await gate(f, child!, seed, result("f.txt"), "--land", "--keep");
+    assertEquals(first.code, 0, first.stdout + first.stderr);
+    await writeFiles(child!, { "g.txt": "g\nfix\n" });
+    await writeFiles(f.parent, { "g.txt": "g\nfix\n" });
+    const r = await gate(
+      f,
+      child!,
+      seed,
+      result("g.txt", "f.txt"),
+      "--land",
+      "--landed",
+      recordId(first.stdout),
+    );
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    assertIncludes(
+      r.stdout,
+      "landed: nothing new (the parent already has the child's changes since its land record: g.txt)\n",
+    );
   } finally {
     await f.cleanup();
   }

@@ -15,8 +15,8 @@ export const BLOCK_END = "[/working-context]";
  * NEL among them, a line break to some readers), the bidirectional marks, embeddings,
  * overrides and isolates, the line and paragraph separators and the byte-order mark.
  */
-// deno-lint-ignore no-control-regex
 export const UNSAFE_IN_LINE =
+  // deno-lint-ignore no-control-regex
   /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
 
 /**

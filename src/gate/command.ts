@@ -55,10 +55,18 @@ Options:
                          (three-way merge against the seed; on a conflict nothing changes, exit 1)
   --keep                 with --land: keep the worktree and its branch, and record what
                          landed: prints "land record: ID" (a commit id)
-  --landed ID            with --land: the land record a kept land of this child printed; only
-                         what the child changed since lands, and a path it has not changed
-                         since keeps the parent's version. Without it the land merges
-                         against the seed (a record is never taken from refs)
+  --landed ID            with --land: the newest land record a kept land of this child
+                         printed, taken only from gate's own "land record:" line (or
+                         land.record in --json), never from anything the child wrote. The
+                         round is then what the child changed since the record (an undo or
+                         a rename since included): claims and file evidence are judged
+                         against it, a claim of a path already landed is named as such,
+                         and a report whose claims are all already landed is rejected. Only
+                         that round lands; a path not changed since keeps the parent's
+                         version. A record deleted or altered since the kept land: exit 3,
+                         nothing landed. Without --landed the land merges against the seed,
+                         which re-applies what the parent took out after a kept land (a
+                         record is never taken from refs)
   -h, --help, help       this text
   -V, --version          the version
 

@@ -4,25 +4,26 @@
  * parent passes it back to the child's next land as `--landed ID`, as it passes the seed.
  *
  * Refs are shared, so a child can write any ref, a sibling's included: the record is
- * therefore never found through a ref. Its id is what only the parent holds, and it is
- * read back like a seed: the object must hash to that id and be exactly the commit a kept
+ * therefore never found through a ref. Its id is what the parent holds (from gate's own
+ * output only: a record-shaped commit is something a child can make), and it is read back
+ * like a seed: the object must hash to that id and be exactly the commit a kept
  * land writes for this child's branch on this seed. The ref a kept land also writes
  * (`refs/tether/landed/<seed 12 hex>-<n>`) only keeps the object from being pruned; it is
  * never read as the record. Without `--landed` a land merges against the seed, as a first
  * land does.
  *
- * With a record, the land's merge base is the seed's tree with the record's entries at the
- * paths the child changed: what landed before is in the base, so only what the child
- * changed since the record lands. A path the child has not changed since keeps the
- * parent's version, whatever the parent did with it since (kept it, edited next to it,
- * took it out again). Whether the parent still holds the record's change there is decided
- * by content: a three-way merge of the record's change (base seed, theirs record) into the
- * parent's file leaves that file unchanged.
+ * With a record, the land's merge base is the record's tree: what landed before is in the
+ * base, so only what the child changed since the record lands (an undo of a landed change
+ * or a rename since included), and claims and file evidence are judged against those
+ * paths. A path the child has not changed since keeps the parent's version, whatever the
+ * parent did with it since (kept it, edited next to it, took it out again). Whether the
+ * parent still holds the record's change there is decided by content: a three-way merge of
+ * the record's change (base seed, theirs record) into the parent's file leaves that file
+ * unchanged.
  *
  * @module
  */
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
-import { decodePaths } from "../seed/paths.ts";
 import { FIXED_IDENTITY, fixedCommitBytes, objectId } from "../seed/commit.ts";
 import { readObjects } from "../gate/objects.ts";
 import { changedPaths } from "../seed/state.ts";
@@ -169,64 +170,6 @@ export async function readRecord(
   return tree;
 }
 
-/** A path's entry in a tree: its mode and id. */
-export interface Entry {
-  mode: string;
-  oid: string;
-}
-
-/**
- * `diff-tree --raw -z` from `from` to `to`: path → the entry in `to` (undefined: absent).
- *
- * @param top A directory in the repository.
- * @param from A tree.
- * @param to A tree.
- * @returns Each changed path's entry in `to`.
- * @throws {GitError} when git fails.
- */
-export async function entriesChanged(
-  top: string,
-  from: string,
-  to: string,
-): Promise<Map<string, Entry | undefined>> {
-  const out = new Map<string, Entry | undefined>();
-  if (from === to) return out;
-  const { stdout } = await runGit(
-    ["diff-tree", "-r", "-z", "--no-renames", "--raw", "--no-abbrev", "--end-of-options", from, to],
-    { cwd: top, parse: true },
-  );
-  const fields = decodePaths(stdout);
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const [, mode = "", , oid = ""] = fields[i]!.slice(1).split(" ");
-    out.set(fields[i + 1]!, /^0+$/.test(mode) ? undefined : { mode, oid });
-  }
-  return out;
-}
-
-/**
- * The record's entries the merge base takes: at each path the child changed since the
- * seed where the record differs from the seed. Elsewhere the base stays the seed's, so a
- * path the child has put back as the seed had it is not changed by the land (it is no
- * change of the child's, and never claimed).
- *
- * @example The record added a.txt and changed b.txt; the child has since put b.txt back
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * const recorded = new Map([["a.txt", { mode: "100644", oid: "1" }], ["b.txt", { mode: "100644", oid: "2" }]]);
- * assertEquals([...recordBase(["a.txt", "m.txt"], recorded).keys()], ["a.txt"]);
- * ```
- * @param changed The paths the child changed since the seed.
- * @param recorded The record's entries where it differs from the seed (undefined: removed).
- * @returns Path → the base's entry (undefined: absent).
- */
-export function recordBase(
-  changed: readonly string[],
-  recorded: ReadonlyMap<string, Entry | undefined>,
-): Map<string, Entry | undefined> {
-  const own = new Set(changed);
-  return new Map([...recorded].filter(([path]) => own.has(path))); // tether:guard wt-record-changed-only
-}
-
 /**
  * The paths already landed: those the child changed since the seed and has not changed
  * since the record (`sinceRecord`: record tree → child's tree). The land leaves them as
@@ -250,49 +193,16 @@ export function alreadyLanded(
 }
 
 /**
- * The seed's tree with `entries` in place (an undefined entry removes the path).
- *
- * @param index A fresh scratch index the parent names.
- * @param seedTree The seed's working-tree tree.
- * @param entries Path → entry.
- * @param zero The null object id (a removal's id).
- * @returns The tree's id.
- * @throws {GitError} when git fails.
- */
-export async function patchedTree(
-  index: string,
-  seedTree: string,
-  entries: ReadonlyMap<string, Entry | undefined>,
-  zero: string,
-): Promise<string> {
-  if (entries.size === 0) return seedTree;
-  const env = { GIT_INDEX_FILE: index, GIT_NO_REPLACE_OBJECTS: "1" };
-  await runGit(["read-tree", "--end-of-options", seedTree], { env });
-  // Removals first, so a directory can replace a file at the same name and back.
-  const all = [...entries];
-  const gone = all.filter(([, e]) => e === undefined).map(([p]) => `0 ${zero}\t${p}\0`);
-  const kept = all.filter((pe): pe is [string, Entry] => pe[1] !== undefined)
-    .map(([p, e]) => `${e.mode} ${e.oid}\t${p}\0`);
-  await runGit(["update-index", "-z", "--replace", "--index-info"], {
-    env,
-    stdin: [...gone, ...kept].join(""),
-  });
-  const tree = await gitText(["write-tree"], { env });
-  if (!tree) throw new GitError("failed", "git write-tree printed no tree");
-  return tree;
-}
-
-/**
  * The paths among `paths` where the parent still holds the record's change, decided by
- * content: a three-way merge of the record's change at those paths (base the seed's tree,
- * theirs the seed's tree with the record's entries there) into the parent's working tree
- * leaves the parent's entry at the path unchanged, without a conflict.
+ * content: a three-way merge of the record's change (base the seed's tree, theirs the
+ * record's) into the parent's working tree leaves the parent's entry at the path
+ * unchanged, without a conflict there.
  *
  * @param top The parent's top level.
  * @param format The object format.
  * @param seedTree The seed's working-tree tree.
  * @param parentTree The parent's working-tree tree.
- * @param theirs The seed's tree with the record's entries at `paths`.
+ * @param theirs The record's tree.
  * @param paths The paths already landed.
  * @returns Those the parent holds, in order.
  * @throws {GitError} when git fails.
