@@ -12,7 +12,7 @@ const CASES: GuardCase[] = [
     guard: "a --landed record must be this child's exact record on the seed",
     mutations: [{
       file: "src/worktree/record.ts",
-      find: "if (expected !== id) { // tether:guard",
+      find: "if (!exact) { // tether:guard",
       replace: "if (false) { // tether:guard",
     }],
     file: FILE,
@@ -22,7 +22,7 @@ const CASES: GuardCase[] = [
     guard: "a --landed record names one child: a sibling's record is refused",
     mutations: [{
       file: "src/worktree/record.ts",
-      find: "if (expected !== id) { // tether:guard",
+      find: "if (!exact) { // tether:guard",
       replace: "if (false) { // tether:guard",
     }],
     file: FILE,
@@ -32,20 +32,19 @@ const CASES: GuardCase[] = [
     guard: "with --landed, what landed is in the merge base",
     mutations: [{
       file: "src/worktree/land.ts",
-      find:
-        "baseTreeId = await patchedTree(`${scratch}-base`, seedTree, entries, zero); // tether:guard",
+      find: "baseTreeId = record.tree; // tether:guard",
       replace: "baseTreeId = seedTree; // tether:guard",
     }],
     file: FILE,
     filter: "after a kept land the parent takes the landed line out again",
   },
   {
-    guard: "the record is the base only at the paths the child still changes",
+    guard:
+      "with --landed, a path put back as the seed had it since the record is the child's change (review worktree-4 finding 4)",
     mutations: [{
-      file: "src/worktree/record.ts",
-      find: "return new Map([...recorded].filter(([path]) => own.has(path))); // tether:guard",
-      replace:
-        "return new Map([...recorded].filter(([path]) => own.has(path) || true)); // tether:guard",
+      file: "src/worktree/land.ts",
+      find: "const round = sinceRecord ?? changed; // tether:guard",
+      replace: "const round = changed; // tether:guard",
     }],
     file: FILE,
     filter: "a child that puts a landed file back as the seed had it",

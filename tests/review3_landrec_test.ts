@@ -175,7 +175,7 @@ Deno.test("finding 8: after a kept land the parent takes the landed line out aga
       f,
       child!,
       seed,
-      result("m.txt", "f.txt"),
+      result("f.txt", "m.txt"),
       "--land",
       "--json",
       "--landed",
@@ -194,29 +194,45 @@ Deno.test("finding 8: after a kept land the parent takes the landed line out aga
   }
 });
 
-Deno.test("finding 8: a child that puts a landed file back as the seed had it does not undo the land: the record is the base only at the paths it still changes", async () => {
+Deno.test("finding 8: a child that puts a landed file back as the seed had it undoes the land of it, as a change since the record it must claim (review worktree-4 finding 4)", async () => {
   const f = await family();
   try {
     const [[child], seed] = await spawn(f, 1);
     await writeFiles(child!, { "b.txt": "b\nchild b\n", "f.txt": TEN + "child line\n" });
     const first = await gate(f, child!, seed, result("b.txt", "f.txt"), "--land", "--keep");
     assertEquals(first.code, 0, first.stdout + first.stderr);
-    // b.txt back as the seed had it: no change of the child's, never claimed.
+    // b.txt back as the seed had it: a change since the record, so it must be claimed.
     await writeFiles(child!, { "b.txt": "b\n", "m.txt": "m\n" });
+    const landed = recordId(first.stdout);
+    const unclaimed = await gate(
+      f,
+      child!,
+      seed,
+      result("m.txt"),
+      "--land",
+      "--json",
+      "--landed",
+      landed,
+    );
+    assertEquals(unclaimed.code, 1, unclaimed.stdout + unclaimed.stderr);
+    assertEquals(JSON.parse(unclaimed.stdout).changes.observed_unclaimed, ["b.txt"]);
+    assertEquals(await text(f.parent, "b.txt"), "b\nchild b\n");
     const r = await gate(
       f,
       child!,
       seed,
-      result("m.txt", "f.txt"),
+      result("m.txt", "b.txt"),
       "--land",
       "--json",
       "--landed",
-      recordId(first.stdout),
+      landed,
     );
     assertEquals(r.code, 0, r.stdout + r.stderr);
     const land = JSON.parse(r.stdout).land;
-    assertEquals([land.status, land.paths, land.already], ["landed", ["m.txt"], ["f.txt"]]);
-    assertEquals(await text(f.parent, "b.txt"), "b\nchild b\n");
+    assertEquals([land.status, land.paths, land.already], ["landed", ["b.txt", "m.txt"], [
+      "f.txt",
+    ]]);
+    assertEquals(await text(f.parent, "b.txt"), "b\n");
     assertEquals(await text(f.parent, "f.txt"), TEN + "child line\n");
   } finally {
     await f.cleanup();

@@ -253,6 +253,7 @@ Deno.test("after a kept land, a parent edit next to the landed lines no longer b
       // a.txt would conflict, so the parent changed it since (its version is kept).
       parent_changed: ["a.txt"],
       landed_record: landed1,
+      since_record: ["m.txt"],
       removed: false,
       record: landed2,
     });
@@ -261,7 +262,9 @@ Deno.test("after a kept land, a parent edit next to the landed lines no longer b
     assertEquals(await text(f.parent, "m.txt"), "more\n");
     // The child's next change to a landed file is merged (against the record), not left out.
     await writeFiles(child!, { "long.txt": child1.replace("line 6", "line 6, child") });
-    const third = await gate(f, child!, seed, claims, "--land", "--landed", landed2);
+    // Claims of paths already landed are tolerated; evidence counts only in this round's.
+    const round3 = result("long.txt", "m.txt", "a.txt");
+    const third = await gate(f, child!, seed, round3, "--land", "--landed", landed2);
     assertEquals(third.code, 0, third.stdout + third.stderr);
     assertIncludes(third.stdout, "landed: 1 path: long.txt\n");
     assertIncludes(third.stdout, "already landed (the parent holds them; ");
@@ -370,12 +373,21 @@ Deno.test("a kept land whose record cannot be anchored still lands (exit 0) with
     assertIncludes(r.stderr, "warning: after the land, tether could not anchor its record (");
     assertEquals(r.stderr.trim().split("\n").length, 1, r.stderr);
     assertEquals(await text(f.parent, "c.txt"), "child\n");
-    // The record exists without its anchor; the next land finds nothing new to write.
+    // The record exists without its anchor; the next land finds nothing new to write. The
+    // child did nothing since, so it reports no change (re-sending its claim of c.txt is
+    // rejected as not new: tests/review4_land_test.ts).
+    const idle = JSON.stringify({
+      ok: true,
+      summary: "nothing to do",
+      files_changed: [],
+      errors: [],
+      evidence: [{ kind: "file", ref: "c.txt", ok: true }],
+    });
     const again = await gate(
       f,
       child!,
       seed,
-      result("c.txt"),
+      idle,
       "--land",
       "--keep",
       "--landed",
@@ -386,7 +398,7 @@ Deno.test("a kept land whose record cannot be anchored still lands (exit 0) with
       f,
       child!,
       seed,
-      result("c.txt"),
+      idle,
       "--land",
       "--landed",
       recordId(again.stdout),

@@ -35,8 +35,7 @@ const CASES: GuardCase[] = [
     guard: "after a kept land, what landed is in the merge base",
     mutations: [{
       file: "src/worktree/land.ts",
-      find:
-        "baseTreeId = await patchedTree(`${scratch}-base`, seedTree, entries, zero); // tether:guard",
+      find: "baseTreeId = record.tree; // tether:guard",
       replace: "baseTreeId = seedTree; // tether:guard",
     }],
     file: FILE,
@@ -46,7 +45,7 @@ const CASES: GuardCase[] = [
     guard: "a --landed record must be this child's exact record on the seed",
     mutations: [{
       file: "src/worktree/record.ts",
-      find: "if (expected !== id) { // tether:guard",
+      find: "if (!exact) { // tether:guard",
       replace: "if (false) { // tether:guard",
     }],
     file: FILE,

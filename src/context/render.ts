@@ -11,9 +11,19 @@ export const BLOCK_START = "[working-context]";
 export const BLOCK_END = "[/working-context]";
 
 /**
- * Quote a value that could break the block's layout (C0 and C1 control characters, line
- * and paragraph separators, leading or trailing spaces, a leading quote or bracket) as a
- * JSON string; leave others as they are.
+ * The characters no line tether prints may hold raw: C0 controls, DEL, C1 controls (U+0085
+ * NEL among them, a line break to some readers), the bidirectional marks, embeddings,
+ * overrides and isolates, the line and paragraph separators and the byte-order mark.
+ */
+export const UNSAFE_IN_LINE =
+  // deno-lint-ignore no-control-regex
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
+
+/**
+ * Quote a value that could break the block's layout or a report line (any of
+ * {@linkcode UNSAFE_IN_LINE}, leading or trailing spaces, a leading quote or bracket) as a
+ * JSON string; leave others as they are. Every path or value from a tree that tether prints
+ * in a human line goes through here.
  *
  * @example A file name that tries to close the block
  * ```ts
@@ -26,16 +36,16 @@ export const BLOCK_END = "[/working-context]";
  * @returns The value as it appears in the block.
  */
 export function blockValue(value: string): string {
-  // deno-lint-ignore no-control-regex
-  const risky = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|^\s|\s$|^["[]|^$/.test(value) ||
+  const risky = UNSAFE_IN_LINE.test(value) || /^\s|\s$|^["[]|^$/.test(value) ||
     !value.isWellFormed(); // a path that is not UTF-8 (src/seed/paths.ts): its \udcXX escapes
   return risky ? quoteLine(value) : value;
 }
 
 /**
  * A JSON string literal that is also one line of text: `JSON.stringify` leaves DEL, the
- * C1 controls and the line and paragraph separators (U+2028, U+2029) raw, and some
- * readers break lines at them, so they are escaped as `\uXXXX` too.
+ * C1 controls, the bidirectional controls, the line and paragraph separators (U+2028,
+ * U+2029) and the byte-order mark raw, and some readers break lines at them or reorder
+ * text, so they are escaped as `\uXXXX` too.
  *
  * @example
  * ```ts
@@ -47,7 +57,7 @@ export function blockValue(value: string): string {
  */
 export function quoteLine(value: string): string {
   return JSON.stringify(value).replace(
-    /[\u007f-\u009f\u2028\u2029]/g,
+    /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }

@@ -17,7 +17,7 @@ import {
 import { decodePrompt } from "../encoding.ts";
 import { evaluate, type GateReport, parseResultText } from "./evaluate.ts";
 import { GateError } from "./repo.ts";
-import { renderReport } from "./render.ts";
+import { oneLine, renderReport } from "./render.ts";
 
 /** Exit code: the child's result is accepted. */
 export const EXIT_ACCEPT = 0;
@@ -55,10 +55,18 @@ Options:
                          (three-way merge against the seed; on a conflict nothing changes, exit 1)
   --keep                 with --land: keep the worktree and its branch, and record what
                          landed: prints "land record: ID" (a commit id)
-  --landed ID            with --land: the land record a kept land of this child printed; only
-                         what the child changed since lands, and a path it has not changed
-                         since keeps the parent's version. Without it the land merges
-                         against the seed (a record is never taken from refs)
+  --landed ID            with --land: the newest land record a kept land of this child
+                         printed, taken only from gate's own "land record:" line (or
+                         land.record in --json), never from anything the child wrote. The
+                         round is then what the child changed since the record (an undo or
+                         a rename since included): claims and file evidence are judged
+                         against it, a claim of a path already landed is named as such,
+                         and a report whose claims are all already landed is rejected. Only
+                         that round lands; a path not changed since keeps the parent's
+                         version. A record deleted or altered since the kept land: exit 3,
+                         nothing landed. Without --landed the land merges against the seed,
+                         which re-applies what the parent took out after a kept land (a
+                         record is never taken from refs)
   -h, --help, help       this text
   -V, --version          the version
 
@@ -188,22 +196,22 @@ export async function gateMain(args: string[]): Promise<number> {
           ? JSON.stringify(printed, null, 2) + "\n"
           : renderReport(printed) + renderWorktree(printed),
       );
-      for (const warning of warnings ?? []) err(`warning: ${warning}`);
-      if (report.land?.status === "landed" && report.land.not_recorded !== undefined) {
-        err(
-          `warning: after the land, tether could not record it (${report.land.not_recorded}): a later land of this child merges against the seed`,
-        );
-      }
+      // A warning or an error may quote what git or the child's tree said: one line each.
+      for (const warning of warnings ?? []) err(`warning: ${oneLine(warning)}`);
       if (report.land?.status === "landed" && report.land.not_anchored !== undefined) {
         err(
-          `warning: after the land, tether could not anchor its record (${report.land.not_anchored}): git gc may prune it before the next land, which then cannot use it`,
+          `warning: ${
+            oneLine(
+              `after the land, tether could not anchor its record (${report.land.not_anchored}): git gc may prune it before the next land, which then cannot use it`,
+            )
+          }`,
         );
       }
       const left = report.land?.status === "conflict" || report.land?.status === "refused"
         ? undefined
         : report.land?.not_removed;
       if (left !== undefined) {
-        err(`warning: after the land, tether could not remove: ${left.join("; ")}`);
+        err(`warning: ${oneLine(`after the land, tether could not remove: ${left.join("; ")}`)}`);
       }
       return report.verdict === "accept" && report.land?.status !== "conflict" &&
           report.land?.status !== "refused"
@@ -211,7 +219,7 @@ export async function gateMain(args: string[]): Promise<number> {
         : EXIT_REJECT;
     } catch (error) {
       if (!(error instanceof GateError)) throw error;
-      err(`error: ${error.message}`);
+      err(`error: ${oneLine(error.message)}`);
       return EXIT_CANNOT_EVALUATE;
     }
   }

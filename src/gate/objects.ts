@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { runGit } from "../git.ts";
+import { type GitOptions, type GitResult, runGit } from "../git.ts";
 import type { ObjectFormat } from "../git.ts";
 import { objectId } from "../seed/commit.ts";
 import { decodePath } from "../seed/paths.ts";
@@ -25,6 +25,24 @@ export const HISTORY_ENV: Readonly<Record<string, string>> = {
 
 /** Config for history walks: no commit-graph. */
 export const HISTORY_CONFIG: readonly string[] = ["-c", "core.commitGraph=false"];
+
+/**
+ * Run a git command whose answer depends on commit parentage (a walk, a merge base, a
+ * merge) blind to what a child can write beside the objects: {@linkcode HISTORY_ENV} (no
+ * graft file, no shallow file) and {@linkcode HISTORY_CONFIG} (no commit-graph), with
+ * replace refs off as for every call. Every such call in worktree mode goes through here.
+ *
+ * @param args The subcommand and its arguments.
+ * @param options As for `runGit`; its `env` cannot turn grafts or the shallow file back on.
+ * @returns git's result.
+ * @throws {GitError} as `runGit` does.
+ */
+export function runHistory(args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
+  return runGit([...HISTORY_CONFIG, ...args], {
+    ...options,
+    env: { ...options.env, ...HISTORY_ENV }, // tether:guard wt-history-blind
+  });
+}
 
 const decoder = new TextDecoder();
 

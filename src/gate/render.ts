@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { blockValue, quoteLine } from "../context/render.ts";
+import { blockValue, quoteLine, UNSAFE_IN_LINE } from "../context/render.ts";
 import type { GateReport } from "./evaluate.ts";
 
 /**
@@ -58,6 +58,5 @@ export function renderReport(report: GateReport): string {
  * @returns Text without line breaks.
  */
 export function oneLine(value: string): string {
-  // deno-lint-ignore no-control-regex
-  return /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value) ? quoteLine(value) : value;
+  return UNSAFE_IN_LINE.test(value) ? quoteLine(value) : value;
 }

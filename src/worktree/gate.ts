@@ -9,15 +9,17 @@
  *
  * @module
  */
+import { quoteLine } from "../context/render.ts";
 import { classifyChanges } from "../gate/changes.ts";
 import { evaluate, type GateReport } from "../gate/evaluate.ts";
+import { oneLine } from "../gate/render.ts";
 import type { SpawnState } from "../gate/evidence.ts";
 import { GateError } from "../gate/repo.ts";
-import { GitError, gitText, objectFormat } from "../git.ts";
-import { inspectCaptured, land, type LandOutcome, type LandRecord, readChildWork } from "./land.ts";
+import { GitError, gitText } from "../git.ts";
+import { inspectCaptured, land, type LandOutcome, readChildWork } from "./land.ts";
 import { nestedChanged } from "./land_checks.ts";
 import { listPaths } from "./plan.ts";
-import { readRecord, recordRef } from "./record.ts";
+import { recordRef } from "./record.ts";
 
 /** Options for {@linkcode worktreeGate}. */
 export interface WorktreeGateOptions {
@@ -50,6 +52,11 @@ export interface WorktreeGateReport extends GateReport {
     nested?: string[];
     /** `"missing"` when the child's spawn ref no longer exists (it was found without it). */
     spawn_ref?: "missing";
+    /**
+     * With `--landed`: the paths the child changed since the seed and not since the record
+     * (already landed; not judged as claims of this round). Only when some.
+     */
+    already_landed?: string[];
   };
   /** The land, when `--land` was given and the verdict is accept. */
   land?: LandOutcome;
@@ -89,22 +96,18 @@ export async function worktreeGate(
 ): Promise<WorktreeGateReport> {
   try {
     const parentTop = await gitText(["rev-parse", "--show-toplevel"]);
-    const child = await readChildWork(options.dir, options.seed);
-    // The record is the one the parent names, read back as a seed is: checked against its
-    // id and against the exact record of this child's branch on this seed.
-    let record: LandRecord | undefined;
-    if (options.landed !== undefined) {
-      const format = await objectFormat(parentTop);
-      const tree = await readRecord(parentTop, options.landed, child.seed, child.branch, format);
-      record = { id: options.landed, tree };
-    }
-    // Evidence counts only for what the child did since its seed: its own commits (on its
-    // first-parent line, on no other ref) and the paths it changed. The rest (the parent's HEAD, a file the child never touched, the
-    // parent's carried edits) is preexisting, as it is for `gate --since`.
+    // With --landed, the record is read back there, and the round is what the child
+    // changed since it (child.round); without, since the seed.
+    const child = await readChildWork(options.dir, options.seed, options.landed);
+    const record = child.record;
+    // Evidence counts only for what the child did in this round: its own commits (on its
+    // first-parent line, on no other ref, within the round's paths) and the paths it
+    // changed. The rest (the parent's HEAD, a file the child never touched, the parent's
+    // carried edits, a path already landed) is preexisting, as it is for `gate --since`.
     const spawn: SpawnState = {
       head: child.seedState.head,
       time: 0,
-      changed: new Set(child.changed),
+      changed: new Set(child.round),
       // A captured path the child did not change held the same at the seed.
       existed: new Set(child.files.keys()),
       // Only the child's own commits whose change stays within its changed paths count.
@@ -117,8 +120,24 @@ export async function worktreeGate(
       inspect: (_top, paths) => Promise.resolve(inspectCaptured(child.files, paths)), // tether:guard wt-raw-evidence
       spawn, // tether:guard wt-new-evidence
     });
-    const changes = classifyChanges(child.changed, claims(text));
+    // A claim of a path already landed (not changed since the record) is no claim of this
+    // round, and no reason to reject either: it is named as already landed.
+    const landedBefore = new Set(child.already);
+    const claimed = claims(text);
+    const changes = classifyChanges(
+      child.round,
+      claimed.filter((p) => !landedBefore.has(p)), // tether:guard wt-claims-since-record
+    );
     const reasons = [...base.reasons];
+    if (record !== undefined && child.round.length === 0 && claimed.length > 0) { // tether:guard wt-idle-round
+      reasons.push(
+        `No change since the land record --landed ${
+          record.id.slice(0, 12)
+        }: the child's tree is the record's at every path, and what it claims is not new${
+          child.already.length > 0 ? ` (already landed: ${listPaths(child.already)})` : ""
+        }`,
+      );
+    }
     if (changes.claimed_unobserved.length > 0) {
       reasons.push(`Claimed changes were not observed: ${listPaths(changes.claimed_unobserved)}`);
     }
@@ -143,7 +162,10 @@ export async function worktreeGate(
         commits: child.commits,
       },
     };
-    const nested = nestedChanged(child.changed, child.files);
+    const nested = nestedChanged(child.landing, child.files);
+    if (record !== undefined && child.already.length > 0) {
+      report.worktree.already_landed = child.already;
+    }
     if (nested.length > 0) report.worktree.nested = nested;
     const warnings: string[] = [];
     if (child.spawnRefMissing) {
@@ -163,7 +185,7 @@ export async function worktreeGate(
           );
         }
       }
-      report.land = await land(child, parentTop, options.keep, record);
+      report.land = await land(child, parentTop, options.keep);
       if (report.land.status === "conflict" || report.land.status === "refused") {
         report.recent_files = [];
       }
@@ -185,7 +207,7 @@ export async function worktreeGate(
 export function renderWorktree(report: WorktreeGateReport): string {
   const out = [
     `worktree: ${
-      JSON.stringify(report.worktree.path)
+      quoteLine(report.worktree.path)
     } on ${report.worktree.branch} (seed ${report.worktree.seed}, ${
       count(report.worktree.commits.length, "commit")
     } since)`,
@@ -198,7 +220,13 @@ export function renderWorktree(report: WorktreeGateReport): string {
       }`,
     );
   }
-  if (l?.status === "landed" && l.paths.length === 0 && l.already !== undefined) {
+  if (l?.status === "landed" && l.paths.length === 0 && (l.since_record?.length ?? 0) > 0) {
+    out.push(
+      `landed: nothing new (the parent already has the child's changes since its land record: ${
+        listPaths(l.since_record!)
+      })`,
+    );
+  } else if (l?.status === "landed" && l.paths.length === 0 && l.landed_record !== undefined) {
     out.push("landed: nothing new (the child changed nothing since its land record)");
   } else if (l?.status === "landed" && l.paths.length === 0) {
     out.push("landed: nothing new (the parent already has every change)");
@@ -246,6 +274,10 @@ export function renderWorktree(report: WorktreeGateReport): string {
       );
     }
   }
+  const already = report.worktree.already_landed;
+  if (l?.status !== "landed" && already !== undefined) {
+    out.push(`already landed (not changed since the land record): ${listPaths(already)}`);
+  }
   if (l?.status === "landed" && l.already !== undefined) {
     const changed = new Set(l.parent_changed ?? []);
     const held = l.already.filter((p) => !changed.has(p));
@@ -266,7 +298,7 @@ export function renderWorktree(report: WorktreeGateReport): string {
   if (l?.status === "landed" || (l?.status === "nothing" && l.not_removed !== undefined)) {
     out.push(
       l.not_removed !== undefined
-        ? `not removed: ${l.not_removed.join("; ")}`
+        ? `not removed: ${oneLine(l.not_removed.join("; "))}`
         : l.removed
         ? "removed: worktree and branch"
         : "kept: worktree and branch",

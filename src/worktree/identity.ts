@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { quoteLine } from "../context/render.ts";
 import { BRANCH_PREFIX, SPAWN_REF_PREFIX } from "./plan.ts";
 
 /** One entry of `git worktree list --porcelain`. */
@@ -88,18 +89,22 @@ export function identifyChild(
 ): ChildIdentity | string {
   const found = entries.filter((e) => e.path === top);
   if (found.length === 0) {
-    return `git worktree list has no worktree at "${top}": not a worktree handshake --worktree made in this repository`;
+    return `git worktree list has no worktree at ${
+      quoteLine(top)
+    }: not a worktree handshake --worktree made in this repository`;
   }
-  if (found.length > 1) return `git worktree list has ${found.length} worktrees at "${top}"`;
+  if (found.length > 1) {
+    return `git worktree list has ${found.length} worktrees at ${quoteLine(top)}`;
+  }
   if (top === entries[0]?.path || top === parentTop) {
-    return `"${top}" is the parent's own or the main worktree, not a child`;
+    return `${quoteLine(top)} is the parent's own or the main worktree, not a child`;
   }
   const prefix = `refs/heads/${BRANCH_PREFIX}${seed.slice(0, 12)}-`;
   const ref = found[0]!.branch;
   const n = ref?.startsWith(prefix) ? ref.slice(prefix.length) : "";
   if (ref === undefined || !/^[1-9][0-9]*$/.test(n)) { // tether:guard wt-child-branch
-    return `"${top}" is on ${
-      ref === undefined ? "a detached HEAD" : JSON.stringify(ref.slice(11))
+    return `${quoteLine(top)} is on ${
+      ref === undefined ? "a detached HEAD" : quoteLine(ref.slice(11))
     }, not a branch handshake --worktree made for seed ${seed.slice(0, 12)} (${BRANCH_PREFIX}${
       seed.slice(0, 12)
     }-<n>)`;
@@ -107,7 +112,9 @@ export function identifyChild(
   const branch = ref.slice(11);
   const other = entries.find((e) => e.path !== top && e.branch === ref);
   if (other !== undefined) { // tether:guard wt-branch-shared
-    return `its branch ${branch} is also checked out at "${other.path}": refusing to judge, land or remove it`;
+    return `its branch ${branch} is also checked out at ${
+      quoteLine(other.path)
+    }: refusing to judge, land or remove it`;
   }
   return { branch, spawnRef: `${SPAWN_REF_PREFIX}${branch.slice(BRANCH_PREFIX.length)}` };
 }

@@ -8,22 +8,23 @@
  *
  * @module
  */
+import { quoteLine } from "../context/render.ts";
 import type { RawEntry } from "../context/content.ts";
-import { GitError, gitText, isFullOid, objectFormat, oidLength, runGit } from "../git.ts";
+import { GitError, gitText, isFullOid, objectFormat, runGit } from "../git.ts";
 import type { WorktreeFile } from "../gate/repo.ts";
-import { FIXED_IDENTITY, readSeed, seedIndexCommit } from "../seed/commit.ts";
+import { readSeed, seedIndexCommit } from "../seed/commit.ts";
 import { captureState, changedPaths, seedIndexPath, type TreeState } from "../seed/state.ts";
 import { decodePath, decodeRecords, fitsArgv } from "../seed/paths.ts";
 import { identifyChild, parseWorktreeList, type WorktreeEntry } from "./identity.ts";
 import { parseMergeTree } from "./conflicts.ts";
+import { mergeTrees } from "./merge.ts";
 import { readOwnCommits } from "./own_commits.ts";
 import { ignoredInTheWay, nestedChanged, outsideChanged, verifyPaths } from "./land_checks.ts";
 import {
   alreadyLanded,
-  entriesChanged,
+  anchorRecord,
   heldPaths,
-  patchedTree,
-  recordBase,
+  readRecord,
   recordRef,
   writeRecord,
 } from "./record.ts";
@@ -50,12 +51,24 @@ export interface ChildWork {
   files: ReadonlyMap<string, RawEntry>;
   /** Paths the child changed since the seed (committed or not). */
   changed: string[];
+  /** The land record the parent gave (`--landed`), read back; none without it. */
+  record?: LandRecord;
+  /**
+   * The paths of this round, which claims and file evidence are judged against and the land
+   * may change: since the record with one (where the child's tree differs from the
+   * record's: an undo or a rename since included), else since the seed (`changed`).
+   */
+  round: string[];
+  /** With a record: the paths changed since the seed and not since the record (already landed). */
+  already: string[];
+  /** The paths a land looks at: `changed` and `round`, in order. */
+  landing: string[];
   /**
    * The child's own commits, oldest first: on its first-parent line since the seed's HEAD
    * and reachable from no ref but its own (src/worktree/own_commits.ts).
    */
   commits: string[];
-  /** Those that count as evidence: their own change touches only paths in `changed`. */
+  /** Those that count as evidence: their own change touches only paths in `round`. */
   counted: ReadonlySet<string>;
 }
 
@@ -76,12 +89,12 @@ export type LandOutcome =
     already?: string[];
     /** Those of `already` where the parent no longer holds the record's change (it changed them since). */
     parent_changed?: string[];
-    /** The land record given with `--landed` (the merge base's source besides the seed). */
+    /** The land record given with `--landed` (the merge base). */
     landed_record?: string;
+    /** With `--landed`: the paths the child changed since the record. */
+    since_record?: string[];
     /** A kept land's record: the id to give this child's next land as `--landed`. */
     record?: string;
-    /** Why the land record of a kept land could not be written. */
-    not_recorded?: string;
     /** Why the record's anchor ref could not be written (the record may then be pruned). */
     not_anchored?: string;
   }
@@ -146,10 +159,16 @@ async function spawnRefValue(ref: string): Promise<string | undefined> {
  *
  * @param dir The child's worktree, as the parent names it.
  * @param seed The seed the parent holds for it (full id).
+ * @param landed The land record the parent gave (`--landed`), if any: read back as this
+ *   child's exact record on the seed.
  * @returns The child's work.
  * @throws {GitError} when `dir` is not the worktree spawned for `seed` from this repository.
  */
-export async function readChildWork(dir: string, seed: string): Promise<ChildWork> {
+export async function readChildWork(
+  dir: string,
+  seed: string,
+  landed?: string,
+): Promise<ChildWork> {
   const [parentTop = "", parentGitDir = "", here = ""] = lines(
     await gitText([
       "rev-parse",
@@ -170,9 +189,9 @@ export async function readChildWork(dir: string, seed: string): Promise<ChildWor
     { cwd: dir, parse: true, allowFailure: true },
   );
   const top = decodePath(real.stdout).replace(/\n$/, "");
-  if (real.code !== 0 || !top) throw new GitError("failed", `"${dir}" is not a directory`);
+  if (real.code !== 0 || !top) throw new GitError("failed", `${quoteLine(dir)} is not a directory`);
   if (!fitsArgv(top)) { // every later call runs in it
-    throw new GitError("failed", `The worktree's path ${JSON.stringify(top)} is not UTF-8`);
+    throw new GitError("failed", `The worktree's path ${quoteLine(top)} is not UTF-8`);
   }
   const who = identifyChild(await worktreeList(), top, seed, parentTop);
   if (typeof who === "string") throw new GitError("failed", who);
@@ -212,9 +231,18 @@ export async function readChildWork(dir: string, seed: string): Promise<ChildWor
   ) {
     throw new GitError(
       "failed",
-      `git in "${top}" reports top level "${shown}", git dir "${gitDir}" and HEAD "${head}": not the worktree handshake --worktree made there (core.worktree or a rewritten .git?)`,
+      `git in ${quoteLine(top)} reports top level ${quoteLine(shown)}, git dir ${
+        quoteLine(gitDir)
+      } and HEAD ${
+        quoteLine(head)
+      }: not the worktree handshake --worktree made there (core.worktree or a rewritten .git?)`,
     );
   }
+  // The record is the one the parent names, read back as a seed is: checked against its id
+  // and against the exact record of this child's branch on this seed.
+  const record: LandRecord | undefined = landed === undefined
+    ? undefined
+    : { id: landed, tree: await readRecord(parentTop, landed, seed, who.branch, format) };
   const files = new Map<string, RawEntry>();
   const [seedState, state] = await Promise.all([
     readSeed(parentTop, seed, format),
@@ -223,7 +251,15 @@ export async function readChildWork(dir: string, seed: string): Promise<ChildWor
     // work tree are given, never found.
     captureState(top, { repo: { gitDir, workTree: top }, files }),
   ]);
-  const changed = await changedPaths(parentTop, seedState.worktree, state.worktree);
+  const [changed, sinceRecord] = await Promise.all([
+    changedPaths(parentTop, seedState.worktree, state.worktree),
+    record === undefined
+      ? Promise.resolve(undefined)
+      : changedPaths(parentTop, record.tree, state.worktree),
+  ]);
+  const round = sinceRecord ?? changed; // tether:guard wt-round-since-record
+  const already = sinceRecord === undefined ? [] : alreadyLanded(changed, sinceRecord);
+  const landing = [...new Set([...changed, ...round])];
   // The child's own commits: on its first-parent line since the seed and on no other ref.
   const own = await readOwnCommits({
     head: state.head,
@@ -231,7 +267,7 @@ export async function readChildWork(dir: string, seed: string): Promise<ChildWor
     seedIndex: await seedIndexCommit(seedState, format),
     seedHead: seedState.head,
     own: [`refs/heads/${who.branch}`, who.spawnRef, recordRef(who.branch)],
-    changed: new Set(changed),
+    changed: new Set(round),
   });
   return {
     top,
@@ -244,6 +280,10 @@ export async function readChildWork(dir: string, seed: string): Promise<ChildWor
     state,
     files,
     changed,
+    ...(record === undefined ? {} : { record }),
+    round,
+    already,
+    landing,
     commits: own.commits,
     counted: own.counted,
   };
@@ -288,11 +328,6 @@ export function inspectCaptured(
   return out;
 }
 
-async function commitTree(tree: string, parents: string[]): Promise<string> {
-  const args = ["commit-tree", ...parents.flatMap((p) => ["-p", p]), "-m", "tether land"];
-  return await gitText([...args, "--end-of-options", tree], { env: FIXED_IDENTITY });
-}
-
 /**
  * Remove what spawn made for a landed child, and nothing else: its worktree entry (the
  * one found at its path), then its branch unless a worktree still has it checked out,
@@ -317,13 +352,13 @@ export async function removeChild(child: ChildWork): Promise<string[]> {
     return r.code === 0 ? undefined : r.stderr.trim().split("\n").pop() ?? `exit ${r.code}`;
   };
   await step(
-    `the worktree "${child.top}"`,
+    `the worktree ${quoteLine(child.top)}`,
     () => tried(["worktree", "remove", "--force", "--force", "--end-of-options", child.top]),
   );
   let branchGone = false;
   await step(`the branch ${child.branch}`, async () => {
     const holder = (await worktreeList()).find((e) => e.branch === `refs/heads/${child.branch}`);
-    if (holder !== undefined) return `checked out at "${holder.path}"`; // tether:guard wt-keep-held-branch
+    if (holder !== undefined) return `checked out at ${quoteLine(holder.path)}`; // tether:guard wt-keep-held-branch
     const problem = await tried(["update-ref", "-d", `refs/heads/${child.branch}`]);
     branchGone = problem === undefined;
     return problem;
@@ -356,14 +391,12 @@ export interface LandRecord {
 /**
  * Apply the child's changes to the parent's working tree: three-way merge of the
  * parent's live working tree and the child's against the seed's working tree. With a
- * land record (`--landed`), the base takes the record's entries at the child's changed
- * paths, so only what the child changed since lands (see `record.ts`); a kept land writes
- * a new record.
+ * land record (`--landed`, in `child.record`), the base is the record's tree, so only what
+ * the child changed since lands (see `record.ts`); a kept land writes a new record.
  *
- * @param child What the child changed.
+ * @param child What the child changed (and the record the parent gave, if any).
  * @param parentTop The parent's top level.
  * @param keep Keep the worktree and branch after a land.
- * @param record The land record the parent gave, read back; none: the base is the seed's.
  * @returns Landed (with the paths), conflict or refused (with the paths; nothing changed),
  *   or nothing.
  * @throws {GitError} when git fails or the parent changed under the land (nothing written).
@@ -372,14 +405,14 @@ export async function land(
   child: ChildWork,
   parentTop: string,
   keep: boolean,
-  record?: LandRecord,
 ): Promise<LandOutcome> {
-  if (child.changed.length === 0) {
+  const record = child.record;
+  if (child.landing.length === 0) {
     return { status: "nothing", paths: [], ...await tidy(child, keep) };
   }
   // A nested repository lands as an empty directory, and its commits may live only in
   // its own .git, which the clean-up would remove: refused before anything is read.
-  const nested = nestedChanged(child.changed, child.files);
+  const nested = nestedChanged(child.landing, child.files);
   if (nested.length > 0) return { status: "refused", reason: "nested", paths: nested }; // tether:guard wt-land-nested
   // A fresh scratch index the parent names (objects/tmp_tether_seed_<uuid>), never a path
   // in the child's git dir, where the child could have planted a link to any file.
@@ -388,45 +421,32 @@ export async function land(
   const parent = await captureState(parentTop, { indexFile: scratch });
   const seedTree = child.seedState.worktree;
   let baseTreeId = seedTree; // tether:guard wt-merge-base
-  // After a kept land, given its record: what landed then is in the base, so only what the
-  // child changed since lands, and a path it has not changed since keeps the parent's
-  // version (whatever the parent did with it since). Whether the parent still holds the
-  // record's change there only decides how it is reported.
-  let already: string[] = [];
+  // After a kept land, given its record: the merge base is the record's tree, so what
+  // landed then is in the base and only what the child changed since lands (an undo or a
+  // rename since included), and a path it has not changed since keeps the parent's version
+  // (whatever the parent did with it since). Whether the parent still holds the record's
+  // change there only decides how it is reported.
+  const already = child.already;
   let parentChanged: string[] = [];
   if (record !== undefined) {
-    const zero = "0".repeat(oidLength(format));
-    const [recorded, sinceRecord] = await Promise.all([
-      entriesChanged(parentTop, seedTree, record.tree),
-      changedPaths(parentTop, record.tree, child.state.worktree),
-    ]);
-    const entries = recordBase(child.changed, recorded);
-    baseTreeId = await patchedTree(`${scratch}-base`, seedTree, entries, zero); // tether:guard wt-record-base
-    already = alreadyLanded(child.changed, sinceRecord);
+    baseTreeId = record.tree; // tether:guard wt-record-base
     if (already.length > 0) {
-      const theirs = await patchedTree(
-        `${scratch}-held`,
-        seedTree,
-        recordBase(already, recorded),
-        zero,
-      );
       const held = new Set(
-        await heldPaths(parentTop, seedTree, parent.worktree, theirs, already),
+        await heldPaths(parentTop, format, seedTree, parent.worktree, record.tree, already),
       );
       parentChanged = already.filter((p) => !held.has(p));
     }
   }
-  const skipped = new Set(already);
-  const own = child.changed.filter((p) => !skipped.has(p));
-  const base = await commitTree(baseTreeId, []);
-  const [ours, theirs] = await Promise.all([
-    commitTree(parent.worktree, [base]),
-    commitTree(child.state.worktree, [base]),
-  ]);
-  const merged = await runGit(["merge-tree", "--write-tree", "-z", ours, theirs], {
-    parse: true,
-    allowFailure: true,
-  });
+  const own = child.round;
+  // The base is given, never found: see merge.ts (no grafts, shallow file or commit-graph,
+  // commit ids nobody can know in advance, read back after the merge).
+  const merged = await mergeTrees(
+    parentTop,
+    format,
+    baseTreeId,
+    parent.worktree,
+    child.state.worktree,
+  );
   const { tree, conflicts } = parseMergeTree(merged.stdout);
   if (merged.code === 1) {
     const paths = [...new Set([...conflicts.lines, ...conflicts.types, ...conflicts.other])]
@@ -457,10 +477,15 @@ export async function land(
         tree,
       ]),
     ],
-    [...new Set([...child.changed, ...paths])],
+    [...new Set([...child.landing, ...paths])],
   );
   const ignored = await ignoredInTheWay(parentTop, paths);
   if (ignored.length > 0) return { status: "refused", reason: "ignored", paths: ignored };
+  // Kept: the record is written and read back before anything lands, so a kept land never
+  // prints an id the next land cannot use (one it cannot write is an error, nothing landed).
+  const kept = keep
+    ? await writeRecord(parentTop, format, child.branch, child.seed, child.state.worktree)
+    : undefined;
   const index = { GIT_INDEX_FILE: scratch, GIT_NO_REPLACE_OBJECTS: "1" };
   // The capture's entries carry no stat data; git compares each file's content with its
   // raw blob, so read-tree can tell a file that changed after the parent was read.
@@ -478,23 +503,18 @@ export async function land(
     paths,
     ...(already.length > 0 ? { already } : {}),
     ...(parentChanged.length > 0 ? { parent_changed: parentChanged } : {}),
-    ...(record === undefined ? {} : { landed_record: record.id }),
+    ...(record === undefined ? {} : { landed_record: record.id, since_record: child.round }),
   };
-  if (!keep) return { ...landed, ...await tidy(child, false) };
-  // Kept: record what landed; the parent gives the record's id to this child's next land.
-  // The land has happened: a record that cannot be written is a warning, never an error.
-  try {
-    const written = await writeRecord(child.branch, child.seed, child.state.worktree);
-    return {
-      ...landed,
-      removed: false,
-      record: written.id,
-      ...(written.unanchored === undefined ? {} : { not_anchored: written.unanchored }),
-    };
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    return { ...landed, removed: false, not_recorded: why };
-  }
+  if (kept === undefined) return { ...landed, ...await tidy(child, false) };
+  // The parent gives the record's id to this child's next land; the ref only keeps it from
+  // being pruned, and one that cannot be written is a warning: the land has happened.
+  const unanchored = await anchorRecord(child.branch, kept);
+  return {
+    ...landed,
+    removed: false,
+    record: kept,
+    ...(unanchored === undefined ? {} : { not_anchored: unanchored }),
+  };
 }
 
 /** Remove the child unless kept; say what could not be removed. */

@@ -18,7 +18,7 @@
  * @module
  */
 import { runGit } from "../git.ts";
-import { HISTORY_CONFIG, HISTORY_ENV } from "../gate/objects.ts";
+import { runHistory } from "../gate/objects.ts";
 import { decodePath } from "../seed/paths.ts";
 
 /** The child's own commits and which of them count as evidence. */
@@ -217,9 +217,9 @@ export interface OwnCommitsQuery {
 
 /** Paths each commit of `lines` changed, each line `<commit> [<compared with>]` (git's `--stdin`). */
 async function diffEach(lines: readonly string[]): Promise<Map<string, string[]>> {
-  const diffed = await runGit(
+  const diffed = await runHistory(
     ["diff-tree", "--stdin", "-r", "-z", "--raw", "--no-renames", "--root"],
-    { env: { ...HISTORY_ENV }, parse: true, stdin: lines.join("\n") + "\n" },
+    { parse: true, stdin: lines.join("\n") + "\n" },
   );
   return parseChangedByCommit(diffed.stdout);
 }
@@ -242,11 +242,10 @@ export async function readOwnCommits(query: OwnCommitsQuery): Promise<OwnCommits
     ...otherRefTips(refs.stdout, query.own),
     ...otherWorktreeHeads(worktrees.stdout, query.own[0] ?? ""),
   ]);
-  const walked = await runGit(
+  const walked = await runHistory(
     // A tip naming no object (a broken ref anyone can write) reaches nothing: it is skipped.
-    [...HISTORY_CONFIG, "rev-list", "--first-parent", "--parents", "--ignore-missing", "--stdin"], // tether:guard wt-own-first-parent
+    ["rev-list", "--first-parent", "--parents", "--ignore-missing", "--stdin"], // tether:guard wt-own-first-parent
     {
-      env: { ...HISTORY_ENV },
       parse: true,
       stdin: [query.head, ...[...tips].map((t) => `^${t}`)].join("\n") + "\n",
     },

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { blockValue } from "../context/render.ts";
 
 /** The prefix of every branch a spawn makes. */
 export const BRANCH_PREFIX = "tether/";
@@ -133,8 +134,10 @@ export function describeBase(rel: BaseRelation, head: string, parentHead: string
 export const PATH_LIST_CAP = 20;
 
 /**
- * A path as a finding prints it: as it is, or as a JSON string when it holds a control
- * character or leading/trailing white space (so a crafted name cannot add lines).
+ * A path as a finding or a land line prints it: {@linkcode blockValue}, the one escaping of
+ * every human line (as it is, or as a JSON string when it holds a control character, C1
+ * and bidirectional controls included, or leading/trailing white space), so a crafted name
+ * cannot start a line for any reader.
  *
  * @example
  * ```ts
@@ -147,11 +150,7 @@ export const PATH_LIST_CAP = 20;
  * @returns The printable form.
  */
 export function showPath(path: string): string {
-  // deno-lint-ignore no-control-regex
-  return /[\u0000-\u001f\u007f\u2028\u2029]/.test(path) || path.trim() !== path ||
-      !path.isWellFormed() // a name that is not UTF-8 (see src/seed/paths.ts): \udcXX escapes
-    ? JSON.stringify(path)
-    : path;
+  return blockValue(path); // tether:guard wt-show-path
 }
 
 /**

@@ -4,28 +4,31 @@
  * parent passes it back to the child's next land as `--landed ID`, as it passes the seed.
  *
  * Refs are shared, so a child can write any ref, a sibling's included: the record is
- * therefore never found through a ref. Its id is what only the parent holds, and it is
- * read back like a seed: the object must hash to that id and be exactly the commit a kept
+ * therefore never found through a ref. Its id is what the parent holds (from gate's own
+ * output only: a record-shaped commit is something a child can make), and it is read back
+ * like a seed: the object must hash to that id and be exactly the commit a kept
  * land writes for this child's branch on this seed. The ref a kept land also writes
  * (`refs/tether/landed/<seed 12 hex>-<n>`) only keeps the object from being pruned; it is
  * never read as the record. Without `--landed` a land merges against the seed, as a first
  * land does.
  *
- * With a record, the land's merge base is the seed's tree with the record's entries at the
- * paths the child changed: what landed before is in the base, so only what the child
- * changed since the record lands. A path the child has not changed since keeps the
- * parent's version, whatever the parent did with it since (kept it, edited next to it,
- * took it out again). Whether the parent still holds the record's change there is decided
- * by content: a three-way merge of the record's change (base seed, theirs record) into the
- * parent's file leaves that file unchanged.
+ * With a record, the land's merge base is the record's tree: what landed before is in the
+ * base, so only what the child changed since the record lands (an undo of a landed change
+ * or a rename since included), and claims and file evidence are judged against those
+ * paths. A path the child has not changed since keeps the parent's version, whatever the
+ * parent did with it since (kept it, edited next to it, took it out again). Whether the
+ * parent still holds the record's change there is decided by content: a three-way merge of
+ * the record's change (base seed, theirs record) into the parent's file leaves that file
+ * unchanged.
  *
  * @module
  */
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
-import { decodePaths } from "../seed/paths.ts";
-import { FIXED_IDENTITY, fixedCommitBytes, objectId, readVerifiedCommit } from "../seed/commit.ts";
+import { FIXED_IDENTITY, fixedCommitBytes, objectId } from "../seed/commit.ts";
+import { readObjects } from "../gate/objects.ts";
 import { changedPaths } from "../seed/state.ts";
 import { parseMergeTree } from "./conflicts.ts";
+import { mergeTrees } from "./merge.ts";
 import { LANDED_REF_PREFIX } from "./plan.ts";
 
 /**
@@ -45,53 +48,95 @@ export function recordRef(branch: string): string {
 
 /**
  * The exact bytes of a child's land record: a commit of `tree` on the seed, with tether's
- * fixed identity and a message naming the child's branch.
+ * fixed identity and a message naming the child's branch and a random token (so that no
+ * one can know a record's id before the kept land writes it, and plant an object under it).
  *
  * @example A record names its branch, so one child's record is never another's
  * ```ts
  * import { assertEquals } from "../_assert.ts";
- * const bytes = recordBytes("a".repeat(40), "b".repeat(40), "tether/bbbbbbbbbbbb-1");
- * assertEquals(new TextDecoder().decode(bytes).endsWith("\n\ntether: landed tether/bbbbbbbbbbbb-1\n"), true);
+ * const bytes = recordBytes("a".repeat(40), "b".repeat(40), "tether/bbbbbbbbbbbb-1", "0".repeat(32));
+ * assertEquals(new TextDecoder().decode(bytes).endsWith(`\n\ntether: landed tether/bbbbbbbbbbbb-1 ${"0".repeat(32)}\n`), true);
  * ```
  * @param tree The child's tree that landed.
  * @param seed The seed.
  * @param branch The child's branch.
+ * @param token 32 lowercase hex.
  * @returns The commit object's content.
  */
-export function recordBytes(tree: string, seed: string, branch: string): Uint8Array {
-  return fixedCommitBytes(tree, [seed], `tether: landed ${branch}`);
+export function recordBytes(tree: string, seed: string, branch: string, token: string): Uint8Array {
+  return fixedCommitBytes(tree, [seed], `tether: landed ${branch} ${token}`);
+}
+
+/** Why a `--landed` record cannot be used: one line, and what not to do instead. */
+function gone(id: string, what: string): GitError {
+  return new GitError(
+    "failed",
+    `--landed ${id}: ${what}: the land record was deleted or altered since the kept land; nothing landed (do not land this child without --landed: that merges against the seed and brings back what the parent took out since; see docs/worktree.md, "When the land record is gone")`,
+  );
 }
 
 /**
- * Write the record of a kept land: the commit object of {@linkcode recordBytes}, exactly,
- * then its anchor ref.
+ * Write the object of a kept land's record ({@linkcode recordBytes}, with a fresh token) and
+ * read it back: it must be exactly those bytes. Runs before the land writes anything, so a
+ * kept land never prints an id the next land cannot use.
  *
+ * @param top A directory in the repository.
+ * @param format The object format.
  * @param branch The child's branch.
  * @param seed The seed.
- * @param tree The child's tree that landed.
- * @returns The record's id, and why its anchor could not be written (if it could not).
- * @throws {GitError} when the commit cannot be written.
+ * @param tree The child's tree that lands.
+ * @returns The record's id.
+ * @throws {GitError} when it cannot be written, or does not read back as written.
  */
 export async function writeRecord(
+  top: string,
+  format: ObjectFormat,
   branch: string,
   seed: string,
   tree: string,
-): Promise<{ id: string; unanchored?: string }> {
+): Promise<string> {
+  const token = crypto.randomUUID().replaceAll("-", ""); // tether:guard wt-record-token
+  const bytes = recordBytes(tree, seed, branch, token);
   const id = await gitText(["hash-object", "-t", "commit", "-w", "--stdin"], {
+    cwd: top,
     env: FIXED_IDENTITY,
-    stdin: recordBytes(tree, seed, branch),
+    stdin: bytes,
   });
-  try {
-    await runGit(["update-ref", "-m", "tether: land", recordRef(branch), id]);
-    return { id };
-  } catch (error) {
-    return { id, unanchored: error instanceof Error ? error.message : String(error) };
+  const back = (await readObjects(top, [id], format)).get(id);
+  if (back?.kind !== "ok" || !sameBytes(back.content, bytes)) { // tether:guard wt-record-readback
+    throw new GitError(
+      "failed",
+      `the land record ${id} does not read back as written (the object store was altered): nothing landed`,
+    );
   }
+  return id;
 }
 
 /**
- * Read back the record the parent names with `--landed`: the object must hash to `id` and
- * be exactly the record a kept land writes for `branch` on `seed`.
+ * Anchor a record against pruning: its ref (never read as the record).
+ *
+ * @param branch The child's branch.
+ * @param id The record's id.
+ * @returns Why the ref could not be written, or undefined.
+ */
+export async function anchorRecord(branch: string, id: string): Promise<string | undefined> {
+  try {
+    await runGit(["update-ref", "-m", "tether: land", recordRef(branch), id]);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+const RECORD_MESSAGE = /\n\ntether: landed (\S+) ([0-9a-f]{32})\n$/;
+
+/**
+ * Read back the record the parent names with `--landed`: the object must be there, hash to
+ * `id`, and be exactly a record a kept land writes for `branch` on `seed`.
  *
  * @param top A directory in the repository.
  * @param id The record's full id, as the parent gave it.
@@ -99,7 +144,7 @@ export async function writeRecord(
  * @param branch The child's branch.
  * @param format The object format.
  * @returns The tree the record holds.
- * @throws {GitError} when the object is missing, forged, or not that record.
+ * @throws {GitError} when the object is missing, altered, or not that record (one line each).
  */
 export async function readRecord(
   top: string,
@@ -108,73 +153,21 @@ export async function readRecord(
   branch: string,
   format: ObjectFormat,
 ): Promise<string> {
-  const { tree } = await readVerifiedCommit(top, id, format);
-  const expected = await objectId("commit", recordBytes(tree, seed, branch), format);
-  if (expected !== id) { // tether:guard wt-landed-record
+  const read = (await readObjects(top, [id], format)).get(id);
+  if (read === undefined || read.kind === "missing") throw gone(id, "no such object");
+  if (read.kind === "forged") throw gone(id, "the object stored under that id does not hash to it");
+  const content = new TextDecoder().decode(read.content);
+  const tree = /^tree ([0-9a-f]+)\n/.exec(content)?.[1] ?? "";
+  const [, named = "", token = ""] = RECORD_MESSAGE.exec(content) ?? [];
+  const exact = read.type === "commit" && named === branch &&
+    await objectId("commit", recordBytes(tree, seed, branch, token), format) === id;
+  if (!exact) { // tether:guard wt-landed-record
     throw new GitError(
       "failed",
-      `--landed ${id} is not a land record of ${branch} on the seed ${seed} (a kept land of this child prints its record)`,
+      `--landed ${id} is not a land record of ${branch} on the seed ${seed} (take it only from this child's kept land: its "land record:" line, or land.record in --json)`,
     );
   }
   return tree;
-}
-
-/** A path's entry in a tree: its mode and id. */
-export interface Entry {
-  mode: string;
-  oid: string;
-}
-
-/**
- * `diff-tree --raw -z` from `from` to `to`: path → the entry in `to` (undefined: absent).
- *
- * @param top A directory in the repository.
- * @param from A tree.
- * @param to A tree.
- * @returns Each changed path's entry in `to`.
- * @throws {GitError} when git fails.
- */
-export async function entriesChanged(
-  top: string,
-  from: string,
-  to: string,
-): Promise<Map<string, Entry | undefined>> {
-  const out = new Map<string, Entry | undefined>();
-  if (from === to) return out;
-  const { stdout } = await runGit(
-    ["diff-tree", "-r", "-z", "--no-renames", "--raw", "--no-abbrev", "--end-of-options", from, to],
-    { cwd: top, parse: true },
-  );
-  const fields = decodePaths(stdout);
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const [, mode = "", , oid = ""] = fields[i]!.slice(1).split(" ");
-    out.set(fields[i + 1]!, /^0+$/.test(mode) ? undefined : { mode, oid });
-  }
-  return out;
-}
-
-/**
- * The record's entries the merge base takes: at each path the child changed since the
- * seed where the record differs from the seed. Elsewhere the base stays the seed's, so a
- * path the child has put back as the seed had it is not changed by the land (it is no
- * change of the child's, and never claimed).
- *
- * @example The record added a.txt and changed b.txt; the child has since put b.txt back
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * const recorded = new Map([["a.txt", { mode: "100644", oid: "1" }], ["b.txt", { mode: "100644", oid: "2" }]]);
- * assertEquals([...recordBase(["a.txt", "m.txt"], recorded).keys()], ["a.txt"]);
- * ```
- * @param changed The paths the child changed since the seed.
- * @param recorded The record's entries where it differs from the seed (undefined: removed).
- * @returns Path → the base's entry (undefined: absent).
- */
-export function recordBase(
-  changed: readonly string[],
-  recorded: ReadonlyMap<string, Entry | undefined>,
-): Map<string, Entry | undefined> {
-  const own = new Set(changed);
-  return new Map([...recorded].filter(([path]) => own.has(path))); // tether:guard wt-record-changed-only
 }
 
 /**
@@ -200,75 +193,30 @@ export function alreadyLanded(
 }
 
 /**
- * The seed's tree with `entries` in place (an undefined entry removes the path).
- *
- * @param index A fresh scratch index the parent names.
- * @param seedTree The seed's working-tree tree.
- * @param entries Path → entry.
- * @param zero The null object id (a removal's id).
- * @returns The tree's id.
- * @throws {GitError} when git fails.
- */
-export async function patchedTree(
-  index: string,
-  seedTree: string,
-  entries: ReadonlyMap<string, Entry | undefined>,
-  zero: string,
-): Promise<string> {
-  if (entries.size === 0) return seedTree;
-  const env = { GIT_INDEX_FILE: index, GIT_NO_REPLACE_OBJECTS: "1" };
-  await runGit(["read-tree", "--end-of-options", seedTree], { env });
-  // Removals first, so a directory can replace a file at the same name and back.
-  const all = [...entries];
-  const gone = all.filter(([, e]) => e === undefined).map(([p]) => `0 ${zero}\t${p}\0`);
-  const kept = all.filter((pe): pe is [string, Entry] => pe[1] !== undefined)
-    .map(([p, e]) => `${e.mode} ${e.oid}\t${p}\0`);
-  await runGit(["update-index", "-z", "--replace", "--index-info"], {
-    env,
-    stdin: [...gone, ...kept].join(""),
-  });
-  const tree = await gitText(["write-tree"], { env });
-  if (!tree) throw new GitError("failed", "git write-tree printed no tree");
-  return tree;
-}
-
-async function commitOf(tree: string, parents: string[]): Promise<string> {
-  const args = ["commit-tree", ...parents.flatMap((p) => ["-p", p]), "-m", "tether held"];
-  return await gitText([...args, "--end-of-options", tree], { env: FIXED_IDENTITY });
-}
-
-/**
  * The paths among `paths` where the parent still holds the record's change, decided by
- * content: a three-way merge of the record's change at those paths (base the seed's tree,
- * theirs the seed's tree with the record's entries there) into the parent's working tree
- * leaves the parent's entry at the path unchanged, without a conflict.
+ * content: a three-way merge of the record's change (base the seed's tree, theirs the
+ * record's) into the parent's working tree leaves the parent's entry at the path
+ * unchanged, without a conflict there.
  *
  * @param top The parent's top level.
+ * @param format The object format.
  * @param seedTree The seed's working-tree tree.
  * @param parentTree The parent's working-tree tree.
- * @param theirs The seed's tree with the record's entries at `paths`.
+ * @param theirs The record's tree.
  * @param paths The paths already landed.
  * @returns Those the parent holds, in order.
  * @throws {GitError} when git fails.
  */
 export async function heldPaths(
   top: string,
+  format: ObjectFormat,
   seedTree: string,
   parentTree: string,
   theirs: string,
   paths: readonly string[],
 ): Promise<string[]> {
   if (paths.length === 0) return [];
-  const base = await commitOf(seedTree, []);
-  const [ours, record] = await Promise.all([
-    commitOf(parentTree, [base]),
-    commitOf(theirs, [base]),
-  ]);
-  const merged = await runGit(["merge-tree", "--write-tree", "-z", ours, record], {
-    cwd: top,
-    parse: true,
-    allowFailure: true,
-  });
+  const merged = await mergeTrees(top, format, seedTree, parentTree, theirs);
   const { tree, conflicts } = parseMergeTree(merged.stdout);
   if ((merged.code !== 0 && merged.code !== 1) || !tree) {
     throw new GitError("failed", `git merge-tree exited with ${merged.code}: ${merged.stderr}`);

@@ -9,7 +9,8 @@ import { captureLive, type LiveTree, LOCATION_ARGS, parseLocation } from "../han
 import { HOST_OS, nativeCwd } from "../handshake/cwd.ts";
 import { parseIssuedAt } from "../handshake/fields.ts";
 import { unverifiedText, verifiedLine } from "../handshake/finding.ts";
-import { GitError, gitText, objectFormat, runGit } from "../git.ts";
+import { GitError, objectFormat, runGit } from "../git.ts";
+import { runHistory } from "../gate/objects.ts";
 import { readSeed, seedId } from "../seed/commit.ts";
 import { captureState, changedPaths, type TreeState } from "../seed/state.ts";
 import { HARNESS, parseV2Block, type V2Handshake } from "../handshake/v2/block.ts";
@@ -70,13 +71,16 @@ function linkedGitDir(gitDir: string, commonDir: string): boolean {
 }
 
 async function baseRelation(top: string, parentHead: string): Promise<BaseRelation> {
-  const mb = await runGit(["merge-base", "HEAD", parentHead], { cwd: top, allowFailure: true });
+  // Parentage as the objects say it: no graft, shallow file or commit-graph (runHistory).
+  const mb = await runHistory(["merge-base", "HEAD", parentHead], { cwd: top, allowFailure: true });
   if (mb.code === 1) return relation(1, 1, false);
   if (mb.code !== 0) return { kind: "unknown" };
-  const counts = await gitText(["rev-list", "--left-right", "--count", `HEAD...${parentHead}`], {
-    cwd: top,
-  });
-  const [ahead = 0, behind = 0] = counts.split(/\s+/).map(Number);
+  const counts = await runHistory(
+    ["rev-list", "--left-right", "--count", `HEAD...${parentHead}`],
+    { cwd: top, parse: true },
+  );
+  const [ahead = 0, behind = 0] = new TextDecoder().decode(counts.stdout).trim().split(/\s+/)
+    .map(Number);
   return relation(ahead, behind, true);
 }
 

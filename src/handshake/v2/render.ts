@@ -4,12 +4,13 @@
  *
  * @module
  */
+import { blockValue } from "../../context/render.ts";
 import { divergenceFinding, unverifiedText, verifiedLine } from "../finding.ts";
 import type { ExactVerdict, SeedReport } from "./exact.ts";
 
 /**
- * A path as a finding line shows it: as it is, or JSON-quoted when it holds a control
- * character or edge white space (so a path cannot forge lines of the finding).
+ * A path as a finding line shows it: {@linkcode blockValue} (as it is, or JSON-quoted when
+ * it holds a control character or edge white space), so a path cannot forge lines.
  *
  * @example A newline in a path is quoted
  * ```ts
@@ -21,8 +22,7 @@ import type { ExactVerdict, SeedReport } from "./exact.ts";
  * @returns The display form.
  */
 export function showPath(path: string): string {
-  // deno-lint-ignore no-control-regex
-  return /[\u0000-\u001f\u007f]|^\s|\s$/.test(path) ? JSON.stringify(path) : path;
+  return blockValue(path);
 }
 
 /**
