@@ -27,6 +27,12 @@ chmod +x "$COMMON/hooks/reference-transaction"
 land_report "$C" m.txt
 echo "--- hook runs inside gate: $(grep -c . "$WORK/hook-ran")"
 echo "--- parent's f.txt, last line:"; tail -1 "$P/f.txt"
+echo
+echo "=== (b) the parent's next spawn runs it too (the seed ref and claimBranch's update-ref)"
+: > "$WORK/hook-ran"
+spawn c2 && echo "spawned c2"
+echo "--- hook runs inside handshake wrap --worktree: $(grep -c . "$WORK/hook-ran")"
 # A fixed tether pins core.hooksPath=/dev/null on every git call that can run a hook (the
 # clean-up's worktree remove and update-ref, the record's anchor, spawn's ref writes):
-# "hook runs inside gate: 0" and the parent's last line stays "line 10".
+# "hook runs inside gate: 0", the parent's last line stays "line 10", and (b) "hook runs
+# inside handshake wrap --worktree: 0".
