@@ -6,6 +6,8 @@
  * @module
  */
 import { join } from "node:path";
+import { type BinaryName, PERMISSIONS } from "../src/permissions.ts";
+import { bin, ROOT, type Run, run, type RunOptions } from "../tests/_helpers.ts";
 
 /** What a row promises: a ratio, a difference, a wall time, or nothing (informative). */
 export type Target =
@@ -218,4 +220,127 @@ export function table(rows: readonly Row[]): string[] {
   lines.push("", "Baselines (the `git baseline` column), by row:");
   rows.forEach((row, i) => lines.push(`${i + 1}. ${row.baselineCommand}`));
   return lines;
+}
+
+/** Where `deno task install` put the commands the bench runs, once {@linkcode installTether} ran. */
+let installed: string | undefined;
+
+/**
+ * Install the four commands as users get them (`deno task install --root <temp>`: each
+ * one-file bundle behind its `deno install` launcher), so that {@linkcode tether} runs
+ * them as they ship.
+ *
+ * @returns A function that removes the install again.
+ * @throws {Error} when the install fails.
+ */
+export async function installTether(): Promise<() => Promise<void>> {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "tether-bench-install-" }));
+  const r = await run(Deno.execPath(), [
+    "run",
+    "--allow-run",
+    "--allow-read",
+    "--allow-write",
+    "--allow-env",
+    join(ROOT, "scripts", "install.ts"),
+    "--root",
+    root,
+  ]);
+  if (r.code !== 0) throw new Error(`deno task install failed: ${r.stderr}${r.stdout}`);
+  installed = root;
+  return async () => {
+    installed = undefined;
+    await Deno.remove(root, { recursive: true });
+  };
+}
+
+/** The form {@linkcode tether} runs: the installed command, or `deno run` of the source. */
+export type Form = "installed" | "source";
+
+/**
+ * Run a tether command: the installed one (after {@linkcode installTether}) unless the
+ * source form is asked for, which is `deno run` of the entry point under its exact flags.
+ *
+ * @param name The binary.
+ * @param args Its arguments.
+ * @param options cwd, stdin, env (added to the inherited environment).
+ * @param form Which form to run.
+ * @returns Exit code and output.
+ */
+export function tether(
+  name: BinaryName,
+  args: string[],
+  options: RunOptions = {},
+  form: Form = "installed",
+): Promise<Run> {
+  if (form === "source" || installed === undefined) return bin(name, args, options);
+  return run(join(installed, "bin", name), args, {
+    ...options,
+    env: { NO_COLOR: "1", ...options.env },
+  });
+}
+
+/**
+ * The argv of a tether command in the form {@linkcode tether} runs (for a process the
+ * caller spawns itself).
+ *
+ * @param name The binary.
+ * @param args Its arguments.
+ * @returns Program and arguments.
+ */
+export function tetherArgv(name: BinaryName, args: string[]): [string, string[]] {
+  if (installed !== undefined) return [join(installed, "bin", name), args];
+  return [
+    Deno.execPath(),
+    ["run", "--quiet", "--no-prompt", ...PERMISSIONS[name], join(ROOT, `${name}.ts`), ...args],
+  ];
+}
+
+/** What the name of a row says about the form it ran. */
+export function formNote(): string {
+  return installed === undefined ? "`deno run` of the source" : "installed";
+}
+
+/** The parts of `deno task bench`, in the order they run. */
+export const PARTS = ["verify", "gate", "coord", "worktree"] as const;
+/** One part of the bench. */
+export type Part = typeof PARTS[number];
+
+/**
+ * Read the bench's command line: `--only a,b` runs those parts (all by default), and
+ * `--source` runs `deno run` of the source instead of the installed commands.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../src/_assert.ts";
+ * assertEquals(benchArgs([]), { parts: ["verify", "gate", "coord", "worktree"], source: false });
+ * assertEquals(benchArgs(["--only", "gate,verify"]), { parts: ["verify", "gate"], source: false });
+ * assertEquals(benchArgs(["--only=coord", "--source"]), { parts: ["coord"], source: true });
+ * let refused = false;
+ * try {
+ *   benchArgs(["--only", "nope"]);
+ * } catch {
+ *   refused = true;
+ * }
+ * assertEquals(refused, true);
+ * ```
+ * @param args The bench's arguments.
+ * @returns The parts to run, in bench order, and the form.
+ * @throws {Error} on an unknown part or option.
+ */
+export function benchArgs(args: readonly string[]): { parts: Part[]; source: boolean } {
+  let only: string[] | undefined;
+  let source = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--source") source = true;
+    else if (arg === "--only" || arg.startsWith("--only=")) {
+      const value = arg === "--only" ? args[++i] : arg.slice("--only=".length);
+      only = (value ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+      const unknown = only.find((p) => !(PARTS as readonly string[]).includes(p));
+      if (unknown !== undefined || only.length === 0) {
+        throw new Error(`--only takes parts among ${PARTS.join(", ")}: ${JSON.stringify(value)}`);
+      }
+    } else throw new Error(`unknown option ${JSON.stringify(arg)} (--only PARTS, --source)`);
+  }
+  return { parts: PARTS.filter((p) => only === undefined || only.includes(p)), source };
 }

@@ -1,9 +1,13 @@
 /**
- * `deno task bench`: one run, one table. Each row times a tether binary (run as it ships:
- * `deno run` under its exact flags) against its git baseline in the same run, as medians
- * of alternating rounds after a warm-up, and gives the git processes tether starts
- * (counted in a separate run through a `git` shim first on PATH, so the shim never skews a
- * timing). Not a test: it prints numbers and never fails on them.
+ * `deno task bench`: one run, one table. Each row times a tether binary, run as it ships
+ * (installed by `deno task install` into a temp root: the one-file bundle behind its
+ * launcher), against its git baseline in the same run, as medians of alternating rounds
+ * after a warm-up, and gives the git processes tether starts (counted in a separate run
+ * through a `git` shim first on PATH, so the shim never skews a timing). Not a test: it
+ * prints numbers and never fails on them.
+ *
+ * `deno task bench --only verify,gate` runs only those parts (`verify`, `gate`, `coord`,
+ * `worktree`), still into one table; `--source` runs `deno run` of the source instead.
  *
  * Rows: `verify` (small repository, 100,000 files, exact mode); `handshake wrap --context`
  * and `gate --since` on 10,000 untracked or changed files (`bench_gate.ts`); `coord inbox`,
@@ -13,15 +17,20 @@
  * @module
  */
 import { join } from "node:path";
-import { bin, git, makeRepo, run } from "../tests/_helpers.ts";
+import { git, makeRepo, run } from "../tests/_helpers.ts";
 import {
   alternate,
+  benchArgs,
+  type Form,
+  formNote,
   type GitShim,
   gitShim,
+  installTether,
   median,
   progress,
   type Row,
   table,
+  tether,
   wall,
   writeMany,
 } from "./_bench.ts";
@@ -32,8 +41,13 @@ import { benchWorktree } from "./bench_worktree.ts";
 const RECIPE =
   "git rev-parse HEAD; git rev-parse --abbrev-ref HEAD; pwd; git status --porcelain | sha256sum";
 
-async function verifies(repo: string, prompt: string, env: Record<string, string> = {}) {
-  const r = await bin("verify", [], { cwd: repo, stdin: prompt, env });
+async function verifies(
+  repo: string,
+  prompt: string,
+  env: Record<string, string> = {},
+  form: Form = "installed",
+) {
+  const r = await tether("verify", [], { cwd: repo, stdin: prompt, env }, form);
   if (r.code !== 0) throw new Error(`verify did not match: ${r.stdout}${r.stderr}`);
 }
 
@@ -54,33 +68,48 @@ async function bigRepo(files: number): Promise<string> {
 async function benchVerify(shim: GitShim): Promise<Row[]> {
   const rows: Row[] = [];
   const small = await makeRepo();
-  const smallPrompt = (await bin("handshake", ["wrap"], { cwd: small, stdin: "task" })).stdout;
+  const smallPrompt = (await tether("handshake", ["wrap"], { cwd: small, stdin: "task" })).stdout;
   const s = await alternate(9, () => verifies(small, smallPrompt), () => recipe(small));
   rows.push({
-    name: "`verify`, small repository",
+    name: `\`verify\` (${formNote()}), small repository`,
     ...s,
     baselineCommand: `the bash recipe \`${RECIPE}\``,
     target: { kind: "wall", maxMs: 50 },
     git: await shim.count(() => verifies(small, smallPrompt, shim.env)),
   });
+  if (formNote() === "installed") {
+    const source = await alternate(
+      9,
+      () => verifies(small, smallPrompt, {}, "source"),
+      () => recipe(small),
+    );
+    rows.push({
+      name: "`verify` (`deno run` of the source), small repository",
+      ...source,
+      baselineCommand: "the bash recipe, as row 1",
+      target: { kind: "none" },
+    });
+  }
   await Deno.remove(small, { recursive: true });
 
   progress("building a repository of 100,000 files…");
   const big = await bigRepo(100_000);
   try {
-    const prompt = (await bin("handshake", ["wrap"], { cwd: big, stdin: "task" })).stdout;
+    const prompt = (await tether("handshake", ["wrap"], { cwd: big, stdin: "task" })).stdout;
     const b = await alternate(7, () => verifies(big, prompt), () => recipe(big));
     rows.push({
-      name: "`verify`, 100,000 files",
+      name: `\`verify\` (${formNote()}), 100,000 files`,
       ...b,
       baselineCommand: "the bash recipe, as row 1",
       target: { kind: "ratio", max: 1.1 },
       git: await shim.count(() => verifies(big, prompt, shim.env)),
     });
-    const empty = join(big, "..", `empty-${crypto.randomUUID()}.ts`);
+    const empty = join(big, "..", `empty-${crypto.randomUUID()}.js`);
     await Deno.writeTextFile(empty, "");
     const starts: number[] = [];
-    for (let i = 0; i < 5; i++) starts.push(await wall(() => run(Deno.execPath(), ["run", empty])));
+    for (let i = 0; i < 5; i++) {
+      starts.push(await wall(() => run(Deno.execPath(), ["run", "--no-config", empty])));
+    }
     const startup = median(starts);
     await Deno.remove(empty);
     const st = await alternate(5, () => status(big), () => recipe(big));
@@ -106,14 +135,15 @@ async function benchVerify(shim: GitShim): Promise<Row[]> {
  */
 async function benchExact(big: string, shim: GitShim): Promise<Row[]> {
   const baselineCommand = "`git status --porcelain`";
-  const handshake = (args: string[]) => () => bin("handshake", args, { cwd: big });
+  const handshake = (args: string[]) => () => tether("handshake", args, { cwd: big });
   const cold = await wall(handshake(["--exact"]));
-  const prompt = (await bin("handshake", ["wrap", "--exact"], { cwd: big, stdin: "task" })).stdout;
+  const prompt =
+    (await tether("handshake", ["wrap", "--exact"], { cwd: big, stdin: "task" })).stdout;
   const v1 = await alternate(3, handshake([]), () => status(big));
   const exact = await alternate(3, handshake(["--exact"]), () => status(big));
   const verifyExact = await alternate(3, () => verifies(big, prompt), () => status(big));
   const count = (args: string[]) =>
-    shim.count(() => bin("handshake", args, { cwd: big, env: shim.env }));
+    shim.count(() => tether("handshake", args, { cwd: big, env: shim.env }));
   const none = { kind: "none" } as const;
   return [
     {
@@ -147,21 +177,32 @@ async function benchExact(big: string, shim: GitShim): Promise<Row[]> {
   ];
 }
 
+const BENCHES = {
+  verify: ["verify", benchVerify],
+  gate: ["context and gate", benchGate],
+  coord: ["coord", benchCoord],
+  worktree: ["worktree", benchWorktree],
+} as const;
+
 if (import.meta.main) {
   const started = performance.now();
-  console.log(`tether bench (${Deno.build.os} ${Deno.build.arch}, deno ${Deno.version.deno})`);
+  let args;
+  try {
+    args = benchArgs(Deno.args);
+  } catch (error) {
+    console.error(`error: ${(error as Error).message}`);
+    Deno.exit(2);
+  }
+  console.log(
+    `tether bench (${Deno.build.os} ${Deno.build.arch}, deno ${Deno.version.deno}; ` +
+      `${args.parts.join(", ")}; ${args.source ? "`deno run` of the source" : "installed"})`,
+  );
   const shim = await gitShim();
+  const uninstall = args.source ? undefined : await installTether();
   const rows: Row[] = [];
   const failed: string[] = [];
   try {
-    for (
-      const [title, part] of [
-        ["verify", benchVerify],
-        ["context and gate", benchGate],
-        ["coord", benchCoord],
-        ["worktree", benchWorktree],
-      ] as const
-    ) {
+    for (const [title, part] of args.parts.map((p) => BENCHES[p])) {
       const t = performance.now();
       console.log(`${title}…`);
       try {
@@ -173,6 +214,7 @@ if (import.meta.main) {
     }
   } finally {
     await shim.remove();
+    await uninstall?.();
   }
   console.log("");
   for (const line of table(rows)) console.log(line);

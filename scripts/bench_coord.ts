@@ -8,20 +8,29 @@
  * another lane's `coord send` to it returned (target: within 1 s), in an empty work item
  * and in the one of 10,000 messages.
  *
- * Run alone: `deno run --allow-run --allow-read --allow-write --allow-env scripts/bench_coord.ts`.
+ * In the table: `deno task bench --only coord`. Alone, in the source form:
+ * `deno run --allow-run --allow-read --allow-write --allow-env scripts/bench_coord.ts`.
  *
  * @module
  */
 import { join } from "node:path";
-import { PERMISSIONS } from "../src/permissions.ts";
 import { seqFileName, STORE_DIR } from "../src/coord/store.ts";
 import { AckSchema, type Message, MessageSchema } from "../src/coord/message.ts";
 import { formatMessageId } from "../src/coord/ids.ts";
-import { alternate, type GitShim, gitShim, median, type Row, table, wall } from "./_bench.ts";
+import {
+  alternate,
+  formNote,
+  type GitShim,
+  gitShim,
+  median,
+  type Row,
+  table,
+  tetherArgv,
+  wall,
+} from "./_bench.ts";
 
 const MESSAGES = 10_000;
 const LANES = 20;
-const ROOT = new URL("..", import.meta.url).pathname;
 const decoder = new TextDecoder();
 
 async function git(cwd: string, args: string[]): Promise<string> {
@@ -122,15 +131,9 @@ async function writeMessages(
 
 /** Run coord once (through the shim when `env` puts it first on PATH). */
 async function coord(cwd: string, args: string[], env: Record<string, string> = {}) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--quiet",
-      "--no-prompt",
-      ...PERMISSIONS.coord,
-      join(ROOT, "coord.ts"),
-      ...args,
-    ],
+  const [program, argv] = tetherArgv("coord", args);
+  const out = await new Deno.Command(program, {
+    args: argv,
     cwd,
     stdout: "piped",
     stderr: "piped",
@@ -195,7 +198,7 @@ export async function benchCoord(shim: GitShim): Promise<Row[]> {
       const dir = dirs[lanes.indexOf(lane)]!;
       const timed = await alternate(3, () => coord(dir, args), gitLog);
       rows.push({
-        name: `\`coord ${what}\` as ${lane}, ${
+        name: `\`coord ${what}\` (${formNote()}) as ${lane}, ${
           MESSAGES.toLocaleString("en")
         } messages, ${LANES} lanes`,
         ...timed,
@@ -234,8 +237,9 @@ async function ackAll(main: string, workItem: string, lane: string): Promise<voi
 }
 
 function coordProcess(cwd: string, args: string[], stdin: "null" | "piped" = "null") {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", "--no-prompt", ...PERMISSIONS.coord, join(ROOT, "coord.ts"), ...args],
+  const [program, argv] = tetherArgv("coord", args);
+  return new Deno.Command(program, {
+    args: argv,
     cwd,
     stdin,
     stdout: "piped",

@@ -8,18 +8,21 @@
  * - `gate --since` with 10,000 changed files (a parent that edited all 10,000 committed
  *   files; a child that edits 100 of them further and commits 100 new ones).
  *
- * Called from `scripts/bench.ts`; alone: `deno run -A scripts/bench_gate.ts`.
+ * Called from `scripts/bench.ts` (`deno task bench --only gate`); alone, in the source
+ * form: `deno run -A scripts/bench_gate.ts`.
  *
  * @module
  */
-import { bin, git, makeRepo, run } from "../tests/_helpers.ts";
+import { git, makeRepo, run } from "../tests/_helpers.ts";
 import {
   alternate,
+  formNote,
   type GitShim,
   gitShim,
   progress,
   type Row,
   table,
+  tether,
   writeMany,
 } from "./_bench.ts";
 
@@ -37,7 +40,7 @@ const status = (repo: string) => run("git", ["status", "--porcelain", "-uall"], 
 
 /** The spawn snapshot, as `handshake --context --json` records it. */
 async function snapshot(repo: string): Promise<string> {
-  const r = await bin("handshake", ["--context", "--json"], { cwd: repo });
+  const r = await tether("handshake", ["--context", "--json"], { cwd: repo });
   const id = r.code === 0 ? JSON.parse(r.stdout).snapshot_id : undefined;
   if (typeof id !== "string") throw new Error(`handshake --context failed: ${r.stderr}`);
   return id;
@@ -53,7 +56,7 @@ function gate(repo: string, since: string, claimed: string[], env: Record<string
     evidence: [{ kind: "file", ref: claimed[0], ok: true }],
   });
   return async () => {
-    const r = await bin("gate", ["--since", since, "--json"], { cwd: repo, stdin: result, env });
+    const r = await tether("gate", ["--since", since, "--json"], { cwd: repo, stdin: result, env });
     if (r.code !== 0) {
       throw new Error(`gate did not accept (exit ${r.code}): ${r.stdout.slice(0, 400)}`);
     }
@@ -66,7 +69,7 @@ async function untracked(shim: GitShim): Promise<Row[]> {
   try {
     await writeMany(repo, names(0, FILES), (i) => `untracked ${i}\n`);
     const wrap = (env: Record<string, string> = {}) => async () => {
-      const r = await bin("handshake", ["wrap", "--context"], { cwd: repo, stdin: "task", env });
+      const r = await tether("handshake", ["wrap", "--context"], { cwd: repo, stdin: "task", env });
       if (r.code !== 0) throw new Error(`handshake wrap --context: ${r.stderr}`);
     };
     const context = await alternate(5, wrap(), () => status(repo));
@@ -77,14 +80,14 @@ async function untracked(shim: GitShim): Promise<Row[]> {
     const timed = await alternate(5, gate(repo, since, claimed), () => status(repo));
     return [
       {
-        name: "`handshake wrap --context`, 10,000 untracked files",
+        name: `\`handshake wrap --context\` (${formNote()}), 10,000 untracked files`,
         ...context,
         baselineCommand: STATUS,
         target: { kind: "delta", maxMs: 500 },
         git: contextGit,
       },
       {
-        name: "`gate --since`, 10,000 untracked files",
+        name: `\`gate --since\` (${formNote()}), 10,000 untracked files`,
         ...timed,
         baselineCommand: STATUS,
         target: { kind: "delta", maxMs: 500 },
@@ -113,7 +116,7 @@ async function changed(shim: GitShim): Promise<Row> {
     const claimed = [...names(FILES, 100), ...names(0, 100)];
     const timed = await alternate(5, gate(repo, since, claimed), () => status(repo));
     return {
-      name: "`gate --since`, 10,000 changed files",
+      name: `\`gate --since\` (${formNote()}), 10,000 changed files`,
       ...timed,
       baselineCommand: STATUS,
       target: { kind: "delta", maxMs: 500 },

@@ -9,12 +9,13 @@
  *   same change by hand (`git add -A` and `git diff --cached --binary <seed>` in the child,
  *   `git apply` in the parent, `git worktree remove`).
  *
- * Called from `scripts/bench.ts`; alone: `deno run -A scripts/bench_worktree.ts`.
+ * Called from `scripts/bench.ts` (`deno task bench --only worktree`); alone, in the source
+ * form: `deno run -A scripts/bench_worktree.ts`.
  *
  * @module
  */
 import { join } from "node:path";
-import { bin, git, makeRepo, run, tempDir } from "../tests/_helpers.ts";
+import { git, makeRepo, run, tempDir } from "../tests/_helpers.ts";
 import {
   alternate,
   type GitShim,
@@ -22,6 +23,7 @@ import {
   progress,
   type Row,
   table,
+  tether,
   writeMany,
 } from "./_bench.ts";
 
@@ -62,7 +64,7 @@ function ok(what: string, r: { code: number; stdout: string; stderr: string }): 
 async function spawnOne(repo: string, dir: string) {
   const prompt = await ok(
     "handshake wrap --worktree",
-    await bin("handshake", ["wrap", "--worktree", dir], { cwd: repo, stdin: "task\n" }),
+    await tether("handshake", ["wrap", "--worktree", dir], { cwd: repo, stdin: "task\n" }),
   );
   const seed = /^seed: ([0-9a-f]+)$/m.exec(prompt)?.[1];
   if (!seed) throw new Error("no seed in the v2 block");
@@ -73,7 +75,7 @@ async function benchSpawn(repo: string, kids: string, shim: GitShim): Promise<Ro
   const spawn = (env: Record<string, string> = {}) => async () => {
     await ok(
       "handshake --worktree --count",
-      await bin("handshake", ["--worktree", join(kids, "t"), "--count", String(CHILDREN)], {
+      await tether("handshake", ["--worktree", join(kids, "t"), "--count", String(CHILDREN)], {
         cwd: repo,
         env,
       }),
@@ -105,7 +107,7 @@ async function benchVerify(repo: string, kids: string, shim: GitShim): Promise<R
   const verify = (env: Record<string, string> = {}) => async () => {
     await ok(
       "verify in the child",
-      await bin("verify", [], { cwd: child.dir, stdin: child.prompt, env }),
+      await tether("verify", [], { cwd: child.dir, stdin: child.prompt, env }),
     );
   };
   const timed = await alternate(5, verify(), () => run("bash", ["-c", RECIPE], { cwd: child.dir }));
@@ -140,7 +142,7 @@ async function benchLand(repo: string, kids: string, shim: GitShim): Promise<Row
   const land = (env: Record<string, string> = {}) => async () => {
     await ok(
       "gate --worktree --land",
-      await bin("gate", ["--worktree", next.dir, "--seed", next.seed, "--land"], {
+      await tether("gate", ["--worktree", next.dir, "--seed", next.seed, "--land"], {
         cwd: repo,
         stdin: next.result,
         env,

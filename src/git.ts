@@ -226,6 +226,10 @@ export async function runGit(
   // parity with the user's shell.
   if (!options.keepReplaceObjects) env.GIT_NO_REPLACE_OBJECTS = "1"; // guard: no replace objects
   if (options.parse) env.LC_ALL = "C";
+  // The whole output is read when git exits, so git need not flush after every record
+  // (hash-object --stdin-paths, rev-list and the like write one line per syscall into a
+  // pipe otherwise). Changes no byte of it; startGit's conversations keep flushing.
+  env.GIT_FLUSH ??= "0";
   // Lossless: a path decoded with its invalid bytes as lone surrogates goes back as those bytes.
   const stdin = typeof options.stdin === "string" ? encodePath(options.stdin) : options.stdin;
   let output: Deno.CommandOutput | undefined;

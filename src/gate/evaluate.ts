@@ -31,6 +31,7 @@ import { GateError, type LiveRepo, openRepo, readBlob, readCommits } from "./rep
 import { MAX_JSON_DEPTH, scanJson } from "./json_keys.ts";
 import { compareTrees } from "./trees.ts";
 import { parseSnapshot } from "./snapshot_schema.ts";
+import { type EarlyReads, takeEarly } from "./early.ts";
 
 /** The verdict document `gate --json` prints (SPEC §5). */
 export interface GateReport {
@@ -136,13 +137,16 @@ async function observe(
   since: string,
   claimed: readonly string[],
   evidencePaths: readonly string[],
+  early: EarlyReads | undefined,
 ): Promise<{ snapshot: WorkingContextSnapshot; observed: string[]; spawn: SpawnState }> {
   if (!isFullOid(since, repo.format)) {
     throw new GateError(
       `Cannot evaluate: --since "${since}" is not a full ${repo.format} object id`,
     );
   }
-  const snapshot = parseSnapshot(await readBlob(repo.top, since, repo.format));
+  const snapshot = parseSnapshot(
+    (await early?.blob) ?? await readBlob(repo.top, since, repo.format),
+  );
   if (!snapshot) throw new GateError(`Cannot evaluate: blob "${since}" is not a tether snapshot`);
   const git = snapshot.git;
   if (!git) throw new GateError(`Cannot evaluate: snapshot "${since}" has no git part`);
@@ -162,9 +166,9 @@ async function observe(
   }
   const heads = [git.head, repo.head].filter((h): h is string => h !== null);
   const [live, commits, dirs] = await Promise.all([
-    readStatus(repo.top),
+    early?.status.then((s) => s ?? readStatus(repo.top)) ?? readStatus(repo.top),
     readCommits(repo.top, heads, repo.format),
-    repoDirs(repo.top),
+    early?.dirs.then((d) => d ?? repoDirs(repo.top)) ?? repoDirs(repo.top),
   ]);
   const tree = (head: string | null, whose: string): string | null => {
     if (head === null) return null;
@@ -178,12 +182,15 @@ async function observe(
   };
   const spawnPaths = git.entries.map((e) => plainPath(e.path));
   const livePaths = live.map((e) => plainPath(e.path));
+  const recorded = new Set(spawnPaths);
+  // A path the snapshot records is judged by its record alone; the trees' leaves are
+  // wanted only for the others (the paths that differ between the trees come anyway).
   const trees = await compareTrees(
     repo.top,
     repo.format,
     tree(git.head, "the snapshot's"),
     tree(repo.head, "the live"),
-    [...spawnPaths, ...livePaths, ...claimed, ...evidencePaths],
+    [...livePaths.filter((p) => !recorded.has(p)), ...claimed, ...evidencePaths],
   );
   let now;
   try {
@@ -195,7 +202,6 @@ async function observe(
     ]);
     // A path that held the spawn HEAD's content, with raw bytes that differ from it, may
     // still hold what `git add` would store as it (a line-ending conversion): read that.
-    const recorded = new Set(spawnPaths);
     await addFilteredIds(
       repo.top,
       now,
@@ -260,7 +266,9 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
   const needsRepo = options.since !== undefined ||
     (result?.evidence.some((e) => isCheckable(e.kind)) ?? false) ||
     result?.working_context?.head !== undefined;
-  const repo = needsRepo ? await openRepo(options.cwd) : undefined;
+  // `gate --since` in the current directory started its reads before it loaded (early.ts).
+  const early = options.cwd === undefined ? takeEarly(options.since) : undefined;
+  const repo = needsRepo ? await (early?.repo ?? openRepo(options.cwd)) : undefined;
   // With --since every claim is read: one that is not a path inside the tree (outside it,
   // inside .git, a NUL) is a reason of its own and is never handed to git.
   const claimChecks = (result?.files_changed ?? []).map((c) =>
@@ -275,7 +283,7 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
     evidencePath(e.ref)
   ).filter((p): p is string => typeof p === "string");
   const observation = repo && options.since !== undefined
-    ? await observe(repo, options.since, claimed, evidencePaths)
+    ? await observe(repo, options.since, claimed, evidencePaths, early)
     : undefined;
 
   let findings: EvidenceFinding[] = [];
