@@ -5,13 +5,21 @@
  *
  * @module
  */
+import { runMain } from "./src/cli.ts";
+import { EXIT_CANNOT_EVALUATE, gateArgs, readResultText } from "./src/gate/args.ts";
 import { prestartGate } from "./src/gate/early.ts";
 
 if (import.meta.main) {
-  // `gate --since`: git status and the snapshot read are the slow part; start them before
-  // loading zod and the contracts and reading stdin.
-  prestartGate(Deno.args);
-  const { runMain } = await import("./src/cli.ts");
-  const { EXIT_CANNOT_EVALUATE, gateMain } = await import("./src/gate/command.ts");
-  await runMain("gate", () => gateMain(Deno.args), EXIT_CANNOT_EVALUATE);
+  await runMain("gate", async () => {
+    // The command line is checked and the result read to its end before git runs: a usage
+    // error runs no git, and a child writing its result on a pipe is done before gate
+    // looks at the tree. Then `gate --since` starts its git reads while zod and the
+    // contracts load.
+    const parsed = await gateArgs(Deno.args);
+    if (typeof parsed === "number") return parsed;
+    const read = await readResultText(); // tether:guard gate3-tree-after-result
+    if (parsed.since !== undefined && parsed.worktree === undefined) prestartGate(parsed.since);
+    const { gateRun } = await import("./src/gate/command.ts");
+    return await gateRun(parsed, read);
+  }, EXIT_CANNOT_EVALUATE);
 }

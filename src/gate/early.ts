@@ -1,9 +1,10 @@
 /**
  * `gate --since`'s git reads started before the rest of gate loads: the repository, the
- * live `git status`, the repository's directories and the snapshot blob. They need
- * nothing from the child's result, so they run while zod and the contracts load and stdin
- * is read; {@linkcode evaluate} takes them instead of starting its own. Read-only: a run
- * that then fails on its arguments or input has only read.
+ * live `git status`, the repository's directories and the snapshot blob. `gate.ts` starts
+ * them once the command line is checked and the child's result has been read to its end
+ * (so the tree is observed after a child writing on a pipe is done, and a usage error runs
+ * no git); they run while zod and the contracts load and the result is parsed, and
+ * {@linkcode evaluate} takes them instead of starting its own. Read-only.
  *
  * @module
  */
@@ -29,44 +30,14 @@ export interface EarlyReads {
 let early: EarlyReads | undefined;
 
 /**
- * The `--since` value of a plain `gate --since OID` command line (no `--worktree`), or
- * undefined. Only a well-formed command line is read; anything else starts nothing, and
- * gate's own parsing decides.
+ * Start `gate --since`'s reads in the current directory now. Call it only once the command
+ * line has been checked and the child's result read to its end: the tree is observed from
+ * here on.
  *
- * @example Both spellings, and lines that start nothing
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * const oid = "a".repeat(40);
- * assertEquals(sinceArgument(["--since", oid, "--json"]), oid);
- * assertEquals(sinceArgument([`--since=${oid}`]), oid);
- * assertEquals(sinceArgument(["--since", oid, "--worktree", "x"]), undefined);
- * assertEquals(sinceArgument(["--since", "HEAD"]), undefined);
- * assertEquals(sinceArgument(["--json"]), undefined);
- * ```
- * @param args gate's arguments.
- * @returns The snapshot id, or undefined.
+ * @param since The checked `--since` value (a full object id).
  */
-export function sinceArgument(args: readonly string[]): string | undefined {
-  let since: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === "--") return undefined;
-    if (arg === "--worktree" || arg.startsWith("--worktree=")) return undefined;
-    if (arg === "--since") since = args[++i];
-    else if (arg.startsWith("--since=")) since = arg.slice("--since=".length);
-  }
-  return since !== undefined && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(since) ? since : undefined;
-}
-
-/**
- * Start `gate --since`'s reads in the current directory now, when the command line asks
- * for them (see {@linkcode sinceArgument}).
- *
- * @param args gate's arguments.
- */
-export function prestartGate(args: readonly string[]): void {
-  const since = sinceArgument(args);
-  if (since === undefined || early) return;
+export function prestartGate(since: string): void {
+  if (early) return;
   const repo = openRepo();
   const opened = repo.then((r) => r, () => undefined);
   const status = opened.then((r) => r && readStatus(r.top));
