@@ -24,9 +24,10 @@ for g in old_gate gate; do
   echo "##### $g"
   run $g --since "$snap" --bogus
   run $g --since "$snap" stray
+  run $g --since "$snap" --since "$snap"
   run $g --since "$snap" --version
 done
-# This tree: the same exit codes and single error lines, but git runs for each line.
+# This tree: the same exit codes and error lines, but git runs for each line.
 # Expected of a correct tether: no git call for a usage error, --help or --version (as
 # before 31b23fd): start the early reads after argv has parsed (node:util's parseArgs is
 # small next to zod), or at least await or kill them before exiting on a path that does
