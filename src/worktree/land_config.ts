@@ -89,11 +89,11 @@ export function attributeProblem(name: string, value: string): string | undefine
     case "merge": // a named driver, or a built-in one (`union`) that makes a conflict clean
       return value === "set" ? undefined : `${name}=${value}`; // tether:guard wt-attr-merge
     case "ident": // `$Id$` expanded on checkout
-      return value === "set" ? name : `${name}=${value}`;
+      return value === "set" ? name : `${name}=${value}`; // tether:guard wt-attr-ident
     case "working-tree-encoding": // re-encoded on checkout
       return value === "set" ? name : `${name}=${value}`;
     case "eol": // `crlf` rewrites line ends on checkout
-      return value === "lf" ? undefined : value === "set" ? name : `${name}=${value}`;
+      return value === "lf" ? undefined : value === "set" ? name : `${name}=${value}`; // tether:guard wt-attr-eol
     default:
       return undefined;
   }
