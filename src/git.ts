@@ -83,10 +83,17 @@ export interface GitResult {
   stderr: string;
 }
 
-/** The options placed before every subcommand: none of them changes what git prints. */
+/**
+ * The options placed before every subcommand: none of them changes what git prints. No
+ * hook runs for any call (a ref write, a worktree add or remove, an index write would
+ * otherwise run one from the shared `<common>/hooks` or any `core.hooksPath`, which a
+ * child can write).
+ */
 export const HARDENING_ARGS: readonly string[] = [
   "--no-pager",
   "--no-optional-locks",
+  "-c",
+  "core.hooksPath=/dev/null", // tether:guard no-hooks
   "-c",
   "core.fsmonitor=false",
   "-c",

@@ -17,9 +17,11 @@ import { captureState, changedPaths, seedIndexPath, type TreeState } from "../se
 import { decodePath, decodeRecords, fitsArgv } from "../seed/paths.ts";
 import { identifyChild, parseWorktreeList, type WorktreeEntry } from "./identity.ts";
 import { parseMergeTree } from "./conflicts.ts";
+import { listPaths } from "./plan.ts";
 import { mergeTrees } from "./merge.ts";
 import { readOwnCommits } from "./own_commits.ts";
 import { ignoredInTheWay, nestedChanged, outsideChanged, verifyPaths } from "./land_checks.ts";
+import { attributesAt, configProblems, pinned, readDrivers } from "./land_config.ts";
 import {
   alreadyLanded,
   anchorRecord,
@@ -109,19 +111,6 @@ export type LandOutcome =
   }
   | { status: "refused"; reason: "outside" | "ignored" | "nested"; paths: string[] }
   | { status: "nothing"; paths: []; removed: boolean; not_removed?: string[] };
-
-/**
- * Config of the land's index and checkout calls: files are written as the merged tree's
- * raw bytes (no line-ending rewrite from the configuration), and no hook runs.
- */
-const LAND_CONFIG: readonly string[] = [
-  "-c",
-  "core.autocrlf=false",
-  "-c",
-  "core.eol=lf",
-  "-c",
-  "core.hooksPath=/dev/null",
-];
 
 function lines(text: string): string[] {
   return text.split("\n").filter((l) => l !== "");
@@ -419,6 +408,14 @@ export async function land(
   const scratch = await seedIndexPath(parentTop); // tether:guard wt-fresh-land-index
   const format = await objectFormat(parentTop);
   const parent = await captureState(parentTop, { indexFile: scratch });
+  // The shared .git can name a merge driver, a filter or a conversion for a landing path
+  // (info/attributes, the config): refused before anything is merged (see land_config.ts).
+  const drivers = await readDrivers(parentTop);
+  const before = [
+    ...configProblems(drivers),
+    ...await attributesAt(parentTop, child.landing, scratch, false), // tether:guard wt-attr-before
+  ];
+  if (before.length > 0) throw settingsRefused(before);
   const seedTree = child.seedState.worktree;
   let baseTreeId = seedTree; // tether:guard wt-merge-base
   // After a kept land, given its record: the merge base is the record's tree, so what
@@ -481,6 +478,15 @@ export async function land(
   );
   const ignored = await ignoredInTheWay(parentTop, paths);
   if (ignored.length > 0) return { status: "refused", reason: "ignored", paths: ignored };
+  // The checkout reads the merged tree's own .gitattributes (the child may have changed
+  // one): asked of a scratch index holding that tree, before anything is written.
+  const mergedIndex = await seedIndexPath(parentTop);
+  await runGit(["read-tree", "--end-of-options", tree], {
+    cwd: parentTop,
+    env: { GIT_INDEX_FILE: mergedIndex },
+  });
+  const written = await attributesAt(parentTop, paths, mergedIndex, true); // tether:guard wt-attr-merged
+  if (written.length > 0) throw settingsRefused(written);
   // Kept: the record is written and read back before anything lands, so a kept land never
   // prints an id the next land cannot use (one it cannot write is an error, nothing landed).
   const kept = keep
@@ -489,15 +495,37 @@ export async function land(
   const index = { GIT_INDEX_FILE: scratch, GIT_NO_REPLACE_OBJECTS: "1" };
   // The capture's entries carry no stat data; git compares each file's content with its
   // raw blob, so read-tree can tell a file that changed after the parent was read.
-  await runGit([...LAND_CONFIG, "update-index", "-q", "--refresh"], {
+  // Every filter the configuration names is pinned to none; sparse checkout, line ends and
+  // the global and system attribute files are pinned too (land_config.ts).
+  const [refreshPins, refreshOptions] = pinned(drivers, {
     cwd: parentTop,
     env: index,
     allowFailure: true,
   });
+  await runGit([...refreshPins, "update-index", "-q", "--refresh"], refreshOptions);
+  const [checkoutPins, checkoutOptions] = pinned(drivers, { cwd: parentTop, env: index });
   await runGit(
-    [...LAND_CONFIG, "read-tree", "-m", "-u", "--end-of-options", parent.worktree, tree],
-    { cwd: parentTop, env: index },
+    [...checkoutPins, "read-tree", "-m", "-u", "--end-of-options", parent.worktree, tree],
+    checkoutOptions,
   );
+  // A child that wrote the shared .git while the land ran: caught and said, though the
+  // files are written by now (docs/worktree.md, Known limits).
+  const driversAfter = await readDrivers(parentTop);
+  const after = [
+    ...configProblems(driversAfter),
+    ...driversAfter.filters.filter((n) => !drivers.filters.includes(n)).map((n) =>
+      `filter.${n} (config)`
+    ),
+    ...await attributesAt(parentTop, paths, scratch, false),
+  ];
+  if (after.length > 0) { // tether:guard wt-attr-after
+    throw new GitError(
+      "failed",
+      `the land wrote ${listPaths(paths)}, but meanwhile the shared .git came to name ${
+        listPaths(after)
+      } (a merge driver, filter or conversion tether does not run): check those files by hand`,
+    );
+  }
   const landed = {
     status: "landed" as const,
     paths,
@@ -515,6 +543,21 @@ export async function land(
     record: kept,
     ...(unanchored === undefined ? {} : { not_anchored: unanchored }),
   };
+}
+
+/**
+ * The error of a land refused for the settings at its paths: exit 3, nothing landed.
+ *
+ * @param found `path (attribute)` or `key (config)` entries.
+ * @returns The error.
+ */
+function settingsRefused(found: readonly string[]): GitError {
+  return new GitError(
+    "failed",
+    `the land is refused, nothing landed: the repository's attributes or config name a merge driver, filter or conversion at ${
+      listPaths(found)
+    } (tether lands raw bytes and runs none of them; the shared .git, which a child can write, is one source: see docs/worktree.md)`,
+  );
 }
 
 /** Remove the child unless kept; say what could not be removed. */

@@ -18,6 +18,7 @@
 import { GitError, type GitResult, gitText, type ObjectFormat } from "../git.ts";
 import { readObjects, runHistory } from "../gate/objects.ts";
 import { FIXED_IDENTITY, fixedCommitBytes } from "../seed/commit.ts";
+import { CHECKOUT_CONFIG, CHECKOUT_ENV } from "./land_config.ts";
 
 /**
  * The message of a merge's commits: the token makes their ids unpredictable.
@@ -78,9 +79,11 @@ export async function mergeTrees(
     writeCommit(top, ours, [root.id], message),
     writeCommit(top, theirs, [root.id], message),
   ]);
+  // No renormalization, no global or system attribute file (land_config.ts): the land
+  // refuses a landing path with a merge attribute, so only git's own text merge runs.
   const merged = await runHistory(
-    ["merge-tree", "--write-tree", "-z", sides[0].id, sides[1].id],
-    { cwd: top, parse: true, allowFailure: true },
+    [...CHECKOUT_CONFIG, "merge-tree", "--write-tree", "-z", sides[0].id, sides[1].id],
+    { cwd: top, parse: true, allowFailure: true, env: { ...CHECKOUT_ENV } },
   );
   const read = await readObjects(top, [root.id, ...sides.map((s) => s.id)], format);
   for (const written of [root, ...sides]) {

@@ -8,6 +8,7 @@
  */
 import { basename, dirname, isAbsolute, join, parse, resolve } from "node:path";
 import { GitError, gitText, objectFormat, runGit } from "../git.ts";
+import { pinned, readDrivers } from "./land_config.ts";
 import type { RawEntry } from "../context/content.ts";
 import { captureLive, type LiveTree } from "../handshake/capture.ts";
 import { fingerprint } from "../handshake/fingerprint.ts";
@@ -27,7 +28,6 @@ import { BRANCH_PREFIX, branchName, listPaths, SPAWN_REF_PREFIX } from "./plan.t
  * The child's checkout writes the seed's raw bytes back: no line-ending rewrite from the
  * configuration (attributes can still ask for one; the byte check below then refuses).
  */
-const CHECKOUT_CONFIG: readonly string[] = ["-c", "core.autocrlf=false", "-c", "core.eol=lf"];
 
 /** One child worktree. */
 export interface SpawnedChild {
@@ -252,15 +252,11 @@ async function fill(
   prefix: string,
   ita: readonly Uint8Array[],
 ): Promise<SpawnedChild> {
-  const opts = { cwd: dir };
-  await runGit([
-    ...CHECKOUT_CONFIG,
-    "read-tree",
-    "--reset",
-    "-u",
-    "--end-of-options",
-    state.worktree,
-  ], opts);
+  // The checkout and index calls obey nothing the shared .git says about filters, sparse
+  // checkout, line ends or attribute files (land_config.ts): every filter it names is
+  // pinned to none, as they are when the parent's files were hashed raw.
+  const [pins, opts] = pinned(await readDrivers(dir), { cwd: dir }); // tether:guard wt-spawn-pins
+  await runGit([...pins, "read-tree", "--reset", "-u", "--end-of-options", state.worktree], opts);
   const written = await rawTree(dir, tracked);
   if (written !== state.worktree) { // tether:guard wt-spawn-bytes
     const paths = await changedPaths(dir, state.worktree, written);
@@ -271,21 +267,24 @@ async function fill(
       } (line-ending, encoding or filter attributes rewrote them on checkout)`,
     );
   }
-  await runGit(["read-tree", "-m", "--end-of-options", state.index], opts);
+  await runGit([...pins, "read-tree", "-m", "--end-of-options", state.index], opts);
   if (ita.length > 0) { // tether:guard wt-spawn-ita
     // The index tree holds each intent-to-add entry as an empty file (as `ls-files -s`
     // shows it); make it git's own intent-to-add entry again, the file left as it is.
     const paths = nulJoined(ita);
-    await runGit(["update-index", "-z", "--force-remove", "--stdin"], { ...opts, stdin: paths });
-    await runGit(["add", "-N", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], {
+    await runGit([...pins, "update-index", "-z", "--force-remove", "--stdin"], {
       ...opts,
       stdin: paths,
-      env: { GIT_LITERAL_PATHSPECS: "1" },
+    });
+    await runGit([...pins, "add", "-N", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], {
+      ...opts,
+      stdin: paths,
+      env: { ...opts.env, GIT_LITERAL_PATHSPECS: "1" },
     });
   }
-  await runGit(["symbolic-ref", "HEAD", `refs/heads/${branch}`], opts);
+  await runGit(["symbolic-ref", "HEAD", `refs/heads/${branch}`], { cwd: dir });
   const [status, where] = await Promise.all([
-    runGit(["status", "--porcelain"], opts),
+    runGit(["status", "--porcelain"], { cwd: dir }), // as the parent's fingerprint was read
     runGit(["rev-parse", "--show-toplevel"], {
       cwd: prefix === "" ? dir : `${dir}/${prefix}`,
       parse: true,

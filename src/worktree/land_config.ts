@@ -1,0 +1,290 @@
+/**
+ * What the land's (and spawn's) merge, index and checkout calls obey, and what they refuse.
+ * The configuration, `info/attributes` and `info/sparse-checkout` live in the shared `.git`,
+ * which a child can write, and the parent cannot tell its own settings from planted ones
+ * (it is the same file). tether reads and writes raw bytes, so these calls must write
+ * exactly the bytes of the tree gate checked: no filter, no line-ending or encoding
+ * conversion, no `$Id$` expansion, no merge driver, no sparse pattern, no hook.
+ *
+ * - Pinned on every such call ({@linkcode CHECKOUT_CONFIG}, {@linkcode CHECKOUT_ENV}): line
+ *   ends, sparse checkout, merge renormalization, the global and system attribute files,
+ *   and (per call, {@linkcode filterPins}) every filter driver the configuration names.
+ * - Refused, since no setting switches them off in git 2.39 (`<common>/info/attributes` is
+ *   always read, and an attribute in a committed `.gitattributes` is the tree's): a `merge`,
+ *   `ident`, `working-tree-encoding` or `eol=crlf` attribute at a landing path
+ *   ({@linkcode attributeProblem}), and a `merge.default` driver.
+ *
+ * @module
+ */
+import { type GitOptions, runGit } from "../git.ts";
+import { decodePaths, fitsArgv } from "../seed/paths.ts";
+
+/**
+ * Config of every merge, index and checkout call of a land or spawn: files are the tree's
+ * raw bytes (no line-ending rewrite), no sparse pattern drops a file, the merge does not
+ * renormalize, and only the repository's own attribute files apply (the global file is
+ * `/dev/null`; the system one is off through {@linkcode CHECKOUT_ENV}).
+ */
+export const CHECKOUT_CONFIG: readonly string[] = [
+  "-c",
+  "core.autocrlf=false",
+  "-c",
+  "core.eol=lf",
+  "-c",
+  "core.sparseCheckout=false", // tether:guard wt-no-sparse
+  "-c",
+  "core.sparseCheckoutCone=false",
+  "-c",
+  "index.sparse=false",
+  "-c",
+  "merge.renormalize=false",
+  "-c",
+  "core.attributesFile=/dev/null",
+  "-c",
+  "core.hooksPath=/dev/null",
+];
+
+/** Environment of the same calls: no system-wide attribute file. */
+export const CHECKOUT_ENV: Readonly<Record<string, string>> = { GIT_ATTR_NOSYSTEM: "1" };
+
+/**
+ * The attributes that can run a command or change bytes on a merge or checkout and have no
+ * setting to switch them off (`filter` has: {@linkcode filterPins}).
+ */
+export const CHECKED_ATTRIBUTES: readonly string[] = [
+  "merge",
+  "ident",
+  "working-tree-encoding",
+  "eol",
+];
+
+/**
+ * Why an attribute value at a landing path is refused, or undefined when it is harmless
+ * with {@linkcode CHECKOUT_CONFIG} pinned. `check-attr` reports `set`, `unset`,
+ * `unspecified` or the value. Allowed: `merge` set or unset (git's text or binary merge,
+ * chosen without any lookup: the binary one only ever reports a conflict), `eol=lf`
+ * (nothing is converted on checkout), every `text` and `crlf` (with `core.eol=lf` and
+ * `core.autocrlf=false`, a checkout converts nothing) and every `filter` (each driver the
+ * configuration names is pinned to none, {@linkcode filterPins}, so the raw bytes land).
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(attributeProblem("merge", "union"), "merge=union");
+ * assertEquals(attributeProblem("merge", "unset"), undefined);
+ * assertEquals(attributeProblem("filter", "lfs"), undefined);
+ * assertEquals(attributeProblem("ident", "set"), "ident");
+ * assertEquals(attributeProblem("eol", "lf"), undefined);
+ * assertEquals(attributeProblem("eol", "crlf"), "eol=crlf");
+ * assertEquals(attributeProblem("working-tree-encoding", "UTF-16"), "working-tree-encoding=UTF-16");
+ * assertEquals(attributeProblem("text", "auto"), undefined);
+ * ```
+ * @param name The attribute.
+ * @param value What `check-attr` reports for it.
+ * @returns The attribute as written (`name=value`, or `name` when set), or undefined.
+ */
+export function attributeProblem(name: string, value: string): string | undefined {
+  if (value === "unspecified" || value === "unset") return undefined;
+  switch (name) {
+    case "merge": // a named driver, or a built-in one (`union`) that makes a conflict clean
+      return value === "set" ? undefined : `${name}=${value}`; // tether:guard wt-attr-merge
+    case "ident": // `$Id$` expanded on checkout
+      return value === "set" ? name : `${name}=${value}`; // tether:guard wt-attr-ident
+    case "working-tree-encoding": // re-encoded on checkout
+      return value === "set" ? name : `${name}=${value}`;
+    case "eol": // `crlf` rewrites line ends on checkout
+      return value === "lf" ? undefined : value === "set" ? name : `${name}=${value}`; // tether:guard wt-attr-eol
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The refused attributes of `git check-attr -z` output: one `path (attribute)` entry per
+ * path and attribute.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const out = new TextEncoder().encode("f.txt\0merge\0union\0f.txt\0text\0auto\0g\0filter\0unset\0");
+ * assertEquals(refusedAttributes(out), [{ path: "f.txt", attribute: "merge=union" }]);
+ * ```
+ * @param bytes What `check-attr -z` printed (path, attribute, value, each NUL-ended).
+ * @returns The refused entries, in git's order.
+ */
+export function refusedAttributes(bytes: Uint8Array): { path: string; attribute: string }[] {
+  const fields = decodePaths(bytes);
+  const out: { path: string; attribute: string }[] = [];
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    const attribute = attributeProblem(fields[i + 1]!, fields[i + 2]!);
+    if (attribute !== undefined) out.push({ path: fields[i]!, attribute });
+  }
+  return out;
+}
+
+/**
+ * The attributes refused at `paths`, from every source the land's calls read with
+ * {@linkcode CHECKOUT_CONFIG}: `<common>/info/attributes` and the `.gitattributes` files of
+ * the work tree at `top`, or with `cached` those of the index `indexFile` holds (a tree
+ * about to be checked out).
+ *
+ * @param top The parent's top level.
+ * @param paths The paths to ask about.
+ * @param indexFile The index to read `.gitattributes` from (with `cached`) or fall back to.
+ * @param cached Read the index's `.gitattributes` only, not the work tree's.
+ * @returns `path (attribute)` entries for each refused attribute.
+ * @throws {GitError} when git fails.
+ */
+export async function attributesAt(
+  top: string,
+  paths: readonly string[],
+  indexFile: string,
+  cached: boolean,
+): Promise<string[]> {
+  if (paths.length === 0) return [];
+  const r = await runGit(
+    [
+      ...CHECKOUT_CONFIG,
+      "check-attr",
+      "-z",
+      "--stdin",
+      ...(cached ? ["--cached"] : []),
+      ...CHECKED_ATTRIBUTES,
+    ],
+    {
+      cwd: top,
+      parse: true,
+      stdin: paths.map((p) => `${p}\0`).join(""),
+      env: { ...CHECKOUT_ENV, GIT_INDEX_FILE: indexFile },
+    },
+  );
+  return refusedAttributes(r.stdout).map((e) => `${e.path} (${e.attribute})`);
+}
+
+/** The merge and filter drivers the configuration names, as git run at `top` reads it. */
+export interface Drivers {
+  /** Each filter driver's name (`filter.<name>.*`). */
+  filters: string[];
+  /** `merge.default`, when set: the driver for every path without a `merge` attribute. */
+  mergeDefault?: string;
+  /** Names that cannot be pinned on a command line (an `=` or a byte that is not UTF-8). */
+  unpinnable: string[];
+}
+
+/**
+ * Parse `git config -z --get-regexp` output (`key\nvalue\0` or `key\0`) into drivers.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const out = new TextEncoder().encode("filter.lfs.clean\ngit-lfs clean\0filter.a.b.smudge\nx\0merge.default\nmine\0");
+ * assertEquals(parseDrivers(out), { filters: ["lfs", "a.b"], mergeDefault: "mine", unpinnable: [] });
+ * ```
+ * @param bytes What git printed.
+ * @returns The drivers named.
+ */
+export function parseDrivers(bytes: Uint8Array): Drivers {
+  const filters = new Set<string>();
+  const unpinnable: string[] = [];
+  let mergeDefault: string | undefined;
+  for (const record of decodePaths(bytes)) {
+    const newline = record.indexOf("\n");
+    const key = newline < 0 ? record : record.slice(0, newline);
+    const value = newline < 0 ? "" : record.slice(newline + 1);
+    if (key === "merge.default") mergeDefault = value;
+    else if (key.startsWith("filter.") && key.lastIndexOf(".") > "filter".length) {
+      const name = key.slice("filter.".length, key.lastIndexOf("."));
+      if (name.includes("=") || !fitsArgv(name)) unpinnable.push(name);
+      else filters.add(name);
+    }
+  }
+  return {
+    filters: [...filters],
+    ...(mergeDefault === undefined ? {} : { mergeDefault }),
+    unpinnable,
+  };
+}
+
+/**
+ * Read the drivers the configuration at `top` names (includes and worktree config read as
+ * git's own calls read them).
+ *
+ * @param top The parent's top level.
+ * @returns The drivers.
+ * @throws {GitError} when git fails.
+ */
+export async function readDrivers(top: string): Promise<Drivers> {
+  const r = await runGit(["config", "-z", "--get-regexp", "^(filter|merge)\\."], {
+    cwd: top,
+    parse: true,
+    allowFailure: true, // exit 1: no such key
+  });
+  return parseDrivers(r.code === 0 ? r.stdout : new Uint8Array());
+}
+
+/**
+ * Config that turns each named filter driver into none: no clean, smudge or process
+ * command, and not required (a required filter with no command is an error).
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(filterPins(["sm"]), [
+ *   "-c", "filter.sm.clean=", "-c", "filter.sm.smudge=", "-c", "filter.sm.process=",
+ *   "-c", "filter.sm.required=false",
+ * ]);
+ * ```
+ * @param names The filter names.
+ * @returns `-c` options.
+ */
+export function filterPins(names: readonly string[]): string[] {
+  return names.flatMap((name) => [
+    "-c",
+    `filter.${name}.clean=`,
+    "-c",
+    `filter.${name}.smudge=`,
+    "-c",
+    `filter.${name}.process=`,
+    "-c",
+    `filter.${name}.required=false`,
+  ]);
+}
+
+/**
+ * What blocks a land before it merges or writes anything, from the configuration: a
+ * `merge.default` driver, or a filter name that cannot be pinned.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(configProblems({ filters: ["lfs"], unpinnable: [] }), []);
+ * assertEquals(configProblems({ filters: [], mergeDefault: "mine", unpinnable: ["a=b"] }), [
+ *   "merge.default=mine (config)", "filter.a=b (config)",
+ * ]);
+ * ```
+ * @param drivers What the configuration names.
+ * @returns One entry per problem.
+ */
+export function configProblems(drivers: Drivers): string[] {
+  return [
+    ...(drivers.mergeDefault === undefined
+      ? []
+      : [`merge.default=${drivers.mergeDefault} (config)`]), // tether:guard wt-merge-default
+    ...drivers.unpinnable.map((name) => `filter.${name} (config)`),
+  ];
+}
+
+/**
+ * The options of one pinned call: {@linkcode CHECKOUT_CONFIG} with the filter pins, and
+ * {@linkcode CHECKOUT_ENV} with `env`.
+ *
+ * @param drivers The drivers read before the call.
+ * @param options The call's options.
+ * @returns Arguments to put before the subcommand, and the options with the environment.
+ */
+export function pinned(drivers: Drivers, options: GitOptions): [string[], GitOptions] {
+  return [
+    [...CHECKOUT_CONFIG, ...filterPins(drivers.filters)], // tether:guard wt-filter-pins
+    { ...options, env: { ...CHECKOUT_ENV, ...options.env } },
+  ];
+}

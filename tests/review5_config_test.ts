@@ -1,0 +1,306 @@
+/**
+ * Review worktree-5 (what the shared `.git` makes the land do), through the real binaries
+ * (`--allow-run=git` only). The child is untrusted and writes the shared `.git`: its config,
+ * `info/attributes`, `info/sparse-checkout` and `hooks/`. Each test builds the attack as the
+ * review's script does, in a throwaway repository.
+ *
+ * - finding 1: a merge driver or merge attribute never decides the land: refused, exit 3,
+ *   nothing landed, and the driver never runs.
+ * - finding 2: sparse checkout from the shared config deletes nothing.
+ * - finding 3: a filter from the shared `.git` never runs in the land or a spawn, and the
+ *   raw bytes gate checked land; an attribute that rewrites bytes on checkout (`eol=crlf`)
+ *   is refused, from the shared `.git` or from the merged tree's own `.gitattributes`.
+ * - finding 4: no hook runs in the land's clean-up or in a spawn.
+ */
+import { join } from "node:path";
+import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
+import { bin, git, makeRepo, type Run, tempDir } from "./_helpers.ts";
+import { type Family, removeWorktrees } from "./_worktree_fixture.ts";
+
+const TEN = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+
+/** A committed parent with f.txt (ten lines), a.txt and b.txt, and a directory for children. */
+async function family(): Promise<Family> {
+  const parent = await makeRepo({ files: { "f.txt": TEN, "a.txt": "a\n", "b.txt": "b\n" } });
+  const kids = await tempDir("tether-kids-");
+  return {
+    parent,
+    kids,
+    cleanup: async () => {
+      try {
+        await removeWorktrees(parent);
+      } finally {
+        await Deno.remove(parent, { recursive: true }).catch(() => {});
+        await Deno.remove(kids, { recursive: true }).catch(() => {});
+      }
+    },
+  };
+}
+
+/** Spawn one child at `<kids>/<name>`; its path and seed. */
+async function spawn(f: Family, name: string): Promise<[string, string]> {
+  const r = await bin("handshake", ["--worktree", join(f.kids, name), "--json"], {
+    cwd: f.parent,
+  });
+  assertEquals(r.code, 0, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  return [doc.worktrees[0].path, doc.seed];
+}
+
+function result(...files: string[]): string {
+  return JSON.stringify({
+    ok: true,
+    summary: "done",
+    files_changed: files,
+    errors: [],
+    evidence: [{ kind: "file", ref: files[0], ok: true }],
+  });
+}
+
+function land(f: Family, dir: string, seed: string, ...claims: string[]): Promise<Run> {
+  return bin("gate", ["--worktree", dir, "--seed", seed, "--land"], {
+    cwd: f.parent,
+    stdin: result(...claims),
+  });
+}
+
+const text = (dir: string, path: string) => Deno.readTextFile(join(dir, path));
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}
+
+async function commonDir(child: string): Promise<string> {
+  return await git(child, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
+}
+
+/** Write `<common>/info/attributes` as the child can. */
+async function plantAttributes(child: string, lines: string): Promise<void> {
+  const common = await commonDir(child);
+  await Deno.mkdir(join(common, "info"), { recursive: true });
+  await Deno.writeTextFile(join(common, "info", "attributes"), lines);
+}
+
+/** Set a key in the shared config as the child can. */
+async function plantConfig(child: string, key: string, value: string): Promise<void> {
+  await git(child, ["config", "--file", join(await commonDir(child), "config"), key, value]);
+}
+
+Deno.test("finding 1 (a): a merge driver from the shared .git never runs; the land is refused, exit 3", async () => {
+  const f = await family();
+  try {
+    const [child, seed] = await spawn(f, "c1");
+    await Deno.writeTextFile(join(f.parent, "f.txt"), "parent line\n" + TEN);
+    await Deno.writeTextFile(join(child, "f.txt"), TEN + "child line\n");
+    const marker = join(f.kids, "driver-ran");
+    await plantAttributes(child, "f.txt merge=mine\n");
+    await plantConfig(child, "merge.mine.driver", `sh -c 'echo ran > ${marker}; cp %B %A'`);
+    const r = await land(f, child, seed, "f.txt");
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertIncludes(r.stderr, "f.txt (merge=mine)");
+    assertIncludes(r.stderr, "nothing landed");
+    assertEquals(await exists(marker), false, "the child's driver ran inside gate");
+    assertEquals(await text(f.parent, "f.txt"), "parent line\n" + TEN);
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 1 (b): merge=union from info/attributes alone never turns a conflict into a land", async () => {
+  const f = await family();
+  try {
+    const [child, seed] = await spawn(f, "c1");
+    await Deno.writeTextFile(join(f.parent, "f.txt"), TEN.replace("line 5\n", "parent 5\n"));
+    await Deno.writeTextFile(join(child, "f.txt"), TEN.replace("line 5\n", "child 5\n"));
+    await plantAttributes(child, "f.txt merge=union\n");
+    const r = await land(f, child, seed, "f.txt");
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertIncludes(r.stderr, "f.txt (merge=union)");
+    assertEquals(await text(f.parent, "f.txt"), TEN.replace("line 5\n", "parent 5\n"));
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 1 (c): a merge.default driver from the shared config never runs; refused, exit 3", async () => {
+  const f = await family();
+  try {
+    const [child, seed] = await spawn(f, "c1");
+    await Deno.writeTextFile(join(f.parent, "f.txt"), "parent line\n" + TEN);
+    await Deno.writeTextFile(join(child, "f.txt"), TEN + "child line\n");
+    const marker = join(f.kids, "driver-ran");
+    await plantConfig(child, "merge.default", "mine");
+    await plantConfig(child, "merge.mine.driver", `sh -c 'echo ran > ${marker}; cp %B %A'`);
+    const r = await land(f, child, seed, "f.txt");
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertIncludes(r.stderr, "merge.default=mine (config)");
+    assertEquals(await exists(marker), false, "the child's default driver ran inside gate");
+    assertEquals(await text(f.parent, "f.txt"), "parent line\n" + TEN);
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 2: sparse checkout in the shared config deletes none of the parent's files", async () => {
+  const f = await family();
+  try {
+    const [child, seed] = await spawn(f, "c1");
+    await Deno.writeTextFile(join(f.parent, "b.txt"), "b\nunstaged\n");
+    await Deno.writeTextFile(join(f.parent, "u.txt"), "untracked\n");
+    await Deno.writeTextFile(join(child, "f.txt"), TEN + "child line\n");
+    await plantConfig(child, "core.sparseCheckout", "true");
+    await Deno.writeTextFile(join(await commonDir(child), "info", "sparse-checkout"), "/f.txt\n");
+    const r = await land(f, child, seed, "f.txt");
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    assertIncludes(r.stdout, "landed: 1 path: f.txt");
+    assertEquals(await text(f.parent, "a.txt"), "a\n");
+    assertEquals(await text(f.parent, "b.txt"), "b\nunstaged\n");
+    assertEquals(await text(f.parent, "u.txt"), "untracked\n");
+    assertEquals(await text(f.parent, "f.txt"), TEN + "child line\n");
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 3 (a): a filter from the shared .git never runs in the land; the raw bytes land", async () => {
+  const f = await family();
+  try {
+    const [child, seed] = await spawn(f, "c1");
+    await Deno.writeTextFile(join(child, "f.txt"), TEN + "child line\n");
+    const marker = join(f.kids, "filter-ran");
+    await plantAttributes(child, "* filter=sm\n");
+    await plantConfig(child, "filter.sm.clean", `sh -c 'echo clean >> ${marker}; cat'`);
+    await plantConfig(
+      child,
+      "filter.sm.smudge",
+      `sh -c 'echo smudge >> ${marker}; sed s/child/SMUDGED/'`,
+    );
+    await plantConfig(child, "filter.sm.required", "true");
+    const r = await land(f, child, seed, "f.txt");
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    assertIncludes(r.stdout, "landed: 1 path: f.txt");
+    assertEquals(await exists(marker), false, "the child's filter ran inside gate");
+    assertEquals(await text(f.parent, "f.txt"), TEN + "child line\n");
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 3 (b): a smudge filter from the shared .git never runs in a spawn's checkout", async () => {
+  const f = await family();
+  try {
+    const [child] = await spawn(f, "c1");
+    const marker = join(f.kids, "filter-ran");
+    await plantAttributes(child, "* filter=sm\n");
+    await plantConfig(child, "filter.sm.smudge", `sh -c 'echo smudge >> ${marker}; cat'`);
+    await plantConfig(child, "filter.sm.clean", `sh -c 'echo clean >> ${marker}; cat'`);
+    const [second] = await spawn(f, "c2");
+    // The checkout runs no smudge. (The clean filter still runs in the spawn's `git status`
+    // parity reads: docs/worktree.md, Known limits.)
+    const ran = await exists(marker) ? await Deno.readTextFile(marker) : "";
+    assertEquals(ran.includes("smudge"), false, `the child's smudge filter ran inside handshake`);
+    assertEquals(await text(second, "f.txt"), TEN);
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 3 (c): eol=crlf in the shared info/attributes is refused, exit 3", async () => {
+  const f = await family();
+  try {
+    const [child, seed] = await spawn(f, "c1");
+    await Deno.writeTextFile(join(child, "f.txt"), TEN + "child line\n");
+    await plantAttributes(child, "f.txt eol=crlf\n");
+    const r = await land(f, child, seed, "f.txt");
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertIncludes(r.stderr, "f.txt (eol=crlf)");
+    assertEquals(await text(f.parent, "f.txt"), TEN);
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 3 (f): ident in the shared info/attributes is refused, exit 3", async () => {
+  const f = await family();
+  try {
+    const [child, seed] = await spawn(f, "c1");
+    await Deno.writeTextFile(join(child, "f.txt"), TEN + "$Id$\n");
+    await plantAttributes(child, "f.txt ident\n");
+    const r = await land(f, child, seed, "f.txt");
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertIncludes(r.stderr, "f.txt (ident)");
+    assertEquals(await text(f.parent, "f.txt"), TEN);
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 3 (d): eol=crlf in the child's own .gitattributes is refused before anything is written", async () => {
+  const f = await family();
+  try {
+    const [child, seed] = await spawn(f, "c1");
+    await Deno.writeTextFile(join(child, "f.txt"), TEN + "child line\n");
+    await Deno.writeTextFile(join(child, ".gitattributes"), "f.txt eol=crlf\n");
+    const r = await land(f, child, seed, "f.txt", ".gitattributes");
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertIncludes(r.stderr, "f.txt (eol=crlf)");
+    assertIncludes(r.stderr, "nothing landed");
+    assertEquals(await text(f.parent, "f.txt"), TEN);
+    assertEquals(await exists(join(f.parent, ".gitattributes")), false);
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 3 (e): the parent's own text=auto and filter attributes land the raw bytes", async () => {
+  const parent = await makeRepo({
+    files: { "f.txt": TEN, ".gitattributes": "* text=auto\n*.bin filter=lfs\n" },
+  });
+  const kids = await tempDir("tether-kids-");
+  const f: Family = {
+    parent,
+    kids,
+    cleanup: async () => {
+      try {
+        await removeWorktrees(parent);
+      } finally {
+        await Deno.remove(parent, { recursive: true }).catch(() => {});
+        await Deno.remove(kids, { recursive: true }).catch(() => {});
+      }
+    },
+  };
+  try {
+    const [child, seed] = await spawn(f, "c1");
+    await Deno.writeTextFile(join(child, "f.txt"), TEN + "child line\r\n");
+    await Deno.writeTextFile(join(child, "x.bin"), "raw content\n");
+    const r = await land(f, child, seed, "f.txt", "x.bin");
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    assertIncludes(r.stdout, "landed: 2 paths: f.txt, x.bin");
+    assertEquals(await text(parent, "f.txt"), TEN + "child line\r\n");
+    assertEquals(await text(parent, "x.bin"), "raw content\n");
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 4: no hook from the shared .git runs in the land's clean-up or the next spawn", async () => {
+  const f = await family();
+  try {
+    const [child, seed] = await spawn(f, "c1");
+    await Deno.writeTextFile(join(child, "m.txt"), "m\n");
+    const marker = join(f.kids, "hook-ran");
+    const hook = join(await commonDir(child), "hooks", "reference-transaction");
+    await Deno.mkdir(join(hook, ".."), { recursive: true });
+    await Deno.writeTextFile(hook, `#!/bin/sh\necho "hook: $1" >> ${marker}\n`);
+    await Deno.chmod(hook, 0o755);
+    const r = await land(f, child, seed, "m.txt");
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    assertIncludes(r.stdout, "landed: 1 path: m.txt");
+    assertOk(!r.stdout.includes("not removed"), r.stdout);
+    assertEquals(await exists(marker), false, "the child's hook ran inside gate");
+    await spawn(f, "c2");
+    assertEquals(await exists(marker), false, "the child's hook ran inside handshake");
+  } finally {
+    await f.cleanup();
+  }
+});
