@@ -166,6 +166,12 @@ const CASES: GuardCase[] = [
         find: '"core.hooksPath=/dev/null", // GUARD:seed-no-hooks',
         replace: '"advice.waitingForEditor=false", // GUARD:seed-no-hooks',
       },
+      {
+        // The runner now turns hooks off on every call (review worktree-5 finding 4).
+        file: "src/git.ts",
+        find: '"core.hooksPath=/dev/null", // tether:guard no-hooks',
+        replace: '"advice.waitingForEditor=false", // tether:guard no-hooks',
+      },
     ],
     file: "tests/worktree_content_test.ts",
     filter: "no clean filter or hook",
