@@ -11,7 +11,7 @@
  *   and (per call, {@linkcode filterPins}) every filter driver the configuration names.
  * - Refused, since no setting switches them off in git 2.39 (`<common>/info/attributes` is
  *   always read, and an attribute in a committed `.gitattributes` is the tree's): a `merge`,
- *   `ident`, `working-tree-encoding` or `eol=crlf` attribute at a landing path
+ *   `ident`, `working-tree-encoding`, `filter` or `eol=crlf` attribute at a landing path
  *   ({@linkcode attributeProblem}), and a `merge.default` driver.
  *
  * @module
@@ -48,14 +48,17 @@ export const CHECKOUT_CONFIG: readonly string[] = [
 export const CHECKOUT_ENV: Readonly<Record<string, string>> = { GIT_ATTR_NOSYSTEM: "1" };
 
 /**
- * The attributes that can run a command or change bytes on a merge or checkout and have no
- * setting to switch them off (`filter` has: {@linkcode filterPins}).
+ * The attributes that can run a command or change bytes on a merge or checkout. `filter`
+ * is among them although each driver the configuration names is pinned to none
+ * ({@linkcode filterPins}): a driver written into the shared config after the land read it
+ * is not pinned, so a landing path with a filter is refused outright.
  */
 export const CHECKED_ATTRIBUTES: readonly string[] = [
   "merge",
   "ident",
   "working-tree-encoding",
   "eol",
+  "filter",
 ];
 
 /**
@@ -63,16 +66,18 @@ export const CHECKED_ATTRIBUTES: readonly string[] = [
  * with {@linkcode CHECKOUT_CONFIG} pinned. `check-attr` reports `set`, `unset`,
  * `unspecified` or the value. Allowed: `merge` set or unset (git's text or binary merge,
  * chosen without any lookup: the binary one only ever reports a conflict), `eol=lf`
- * (nothing is converted on checkout), every `text` and `crlf` (with `core.eol=lf` and
- * `core.autocrlf=false`, a checkout converts nothing) and every `filter` (each driver the
- * configuration names is pinned to none, {@linkcode filterPins}, so the raw bytes land).
+ * (nothing is converted on checkout) and every `text` and `crlf` (with `core.eol=lf` and
+ * `core.autocrlf=false`, a checkout converts nothing). Every `filter` value is refused
+ * (`lfs` included: the parent's own attribute cannot be told from a planted one, and a
+ * driver the config comes to name during the land would run).
  *
  * @example
  * ```ts
  * import { assertEquals } from "../_assert.ts";
  * assertEquals(attributeProblem("merge", "union"), "merge=union");
  * assertEquals(attributeProblem("merge", "unset"), undefined);
- * assertEquals(attributeProblem("filter", "lfs"), undefined);
+ * assertEquals(attributeProblem("filter", "lfs"), "filter=lfs");
+ * assertEquals(attributeProblem("filter", "unset"), undefined);
  * assertEquals(attributeProblem("ident", "set"), "ident");
  * assertEquals(attributeProblem("eol", "lf"), undefined);
  * assertEquals(attributeProblem("eol", "crlf"), "eol=crlf");
@@ -92,6 +97,8 @@ export function attributeProblem(name: string, value: string): string | undefine
       return value === "set" ? name : `${name}=${value}`; // tether:guard wt-attr-ident
     case "working-tree-encoding": // re-encoded on checkout
       return value === "set" ? name : `${name}=${value}`;
+    case "filter": // a smudge the config may come to name after the land read it
+      return value === "set" ? name : `${name}=${value}`; // tether:guard wt-attr-filter
     case "eol": // `crlf` rewrites line ends on checkout
       return value === "lf" ? undefined : value === "set" ? name : `${name}=${value}`; // tether:guard wt-attr-eol
     default:
