@@ -29,6 +29,16 @@ const CASES: GuardCase[] = [
     file: FILE,
     filter: "finding 1 (b): bytes",
   },
+  {
+    guard: "the filtered id of shared mode is read with every configured filter pinned to none",
+    mutations: [{
+      file: "src/context/content.ts",
+      find: "const pins = filterPins(drivers.filters); // tether:guard ctx-filtered-pins",
+      replace: "const pins: string[] = []; // tether:guard ctx-filtered-pins",
+    }],
+    file: FILE,
+    filter: "finding 2",
+  },
 ];
 
 Deno.test("mutation: disabling each guard of review worktree-6 makes its test fail", async (t) => {
