@@ -38,6 +38,7 @@ import { decodePaths, fitsArgv, globPathspec, PATHSPEC_MAGIC_ENV } from "../seed
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
 import { REGULAR_MODES } from "./porcelain.ts";
 import { HASH_TIMEOUT_MS, hashRegularFiles, pathKinds } from "./status.ts";
+import { filterPins, readDrivers } from "./filters.ts";
 
 /** What a path holds now. */
 export type PathContent =
@@ -49,9 +50,10 @@ export type PathContent =
     /** Blob id of the raw bytes (file), of the link text (link), or the commit (gitlink). */
     raw: string;
     /**
-     * The id `git add` would store (filters applied), where known: set for links and
-     * repositories (it equals `raw`), for regular files only when asked for
-     * ({@linkcode addFilteredIds}) or read through `git add`.
+     * The id `git add` would store with every filter the config names pinned to none (so
+     * only line-end normalization makes it differ from `raw`), where known: set for links
+     * and repositories (it equals `raw`), for regular files only when asked for
+     * ({@linkcode addFilteredIds}).
      */
     filtered?: string;
   }
@@ -143,9 +145,12 @@ async function addApart(
   const refused = new Set<string>();
   const indexed = new Map<string, { mode: string; oid: string }>();
   if (wanted.length === 0) return { indexed, refused, wanted };
+  // No filter the config names runs here (its id is not kept for a regular file anyway).
+  const pins = filterPins((await readDrivers(top)).filters);
   for (let attempt = 0;; attempt++) {
     const added = await runGit([
       ...LSTAT_CONFIG,
+      ...pins,
       "--literal-pathspecs",
       "add",
       "-A",
@@ -325,7 +330,9 @@ export async function readContents(
     } else if (found.mode === "160000") {
       out.set(path, { kind: "gitlink", mode: found.mode, raw: found.oid, filtered: found.oid });
     } else {
-      out.set(path, { kind: "file", mode: found.mode, raw: "", filtered: found.oid });
+      // What `git add` stored is not kept as the filtered id: a filter it ran could have
+      // printed anything ({@linkcode addFilteredIds} reads it with every filter pinned).
+      out.set(path, { kind: "file", mode: found.mode, raw: "" });
       added.push(path);
     }
   }
@@ -353,8 +360,12 @@ export async function readContents(
 
 /**
  * Set `filtered` (the id `git add` would store) for the regular files among `paths` that
- * lack it: one batch of `hash-object` with the repository's filters. Only a caller that
- * compares with committed content needs it, and only where the raw id differs.
+ * lack it: one batch of `hash-object` with every filter driver the config names pinned to
+ * none, so a clean filter (planted in the shared `.git` or not) neither runs nor decides
+ * the id, and only line-end normalization can make it differ from the raw id. When the
+ * config names a filter that cannot be pinned, no filtered id is set (the path then reads
+ * as changed, never as unchanged). Only a caller that compares with committed content
+ * needs it, and only where the raw id differs.
  *
  * @param top The worktree's top level.
  * @param contents What {@linkcode readContents} returned; updated in place.
@@ -369,7 +380,11 @@ export async function addFilteredIds(
     const c = contents.get(p);
     return c?.kind === "file" && c.filtered === undefined;
   });
-  const ids = await hashRegularFiles(top, wanted, [], Number.POSITIVE_INFINITY);
+  if (wanted.length === 0) return;
+  const drivers = await readDrivers(top);
+  if (drivers.unpinnable.length > 0) return;
+  const pins = filterPins(drivers.filters); // tether:guard ctx-filtered-pins
+  const ids = await hashRegularFiles(top, wanted, [], Number.POSITIVE_INFINITY, pins);
   for (const path of wanted) {
     const c = contents.get(path);
     const id = ids.get(path);

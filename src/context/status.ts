@@ -329,6 +329,7 @@ function stdinLine(path: string): string {
  * @param flags `hash-object` flags (`--no-filters`, or none to hash as `git add` would).
  * @param chunk Paths per `--stdin-paths` call (the runner reads while it writes, so one
  *   call can take them all).
+ * @param config `-c` options put before `hash-object` (filter pins).
  * @returns Path → blob id, for the paths git could hash.
  */
 export async function hashRegularFiles(
@@ -336,6 +337,7 @@ export async function hashRegularFiles(
   paths: readonly string[],
   flags: readonly string[],
   chunk: number = HASH_CHUNK,
+  config: readonly string[] = [],
 ): Promise<Map<string, string>> {
   const unique = [...new Set(paths)];
   const batches: string[][] = [];
@@ -343,7 +345,7 @@ export async function hashRegularFiles(
     batches.push(unique.slice(start, start + chunk));
   }
   const hash = (batch: readonly string[]) =>
-    runGit(["hash-object", ...flags, "--stdin-paths"], {
+    runGit([...config, "hash-object", ...flags, "--stdin-paths"], {
       cwd: top,
       parse: true,
       timeoutMs: HASH_TIMEOUT_MS,

@@ -508,6 +508,16 @@ export async function land(
     [...checkoutPins, "read-tree", "-m", "-u", "--end-of-options", parent.worktree, tree],
     checkoutOptions,
   );
+  // What the checkout wrote, read back as raw bytes and types (the seed's reading: no
+  // filter, links read as links, a deleted path absent) and compared with the merged tree
+  // at every landing path: a smudge or conversion the shared .git came to name during the
+  // land (even one erased since) is caught here. Nothing more is done then.
+  const wrote = await captureState(parentTop, { indexFile: await seedIndexPath(parentTop) });
+  const landedSet = new Set(paths);
+  const rewritten = (await changedPaths(parentTop, tree, wrote.worktree)).filter((p) =>
+    landedSet.has(p)
+  );
+  if (rewritten.length > 0) throw notTheCheckedBytes(rewritten); // tether:guard wt-rehash-after
   // A child that wrote the shared .git while the land ran: caught and said, though the
   // files are written by now (docs/worktree.md, Known limits).
   const driversAfter = await readDrivers(parentTop);
@@ -557,6 +567,22 @@ function settingsRefused(found: readonly string[]): GitError {
     `the land is refused, nothing landed: the repository's attributes or config name a merge driver, filter or conversion at ${
       listPaths(found)
     } (tether lands raw bytes and runs none of them; the shared .git, which a child can write, is one source: see docs/worktree.md)`,
+  );
+}
+
+/**
+ * The error of a land whose checkout did not write the merged tree's bytes at `found`:
+ * exit 3, no record printed and the child left in place.
+ *
+ * @param found The landing paths whose raw content or type differs from the merged tree.
+ * @returns The error.
+ */
+function notTheCheckedBytes(found: readonly string[]): GitError {
+  return new GitError(
+    "failed",
+    `the land wrote ${
+      listPaths(found)
+    }, but the files written are not the bytes gate checked (the shared .git changed during the land: a filter or conversion ran); nothing more was done: check those files by hand`,
   );
 }
 

@@ -11,13 +11,16 @@
  *   and (per call, {@linkcode filterPins}) every filter driver the configuration names.
  * - Refused, since no setting switches them off in git 2.39 (`<common>/info/attributes` is
  *   always read, and an attribute in a committed `.gitattributes` is the tree's): a `merge`,
- *   `ident`, `working-tree-encoding` or `eol=crlf` attribute at a landing path
+ *   `ident`, `working-tree-encoding`, `filter` or `eol=crlf` attribute at a landing path
  *   ({@linkcode attributeProblem}), and a `merge.default` driver.
  *
  * @module
  */
 import { type GitOptions, runGit } from "../git.ts";
-import { decodePaths, fitsArgv } from "../seed/paths.ts";
+import { decodePaths } from "../seed/paths.ts";
+import { type Drivers, filterPins } from "../context/filters.ts";
+
+export { type Drivers, filterPins, parseDrivers, readDrivers } from "../context/filters.ts";
 
 /**
  * Config of every merge, index and checkout call of a land or spawn: files are the tree's
@@ -48,14 +51,17 @@ export const CHECKOUT_CONFIG: readonly string[] = [
 export const CHECKOUT_ENV: Readonly<Record<string, string>> = { GIT_ATTR_NOSYSTEM: "1" };
 
 /**
- * The attributes that can run a command or change bytes on a merge or checkout and have no
- * setting to switch them off (`filter` has: {@linkcode filterPins}).
+ * The attributes that can run a command or change bytes on a merge or checkout. `filter`
+ * is among them although each driver the configuration names is pinned to none
+ * ({@linkcode filterPins}): a driver written into the shared config after the land read it
+ * is not pinned, so a landing path with a filter is refused outright.
  */
 export const CHECKED_ATTRIBUTES: readonly string[] = [
   "merge",
   "ident",
   "working-tree-encoding",
   "eol",
+  "filter",
 ];
 
 /**
@@ -63,16 +69,18 @@ export const CHECKED_ATTRIBUTES: readonly string[] = [
  * with {@linkcode CHECKOUT_CONFIG} pinned. `check-attr` reports `set`, `unset`,
  * `unspecified` or the value. Allowed: `merge` set or unset (git's text or binary merge,
  * chosen without any lookup: the binary one only ever reports a conflict), `eol=lf`
- * (nothing is converted on checkout), every `text` and `crlf` (with `core.eol=lf` and
- * `core.autocrlf=false`, a checkout converts nothing) and every `filter` (each driver the
- * configuration names is pinned to none, {@linkcode filterPins}, so the raw bytes land).
+ * (nothing is converted on checkout) and every `text` and `crlf` (with `core.eol=lf` and
+ * `core.autocrlf=false`, a checkout converts nothing). Every `filter` value is refused
+ * (`lfs` included: the parent's own attribute cannot be told from a planted one, and a
+ * driver the config comes to name during the land would run).
  *
  * @example
  * ```ts
  * import { assertEquals } from "../_assert.ts";
  * assertEquals(attributeProblem("merge", "union"), "merge=union");
  * assertEquals(attributeProblem("merge", "unset"), undefined);
- * assertEquals(attributeProblem("filter", "lfs"), undefined);
+ * assertEquals(attributeProblem("filter", "lfs"), "filter=lfs");
+ * assertEquals(attributeProblem("filter", "unset"), undefined);
  * assertEquals(attributeProblem("ident", "set"), "ident");
  * assertEquals(attributeProblem("eol", "lf"), undefined);
  * assertEquals(attributeProblem("eol", "crlf"), "eol=crlf");
@@ -92,6 +100,8 @@ export function attributeProblem(name: string, value: string): string | undefine
       return value === "set" ? name : `${name}=${value}`; // tether:guard wt-attr-ident
     case "working-tree-encoding": // re-encoded on checkout
       return value === "set" ? name : `${name}=${value}`;
+    case "filter": // a smudge the config may come to name after the land read it
+      return value === "set" ? name : `${name}=${value}`; // tether:guard wt-attr-filter
     case "eol": // `crlf` rewrites line ends on checkout
       return value === "lf" ? undefined : value === "set" ? name : `${name}=${value}`; // tether:guard wt-attr-eol
     default:
@@ -159,95 +169,6 @@ export async function attributesAt(
     },
   );
   return refusedAttributes(r.stdout).map((e) => `${e.path} (${e.attribute})`);
-}
-
-/** The merge and filter drivers the configuration names, as git run at `top` reads it. */
-export interface Drivers {
-  /** Each filter driver's name (`filter.<name>.*`). */
-  filters: string[];
-  /** `merge.default`, when set: the driver for every path without a `merge` attribute. */
-  mergeDefault?: string;
-  /** Names that cannot be pinned on a command line (an `=` or a byte that is not UTF-8). */
-  unpinnable: string[];
-}
-
-/**
- * Parse `git config -z --get-regexp` output (`key\nvalue\0` or `key\0`) into drivers.
- *
- * @example
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * const out = new TextEncoder().encode("filter.lfs.clean\ngit-lfs clean\0filter.a.b.smudge\nx\0merge.default\nmine\0");
- * assertEquals(parseDrivers(out), { filters: ["lfs", "a.b"], mergeDefault: "mine", unpinnable: [] });
- * ```
- * @param bytes What git printed.
- * @returns The drivers named.
- */
-export function parseDrivers(bytes: Uint8Array): Drivers {
-  const filters = new Set<string>();
-  const unpinnable: string[] = [];
-  let mergeDefault: string | undefined;
-  for (const record of decodePaths(bytes)) {
-    const newline = record.indexOf("\n");
-    const key = newline < 0 ? record : record.slice(0, newline);
-    const value = newline < 0 ? "" : record.slice(newline + 1);
-    if (key === "merge.default") mergeDefault = value;
-    else if (key.startsWith("filter.") && key.lastIndexOf(".") > "filter".length) {
-      const name = key.slice("filter.".length, key.lastIndexOf("."));
-      if (name.includes("=") || !fitsArgv(name)) unpinnable.push(name);
-      else filters.add(name);
-    }
-  }
-  return {
-    filters: [...filters],
-    ...(mergeDefault === undefined ? {} : { mergeDefault }),
-    unpinnable,
-  };
-}
-
-/**
- * Read the drivers the configuration at `top` names (includes and worktree config read as
- * git's own calls read them).
- *
- * @param top The parent's top level.
- * @returns The drivers.
- * @throws {GitError} when git fails.
- */
-export async function readDrivers(top: string): Promise<Drivers> {
-  const r = await runGit(["config", "-z", "--get-regexp", "^(filter|merge)\\."], {
-    cwd: top,
-    parse: true,
-    allowFailure: true, // exit 1: no such key
-  });
-  return parseDrivers(r.code === 0 ? r.stdout : new Uint8Array());
-}
-
-/**
- * Config that turns each named filter driver into none: no clean, smudge or process
- * command, and not required (a required filter with no command is an error).
- *
- * @example
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * assertEquals(filterPins(["sm"]), [
- *   "-c", "filter.sm.clean=", "-c", "filter.sm.smudge=", "-c", "filter.sm.process=",
- *   "-c", "filter.sm.required=false",
- * ]);
- * ```
- * @param names The filter names.
- * @returns `-c` options.
- */
-export function filterPins(names: readonly string[]): string[] {
-  return names.flatMap((name) => [
-    "-c",
-    `filter.${name}.clean=`,
-    "-c",
-    `filter.${name}.smudge=`,
-    "-c",
-    `filter.${name}.process=`,
-    "-c",
-    `filter.${name}.required=false`,
-  ]);
 }
 
 /**

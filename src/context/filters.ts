@@ -1,0 +1,99 @@
+/**
+ * The filter (and merge) drivers a repository's configuration names, and the config that
+ * pins each filter to none. Shared by worktree mode's land and spawn (src/worktree/
+ * land_config.ts) and shared mode's filtered-id reading (src/context/content.ts): the
+ * configuration lives in the shared `.git`, which a child can write.
+ *
+ * @module
+ */
+import { runGit } from "../git.ts";
+import { decodePaths, fitsArgv } from "../seed/paths.ts";
+
+/** The merge and filter drivers the configuration names, as git run at `top` reads it. */
+export interface Drivers {
+  /** Each filter driver's name (`filter.<name>.*`). */
+  filters: string[];
+  /** `merge.default`, when set: the driver for every path without a `merge` attribute. */
+  mergeDefault?: string;
+  /** Names that cannot be pinned on a command line (an `=` or a byte that is not UTF-8). */
+  unpinnable: string[];
+}
+
+/**
+ * Parse `git config -z --get-regexp` output (`key\nvalue\0` or `key\0`) into drivers.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const out = new TextEncoder().encode("filter.lfs.clean\ngit-lfs clean\0filter.a.b.smudge\nx\0merge.default\nmine\0");
+ * assertEquals(parseDrivers(out), { filters: ["lfs", "a.b"], mergeDefault: "mine", unpinnable: [] });
+ * ```
+ * @param bytes What git printed.
+ * @returns The drivers named.
+ */
+export function parseDrivers(bytes: Uint8Array): Drivers {
+  const filters = new Set<string>();
+  const unpinnable: string[] = [];
+  let mergeDefault: string | undefined;
+  for (const record of decodePaths(bytes)) {
+    const newline = record.indexOf("\n");
+    const key = newline < 0 ? record : record.slice(0, newline);
+    const value = newline < 0 ? "" : record.slice(newline + 1);
+    if (key === "merge.default") mergeDefault = value;
+    else if (key.startsWith("filter.") && key.lastIndexOf(".") > "filter".length) {
+      const name = key.slice("filter.".length, key.lastIndexOf("."));
+      if (name.includes("=") || !fitsArgv(name)) unpinnable.push(name);
+      else filters.add(name);
+    }
+  }
+  return {
+    filters: [...filters],
+    ...(mergeDefault === undefined ? {} : { mergeDefault }),
+    unpinnable,
+  };
+}
+
+/**
+ * Read the drivers the configuration at `top` names (includes and worktree config read as
+ * git's own calls read them).
+ *
+ * @param top The parent's top level.
+ * @returns The drivers.
+ * @throws {GitError} when git fails.
+ */
+export async function readDrivers(top: string): Promise<Drivers> {
+  const r = await runGit(["config", "-z", "--get-regexp", "^(filter|merge)\\."], {
+    cwd: top,
+    parse: true,
+    allowFailure: true, // exit 1: no such key
+  });
+  return parseDrivers(r.code === 0 ? r.stdout : new Uint8Array());
+}
+
+/**
+ * Config that turns each named filter driver into none: no clean, smudge or process
+ * command, and not required (a required filter with no command is an error).
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(filterPins(["sm"]), [
+ *   "-c", "filter.sm.clean=", "-c", "filter.sm.smudge=", "-c", "filter.sm.process=",
+ *   "-c", "filter.sm.required=false",
+ * ]);
+ * ```
+ * @param names The filter names.
+ * @returns `-c` options.
+ */
+export function filterPins(names: readonly string[]): string[] {
+  return names.flatMap((name) => [
+    "-c",
+    `filter.${name}.clean=`,
+    "-c",
+    `filter.${name}.smudge=`,
+    "-c",
+    `filter.${name}.process=`,
+    "-c",
+    `filter.${name}.required=false`,
+  ]);
+}

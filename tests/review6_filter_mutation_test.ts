@@ -1,0 +1,50 @@
+/**
+ * Mutation tests for the guards of review worktree-6 (a filter the shared `.git` names,
+ * raced or planted): each disables one guard (marked `// tether:guard …` on its line) in a
+ * copy of the code and shows that its test in `tests/review6_filter_test.ts` then fails.
+ */
+import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
+
+const FILE = "tests/review6_filter_test.ts";
+
+const CASES: GuardCase[] = [
+  {
+    guard: "a filter attribute at a landing path is refused",
+    mutations: [{
+      file: "src/worktree/land_config.ts",
+      find: 'return value === "set" ? name : `${name}=${value}`; // tether:guard wt-attr-filter',
+      replace: "return undefined; // tether:guard wt-attr-filter",
+    }],
+    file: FILE,
+    filter: "finding 1 (a): a filter attribute",
+  },
+  {
+    guard:
+      "the landed paths are re-hashed raw after the checkout and compared with the merged tree",
+    mutations: [{
+      file: "src/worktree/land.ts",
+      find: "if (rewritten.length > 0) throw notTheCheckedBytes(rewritten); // tether:guard",
+      replace: "if (rewritten.length < 0) throw notTheCheckedBytes(rewritten); // tether:guard",
+    }],
+    file: FILE,
+    filter: "finding 1 (b): bytes",
+  },
+  {
+    guard: "the filtered id of shared mode is read with every configured filter pinned to none",
+    mutations: [{
+      file: "src/context/content.ts",
+      find: "const pins = filterPins(drivers.filters); // tether:guard ctx-filtered-pins",
+      replace: "const pins: string[] = []; // tether:guard ctx-filtered-pins",
+    }],
+    file: FILE,
+    filter: "finding 2",
+  },
+];
+
+Deno.test("mutation: disabling each guard of review worktree-6 makes its test fail", async (t) => {
+  await assertEachMutantFails(t, CASES);
+});
+
+Deno.test("mutation: the unmutated copy passes every test those mutations break", async () => {
+  await assertControlPasses(CASES);
+});

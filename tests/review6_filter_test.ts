@@ -1,0 +1,209 @@
+/**
+ * Review worktree-6 (a filter the shared `.git` names, raced or planted), through the real
+ * binaries (`--allow-run=git` only), each in a throwaway repository.
+ *
+ * - finding 1 (a): a `filter` attribute at a landing path is refused (exit 3, the smudge
+ *   never runs, nothing lands), the parent's own committed `filter=lfs` included.
+ * - finding 1 (b): bytes the checkout wrote that are not the merged tree's are caught after
+ *   it (exit 3 naming the path; no record, the child stays). The rewrite is made
+ *   deterministic by a git shim that appends a byte after the land's `read-tree -m -u`.
+ * - finding 2: in shared mode, a planted clean filter cannot prove a changed file unchanged.
+ */
+import { join } from "node:path";
+import { assertEquals, assertIncludes } from "../src/_assert.ts";
+import { bin, git, makeRepo, type Run, run, tempDir, writeFiles } from "./_helpers.ts";
+import { type Family, removeWorktrees } from "./_worktree_fixture.ts";
+import { gate, result as gateResult, spawn as contextSpawn } from "./_gate_fixture.ts";
+
+const TEN = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+
+/** A committed parent with `files` (f.txt of ten lines by default) and a directory for children. */
+async function family(files: Record<string, string> = { "f.txt": TEN }): Promise<Family> {
+  const parent = await makeRepo({ files });
+  const kids = await tempDir("tether-kids-");
+  return {
+    parent,
+    kids,
+    cleanup: async () => {
+      try {
+        await removeWorktrees(parent);
+      } finally {
+        await Deno.remove(parent, { recursive: true }).catch(() => {});
+        await Deno.remove(kids, { recursive: true }).catch(() => {});
+      }
+    },
+  };
+}
+
+/** Spawn one child at `<kids>/<name>`; its path and seed. */
+async function spawn(f: Family, name: string): Promise<[string, string]> {
+  const r = await bin("handshake", ["--worktree", join(f.kids, name), "--json"], {
+    cwd: f.parent,
+  });
+  assertEquals(r.code, 0, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  return [doc.worktrees[0].path, doc.seed];
+}
+
+function result(...files: string[]): string {
+  return JSON.stringify({
+    ok: true,
+    summary: "done",
+    files_changed: files,
+    errors: [],
+    evidence: [{ kind: "file", ref: files[0], ok: true }],
+  });
+}
+
+function land(
+  f: Family,
+  dir: string,
+  seed: string,
+  claims: string[],
+  env?: Record<string, string>,
+): Promise<Run> {
+  return bin("gate", ["--worktree", dir, "--seed", seed, "--land"], {
+    cwd: f.parent,
+    stdin: result(...claims),
+    ...(env === undefined ? {} : { env }),
+  });
+}
+
+const text = (dir: string, path: string) => Deno.readTextFile(join(dir, path));
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}
+
+async function commonDir(dir: string): Promise<string> {
+  return await git(dir, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
+}
+
+/** Write `<common>/info/attributes` as the child can. */
+async function plantAttributes(dir: string, lines: string): Promise<void> {
+  const common = await commonDir(dir);
+  await Deno.mkdir(join(common, "info"), { recursive: true });
+  await Deno.writeTextFile(join(common, "info", "attributes"), lines);
+}
+
+/** Set a key in the shared config as the child can. */
+async function plantConfig(dir: string, key: string, value: string): Promise<void> {
+  await git(dir, ["config", "--file", join(await commonDir(dir), "config"), key, value]);
+}
+
+Deno.test("finding 1 (a): a filter attribute with its smudge in the shared .git is refused; the smudge never runs", async () => {
+  const f = await family();
+  try {
+    const [child, seed] = await spawn(f, "c1");
+    await Deno.writeTextFile(join(child, "f.txt"), TEN + "child line\n");
+    const marker = join(f.kids, "smudge-ran");
+    await plantAttributes(child, "f.txt filter=sm\n");
+    await plantConfig(
+      child,
+      "filter.sm.smudge",
+      `sh -c 'echo smudge >> ${marker}; sed s/child/SMUDGED/'`,
+    );
+    const r = await land(f, child, seed, ["f.txt"]);
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertIncludes(r.stderr, "f.txt (filter=sm)");
+    assertIncludes(r.stderr, "nothing landed");
+    assertEquals(await exists(marker), false, "the child's smudge ran inside gate");
+    assertEquals(await text(f.parent, "f.txt"), TEN);
+    assertEquals(await exists(child), true, "the child was removed");
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 1 (a): the parent's own committed filter=lfs at a landing path is refused too", async () => {
+  const f = await family({ "f.txt": TEN, ".gitattributes": "*.bin filter=lfs\n" });
+  try {
+    const [child, seed] = await spawn(f, "c1");
+    await Deno.writeTextFile(join(child, "x.bin"), "raw content\n");
+    const r = await land(f, child, seed, ["x.bin"]);
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertIncludes(r.stderr, "x.bin (filter=lfs)");
+    assertEquals(await exists(join(f.parent, "x.bin")), false);
+  } finally {
+    await f.cleanup();
+  }
+});
+
+/**
+ * A git on PATH that runs the real one and, after the land's `read-tree -m -u` only,
+ * appends a byte to `f.txt` in the directory it ran in: what a smudge raced in would do.
+ */
+async function rewritingShim(): Promise<{ dir: string; env: Record<string, string> }> {
+  const dir = await tempDir("tether-shim-");
+  const real = (await run("bash", ["-c", "command -v git"])).stdout.trim();
+  await Deno.writeTextFile(
+    join(dir, "git"),
+    `#!/bin/sh
+case " $* " in
+  *" read-tree -m -u "*) '${real}' "$@"; rc=$?; printf X >> f.txt; exit $rc ;;
+esac
+exec '${real}' "$@"
+`,
+  );
+  await Deno.chmod(join(dir, "git"), 0o755);
+  return { dir, env: { PATH: `${dir}:${Deno.env.get("PATH")}` } };
+}
+
+Deno.test("finding 1 (b): bytes the checkout wrote that are not the merged tree's: exit 3 naming the path", async () => {
+  const f = await family();
+  const shim = await rewritingShim();
+  try {
+    const [child, seed] = await spawn(f, "c1");
+    await Deno.writeTextFile(join(child, "f.txt"), TEN + "child line\n");
+    const r = await land(f, child, seed, ["f.txt"], shim.env);
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertIncludes(r.stderr, "f.txt");
+    assertIncludes(r.stderr, "not the bytes gate checked");
+    assertEquals(r.stdout.includes("landed"), false, r.stdout);
+    assertEquals(await text(f.parent, "f.txt"), TEN + "child line\nX");
+    assertEquals(await exists(child), true, "the child was removed");
+  } finally {
+    await Deno.remove(shim.dir, { recursive: true }).catch(() => {});
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 1 (b): the same land without the rewrite lands (control)", async () => {
+  const f = await family();
+  try {
+    const [child, seed] = await spawn(f, "c1");
+    await Deno.writeTextFile(join(child, "f.txt"), TEN + "child line\n");
+    await Deno.remove(join(child, "f.txt"));
+    await Deno.writeTextFile(join(child, "g.txt"), "g\n");
+    await Deno.symlink("g.txt", join(child, "l"));
+    const r = await land(f, child, seed, ["g.txt", "f.txt", "l"]);
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    assertIncludes(r.stdout, "landed: 3 paths");
+    assertEquals(await exists(join(f.parent, "f.txt")), false);
+    assertEquals(await Deno.readLink(join(f.parent, "l")), "g.txt");
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("finding 2: a planted clean filter cannot hide an unclaimed change from gate --since", async () => {
+  const repo = await makeRepo({ files: { "a.txt": "a\n", "b.txt": "b\n" } });
+  const marker = join(repo, ".git", "clean-ran");
+  try {
+    const snapshot = await contextSpawn(repo);
+    await writeFiles(repo, { "b.txt": "b changed\n", "a.txt": "a\nrm -rf ~\n" });
+    await Deno.writeTextFile(join(repo, ".git", "info", "attributes"), "a.txt filter=hide\n");
+    await git(repo, [
+      "config",
+      "filter.hide.clean",
+      `sh -c 'echo ran >> ${marker}; cat >/dev/null; printf "a\\n"'`,
+    ]);
+    const g = await gate(repo, gateResult(["b.txt"], [{ kind: "file", ref: "b.txt", ok: true }]), [
+      "--since",
+      snapshot,
+    ]);
+    assertEquals(g.report?.changes?.observed_unclaimed, ["a.txt"], g.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true }).catch(() => {});
+  }
+});
