@@ -79,5 +79,7 @@ Deno.test("spawn, verify and land start as many git processes for 40 dirty files
   const small = await round(4);
   const large = await round(40);
   assertEquals(large, small);
-  assertOk(small.every((n) => n > 0 && n < 90), JSON.stringify(small));
+  // A sanity bound, not a budget: the land's checks of the shared .git's settings and its
+  // read-back of what it wrote (reviews worktree-5 and -6) brought it to about 90.
+  assertOk(small.every((n) => n > 0 && n < 120), JSON.stringify(small));
 });

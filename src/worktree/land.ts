@@ -9,12 +9,12 @@
  * @module
  */
 import { quoteLine } from "../context/render.ts";
-import type { RawEntry } from "../context/content.ts";
-import { GitError, gitText, isFullOid, objectFormat, runGit } from "../git.ts";
+import { type RawEntry, readContents } from "../context/content.ts";
+import { GitError, gitText, isFullOid, type ObjectFormat, objectFormat, runGit } from "../git.ts";
 import type { WorktreeFile } from "../gate/repo.ts";
 import { readSeed, seedIndexCommit } from "../seed/commit.ts";
 import { captureState, changedPaths, seedIndexPath, type TreeState } from "../seed/state.ts";
-import { decodePath, decodeRecords, fitsArgv } from "../seed/paths.ts";
+import { decodePath, decodePaths, decodeRecords, fitsArgv } from "../seed/paths.ts";
 import { identifyChild, parseWorktreeList, type WorktreeEntry } from "./identity.ts";
 import { parseMergeTree } from "./conflicts.ts";
 import { listPaths } from "./plan.ts";
@@ -512,11 +512,7 @@ export async function land(
   // filter, links read as links, a deleted path absent) and compared with the merged tree
   // at every landing path: a smudge or conversion the shared .git came to name during the
   // land (even one erased since) is caught here. Nothing more is done then.
-  const wrote = await captureState(parentTop, { indexFile: await seedIndexPath(parentTop) });
-  const landedSet = new Set(paths);
-  const rewritten = (await changedPaths(parentTop, tree, wrote.worktree)).filter((p) =>
-    landedSet.has(p)
-  );
+  const rewritten = await notAsTree(parentTop, format, tree, paths);
   if (rewritten.length > 0) throw notTheCheckedBytes(rewritten); // tether:guard wt-rehash-after
   // A child that wrote the shared .git while the land ran: caught and said, though the
   // files are written by now (docs/worktree.md, Known limits).
@@ -577,6 +573,40 @@ function settingsRefused(found: readonly string[]): GitError {
  * @param found The landing paths whose raw content or type differs from the merged tree.
  * @returns The error.
  */
+/**
+ * The landing paths whose file in the parent's working tree is not what the merged tree
+ * holds there: read exactly those paths as raw bytes and `lstat` types (ignored ones too:
+ * a landed path is the tree's, whatever the parent ignores), and compare them with the
+ * tree's entries (a path the tree lacks must be absent).
+ */
+async function notAsTree(
+  top: string,
+  format: ObjectFormat,
+  tree: string,
+  paths: readonly string[],
+): Promise<string[]> {
+  const [commonDir, listing] = await Promise.all([
+    gitText(["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd: top }),
+    runGit(["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", tree], {
+      cwd: top,
+      parse: true,
+    }),
+  ]);
+  const inTree = new Map<string, { mode: string; id: string }>();
+  for (const record of decodePaths(listing.stdout)) {
+    const m = /^(\d{6}) \w+ ([0-9a-f]+)\t([\s\S]*)$/.exec(record);
+    if (m) inTree.set(m[3]!, { mode: m[1]!, id: m[2]! });
+  }
+  const wrote = await readContents(top, commonDir, format, paths);
+  return paths.filter((path) => {
+    const want = inTree.get(path);
+    const got = wrote.get(path);
+    if (want === undefined) return got?.kind !== "absent";
+    return got === undefined || got.kind === "absent" || got.kind === "special" ||
+      got.mode !== want.mode || got.raw !== want.id;
+  });
+}
+
 function notTheCheckedBytes(found: readonly string[]): GitError {
   return new GitError(
     "failed",
