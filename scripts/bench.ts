@@ -9,6 +9,7 @@
  * and `gate --since` on 10,000 untracked or changed files (`bench_gate.ts`); `coord inbox`,
  * `coord status` and `coord wait` over 10,000 messages (`bench_coord.ts`); spawning 8
  * worktree children of 1,000 dirty files, verify and land in one (`bench_worktree.ts`).
+ * `--only NAME` runs the parts whose title holds NAME (`verify`, `gate`, `coord`, `worktree`).
  *
  * @module
  */
@@ -153,6 +154,7 @@ if (import.meta.main) {
   const shim = await gitShim();
   const rows: Row[] = [];
   const failed: string[] = [];
+  const only = Deno.args.indexOf("--only") >= 0 ? Deno.args[Deno.args.indexOf("--only") + 1] : "";
   try {
     for (
       const [title, part] of [
@@ -162,6 +164,7 @@ if (import.meta.main) {
         ["worktree", benchWorktree],
       ] as const
     ) {
+      if (only && !title.includes(only)) continue;
       const t = performance.now();
       console.log(`${title}…`);
       try {
