@@ -256,6 +256,27 @@ Deno.test("a spawn whose checkout would rewrite the parent's bytes (eol=crlf on 
   }
 });
 
+Deno.test("a spawn whose checkout leaves a file with another mode than the parent's (a smudge filter that chmods it, core.fileMode=false) is refused with the path named", async () => {
+  const f = await family({ "z.txt": "plain\n", ".gitattributes": "z.txt filter=sneaky\n" });
+  try {
+    await writeFiles(f.parent, { "run.sh": "#!/bin/sh\n" });
+    await Deno.chmod(join(f.parent, "run.sh"), 0o755);
+    await git(f.parent, ["add", "run.sh"]);
+    await git(f.parent, ["commit", "-qm", "an executable"]);
+    // The bytes stay the parent's; only run.sh loses its executable bit on checkout, which
+    // the child's own git status (core.fileMode=false) does not show.
+    await git(f.parent, ["config", "core.fileMode", "false"]);
+    await git(f.parent, ["config", "filter.sneaky.smudge", "chmod -x run.sh; cat"]);
+    await git(f.parent, ["config", "filter.sneaky.clean", "cat"]);
+    const child = await spawn(f, "c");
+    assertEquals(child.code, 3, child.stdout + child.stderr);
+    assertIncludes(child.stderr, "does not hold the parent's files byte for byte at: run.sh");
+    assertEquals(await linkedWorktrees(f.parent), []);
+  } finally {
+    await f.cleanup();
+  }
+});
+
 Deno.test("a submodule that is not checked out keeps its recorded commit: the spawn succeeds and gate sees only the child's change", async () => {
   const f = await family();
   try {

@@ -18,7 +18,9 @@
  *
  * @module
  */
-import { type RawEntry, writeRawTree } from "../context/content.ts";
+import { RAW_CONFIG, type RawEntry, writeRawTree } from "../context/content.ts";
+import { REGULAR_MODES } from "../context/porcelain.ts";
+import { hashRegularFiles } from "../context/status.ts";
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
 import { decodePaths } from "./paths.ts";
 import { unmergedMessage, unmergedPaths } from "./refusal.ts";
@@ -263,6 +265,53 @@ export async function rawTree(
     config: PLAIN_CONFIG,
     env: base,
   })).tree;
+}
+
+/**
+ * The paths of a fresh checkout that do not hold `expected` exactly, byte for byte and mode
+ * for mode, in two git processes whatever the number of files; or `undefined` when
+ * `expected` holds anything but regular files (a link or submodule: compare with
+ * {@linkcode rawTree} then). Call it right after `git read-tree --reset -u` of the tree whose
+ * entries `expected` lists, with `core.ignoreStat` and fsmonitor off, so the worktree's
+ * index holds exactly those entries with the stat data of the files just written:
+ *
+ * 1. `diff-files --raw` with types from `lstat` (`core.fileMode` and `core.symlinks` on)
+ *    reports every entry whose file is gone or whose type or executable bit is not the
+ *    entry's (and any whose stat data moved since), with the mode `lstat` found; an entry
+ *    it does not report has a file of the entry's type and mode;
+ * 2. `hash-object --no-filters` hashes every expected path's raw bytes (a file that is
+ *    missing, skipped by a sparse checkout or not a regular file gives no id, or another).
+ *
+ * @param dir The worktree's top level.
+ * @param expected Path → mode and raw blob id, for every path of the checked-out tree.
+ * @returns The differing paths (empty when the checkout is exact), or `undefined`.
+ * @throws {GitError} when git fails.
+ */
+export async function checkoutDiffers(
+  dir: string,
+  expected: ReadonlyMap<string, RawEntry>,
+): Promise<string[] | undefined> {
+  if ([...expected.values()].some((e) => !REGULAR_MODES.has(e.mode))) return undefined;
+  const env = { ...NO_REPLACE, ...NO_CALLER_CONFIG };
+  const diff = decodePaths(
+    (await runGit([...RAW_CONFIG, "diff-files", "--raw", "-z", "--no-renames"], {
+      cwd: dir,
+      env,
+      parse: true,
+    })).stdout,
+  );
+  const differs = new Set<string>();
+  for (let i = 0; i + 1 < diff.length; i += 2) {
+    const mode = /^:\d{6} (\d{6}) /.exec(diff[i]!)?.[1];
+    const path = diff[i + 1]!;
+    if (mode !== expected.get(path)?.mode) differs.add(path); // tether:guard wt-spawn-modes
+  }
+  const hashed = [...expected.keys()].filter((path) => !differs.has(path));
+  const ids = await hashRegularFiles(dir, hashed, ["--no-filters"], Number.POSITIVE_INFINITY);
+  for (const path of hashed) {
+    if (ids.get(path) !== expected.get(path)!.oid) differs.add(path); // tether:guard wt-spawn-hash
+  }
+  return [...expected.keys()].filter((path) => differs.has(path));
 }
 
 /**
