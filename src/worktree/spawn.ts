@@ -14,12 +14,13 @@ import { fingerprint } from "../handshake/fingerprint.ts";
 import {
   captureState,
   changedPaths,
-  checkoutDiffers,
+  checkoutByteDiffers,
+  checkoutModeDiffers,
   rawTree,
   seedIndexPath,
   type TreeState,
 } from "../seed/state.ts";
-import { GIT_CONCURRENCY, mapBounded } from "../context/bounded.ts";
+import { mapBounded } from "../context/bounded.ts";
 import { spawnRefusal } from "../seed/refusal.ts";
 import { SEED_REF_PREFIX, seedId, writeSeed } from "../seed/commit.ts";
 import { decodePath } from "../seed/paths.ts";
@@ -238,6 +239,31 @@ async function removeEmptyDirs(dirs: readonly string[]): Promise<void> {
 }
 
 /**
+ * How `git worktree add` fails when another one is being made at the same moment: it reads
+ * every linked worktree's admin files, and one still being written is empty (git 2.39 dies
+ * with `failed to read …/worktrees/<id>/commondir`, having made nothing).
+ */
+const ADD_RACE = /failed to read .*worktrees\/[^\n]*\/(?:commondir|gitdir)/;
+
+/**
+ * `git worktree add --no-checkout --detach DIR HEAD`, tried again (a few times, after a
+ * short pause) when it lost the race above to a concurrent spawn; one at a time within a
+ * spawn, which is why a spawn's own adds never race.
+ */
+async function addWorktree(dir: string, head: string): Promise<void> {
+  const args = ["worktree", "add", "--no-checkout", "--detach", "--end-of-options", dir, head];
+  for (let attempt = 1;; attempt++) {
+    try {
+      return void await runGit(args);
+    } catch (error) {
+      const raced = error instanceof GitError && ADD_RACE.test(error.stderrTail);
+      if (!raced || attempt >= 5) throw error;
+    }
+    await new Promise((done) => setTimeout(done, 20 * attempt + Math.random() * 30));
+  }
+}
+
+/**
  * Claim the first free name `tether/<seed>-<n>` from `from` on: the branch at `head` and
  * its spawn ref at the seed, created together in one transaction that fails when either
  * exists, so concurrent spawns never share a name.
@@ -283,27 +309,12 @@ async function claimBranches(seed: string, head: string, count: number): Promise
 }
 
 /**
- * The paths where a freshly checked-out child does not hold the seed's working tree byte
- * for byte: its files hashed raw, as the parent's were ({@linkcode checkoutDiffers}, two git
- * processes; for a tree with links or submodules the whole raw tree is written again and
- * compared, as the parent's was).
- */
-async function differingPaths(
-  dir: string,
-  state: TreeState,
-  tracked: ReadonlyMap<string, RawEntry>,
-): Promise<string[]> {
-  const differs = await checkoutDiffers(dir, tracked);
-  if (differs !== undefined) return differs;
-  const written = await rawTree(dir, tracked);
-  return written === state.worktree ? [] : await changedPaths(dir, state.worktree, written);
-}
-
-/**
- * Fill one child: check out the seed's working tree, check that the files are exactly its
- * bytes ({@linkcode differingPaths}), then set the index to the seed's index tree keeping
- * stat data, attach HEAD to the branch, and check that the child's status has the parent's
- * fingerprint and the parent's directory exists in it.
+ * Fill one child: check out the seed's working tree, then check that the files are exactly
+ * its bytes (hashed raw, as the parent's were: {@linkcode checkoutModeDiffers} and
+ * {@linkcode checkoutByteDiffers}, or for a tree with links or submodules the whole raw tree
+ * written again and compared) while the index is set to the seed's index tree keeping stat
+ * data and HEAD is attached to the branch; then check that the child's status has the
+ * parent's fingerprint and the parent's directory exists in it.
  */
 async function fill(
   dir: string,
@@ -323,7 +334,45 @@ async function fill(
     "--end-of-options",
     state.worktree,
   ], opts);
-  const paths = await differingPaths(dir, state, tracked);
+  const modes = await checkoutModeDiffers(dir, tracked); // before the index changes
+  const bytes = async () => {
+    if (modes !== undefined) return await checkoutByteDiffers(dir, tracked, modes);
+    const written = await rawTree(dir, tracked);
+    return written === state.worktree ? [] : await changedPaths(dir, state.worktree, written);
+  };
+  const stage = async () => {
+    await runGit([...CHECKOUT_CONFIG, "read-tree", "-m", "--end-of-options", state.index], opts);
+    if (ita.length > 0) { // tether:guard wt-spawn-ita
+      // The index tree holds each intent-to-add entry as an empty file (as `ls-files -s`
+      // shows it); make it git's own intent-to-add entry again, the file left as it is.
+      const paths = nulJoined(ita);
+      await runGit(["update-index", "-z", "--force-remove", "--stdin"], {
+        ...opts,
+        stdin: paths,
+      });
+      await runGit(["add", "-N", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], {
+        ...opts,
+        stdin: paths,
+        env: { GIT_LITERAL_PATHSPECS: "1" },
+      });
+    }
+  };
+  // Every call settles before the fill returns or throws: nothing runs in a worktree that a
+  // failed spawn is removing.
+  const [checked, staged, attached, where] = await Promise.allSettled([
+    bytes(),
+    stage(),
+    runGit(["symbolic-ref", "HEAD", `refs/heads/${branch}`], opts),
+    runGit(["rev-parse", "--show-toplevel"], {
+      cwd: prefix === "" ? dir : `${dir}/${prefix}`,
+      parse: true,
+      allowFailure: true,
+    }),
+  ]);
+  for (const step of [checked, staged, attached, where]) {
+    if (step.status === "rejected") throw step.reason;
+  }
+  const paths = (checked as PromiseFulfilledResult<string[]>).value;
   if (paths.length > 0) { // tether:guard wt-spawn-bytes
     throw new GitError(
       "failed",
@@ -332,35 +381,16 @@ async function fill(
       } (line-ending, encoding or filter attributes rewrote them on checkout)`,
     );
   }
-  await runGit([...CHECKOUT_CONFIG, "read-tree", "-m", "--end-of-options", state.index], opts);
-  if (ita.length > 0) { // tether:guard wt-spawn-ita
-    // The index tree holds each intent-to-add entry as an empty file (as `ls-files -s`
-    // shows it); make it git's own intent-to-add entry again, the file left as it is.
-    const paths = nulJoined(ita);
-    await runGit(["update-index", "-z", "--force-remove", "--stdin"], { ...opts, stdin: paths });
-    await runGit(["add", "-N", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], {
-      ...opts,
-      stdin: paths,
-      env: { GIT_LITERAL_PATHSPECS: "1" },
-    });
-  }
-  await runGit(["symbolic-ref", "HEAD", `refs/heads/${branch}`], opts);
-  const [status, where] = await Promise.all([
-    runGit(["status", "--porcelain"], opts),
-    runGit(["rev-parse", "--show-toplevel"], {
-      cwd: prefix === "" ? dir : `${dir}/${prefix}`,
-      parse: true,
-      allowFailure: true,
-    }),
-  ]);
+  const status = await runGit(["status", "--porcelain"], opts);
   if (await fingerprint(status.stdout) !== fp) {
     throw new GitError(
       "failed",
       `git status in ${dir} differs from the parent's (submodules or filters?)`,
     );
   }
-  const top = new TextDecoder().decode(where.stdout).replace(/\n$/, "");
-  if (where.code !== 0 || !top) {
+  const found = (where as PromiseFulfilledResult<{ code: number; stdout: Uint8Array }>).value;
+  const top = new TextDecoder().decode(found.stdout).replace(/\n$/, "");
+  if (found.code !== 0 || !top) {
     throw new GitError(
       "failed",
       `The parent's directory "${prefix}" holds nothing git carries (only ignored or no files), so the worktree has no such directory`,
@@ -514,27 +544,10 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
     ]);
     created = missing;
     const targets: readonly string[] = paths; // tether:guard wt-spawn-real-add
-    // Added several at a time; each one git made is recorded (in order) before a failure is thrown.
-    const adds = await mapBounded(
-      targets,
-      GIT_CONCURRENCY,
-      (dir) =>
-        runGit([
-          "worktree",
-          "add",
-          "--no-checkout",
-          "--detach",
-          "--end-of-options",
-          dir,
-          first.parent_head,
-        ])
-          .then(() => undefined, (error: unknown) => ({ error })),
-    );
-    targets.forEach((dir, i) => {
-      if (adds[i] === undefined) made.push({ path: dir });
-    });
-    const refused = adds.find((a) => a !== undefined);
-    if (refused) throw refused.error;
+    for (const dir of targets) {
+      await addWorktree(dir, first.parent_head);
+      made.push({ path: dir });
+    }
     // The scratch index of the first child: no other process uses it.
     const scratch = await seedIndexPath(made[0]!.path);
     let live = first;
