@@ -4,13 +4,15 @@
  *
  * - spawn: `handshake --worktree DIR --count 8` against the hand-made way, 8 ×
  *   (`git worktree add` + copying the dirty files with `cp`);
+ * - spawn by 8 concurrent processes (`handshake wrap --worktree DIR/i`, as a dispatcher that
+ *   starts one per child does), against the same hand-made way;
  * - verify in a spawned child against the bash recipe there;
  * - land: `gate --worktree DIR --seed ID --land` of a child that added 20 files, against moving the
  *   same change by hand (`git add -A` and `git diff --cached --binary <seed>` in the child,
  *   `git apply` in the parent, `git worktree remove`).
  *
- * Called from `scripts/bench.ts` (`deno task bench --only worktree`); alone, in the source
- * form: `deno run -A scripts/bench_worktree.ts`.
+ * Called from `scripts/bench.ts` (alone there: `deno task bench --only worktree`); or
+ * `deno run -A scripts/bench_worktree.ts [spawn] [concurrent] [verify] [land]` for some rows.
  *
  * @module
  */
@@ -71,6 +73,21 @@ async function spawnOne(repo: string, dir: string) {
   return { dir, prompt, seed };
 }
 
+/** The hand-made way: 8 × (`git worktree add` + copying the dirty files with `cp`). */
+function byHand(repo: string, kids: string) {
+  const script = `set -e
+for i in $(seq 1 ${CHILDREN}); do
+  git worktree add -q --detach "$KIDS/h$i" HEAD
+  git ls-files -z -m -o --exclude-standard | xargs -0 cp --parents -t "$KIDS/h$i"
+done`;
+  return async () => {
+    await ok("by hand", await run("bash", ["-c", script], { cwd: repo, env: { KIDS: kids } }));
+  };
+}
+
+const BY_HAND = `${CHILDREN} × (\`git worktree add --detach\` + ` +
+  "`git ls-files -z -m -o --exclude-standard | xargs -0 cp --parents`)";
+
 async function benchSpawn(repo: string, kids: string, shim: GitShim): Promise<Row> {
   const spawn = (env: Record<string, string> = {}) => async () => {
     await ok(
@@ -81,23 +98,42 @@ async function benchSpawn(repo: string, kids: string, shim: GitShim): Promise<Ro
       }),
     );
   };
-  const script = `set -e
-for i in $(seq 1 ${CHILDREN}); do
-  git worktree add -q --detach "$KIDS/h$i" HEAD
-  git ls-files -z -m -o --exclude-standard | xargs -0 cp --parents -t "$KIDS/h$i"
-done`;
-  const hand = async () => {
-    await ok("by hand", await run("bash", ["-c", script], { cwd: repo, env: { KIDS: kids } }));
-  };
-  const timed = await alternate(3, spawn(), hand, () => removeAll(repo));
+  const timed = await alternate(3, spawn(), byHand(repo, kids), () => removeAll(repo));
   const count = await shim.count(spawn(shim.env));
   await removeAll(repo);
   return {
     name: `spawn ${CHILDREN} worktree children, ${DIRTY.toLocaleString("en")} dirty files`,
     ...timed,
-    baselineCommand: `${CHILDREN} × (\`git worktree add --detach\` + ` +
-      "`git ls-files -z -m -o --exclude-standard | xargs -0 cp --parents`)",
+    baselineCommand: BY_HAND,
     target: { kind: "ratio", max: 0.8, note: "well under" },
+    git: count,
+  };
+}
+
+/** 8 `handshake wrap --worktree DIR/i` processes started at once, as a dispatcher would. */
+async function benchConcurrent(repo: string, kids: string, shim: GitShim): Promise<Row> {
+  const spawn = (env: Record<string, string> = {}) => async () => {
+    const runs = await Promise.all(
+      Array.from(
+        { length: CHILDREN },
+        (_, i) =>
+          tether("handshake", ["wrap", "--worktree", join(kids, "p", String(i + 1))], {
+            cwd: repo,
+            stdin: "task\n",
+            env,
+          }),
+      ),
+    );
+    runs.forEach((r) => ok("handshake wrap --worktree (concurrent)", r));
+  };
+  const timed = await alternate(3, spawn(), byHand(repo, kids), () => removeAll(repo));
+  const count = await shim.count(spawn(shim.env));
+  await removeAll(repo);
+  return {
+    name: `spawn ${CHILDREN} children by ${CHILDREN} concurrent \`handshake wrap --worktree\``,
+    ...timed,
+    baselineCommand: `as the row above: ${BY_HAND}`,
+    target: { kind: "none" },
     git: count,
   };
 }
@@ -180,10 +216,14 @@ git worktree remove --force --force "$CHILD"`;
  * The worktree rows.
  *
  * @param shim The git shim that counts processes.
+ * @param only The rows to run (`spawn`, `concurrent`, `verify`, `land`); all when empty.
  * @returns Spawn, verify and land rows.
  * @throws {Error} when a command fails.
  */
-export async function benchWorktree(shim: GitShim): Promise<Row[]> {
+export async function benchWorktree(
+  shim: GitShim,
+  only: readonly string[] = [],
+): Promise<Row[]> {
   progress(`building a parent of ${TRACKED.toLocaleString("en")} files, ${DIRTY} dirty…`);
   const repo = await makeRepo();
   const kids = await tempDir("tether-bench-kids-");
@@ -194,11 +234,18 @@ export async function benchWorktree(shim: GitShim): Promise<Row[]> {
     const dirty = Array.from({ length: DIRTY }, (_, i) => i % 2 === 0 ? name(i) : `new/n${i}.txt`);
     await writeMany(repo, dirty, (i) => `dirty ${i}\n`);
     await git(repo, ["status", "--porcelain"]);
-    return [
-      await benchSpawn(repo, kids, shim),
-      await benchVerify(repo, kids, shim),
-      await benchLand(repo, kids, shim),
-    ];
+    const rows: Row[] = [];
+    for (
+      const [row, bench] of [
+        ["spawn", benchSpawn],
+        ["concurrent", benchConcurrent],
+        ["verify", benchVerify],
+        ["land", benchLand],
+      ] as const
+    ) {
+      if (only.length === 0 || only.includes(row)) rows.push(await bench(repo, kids, shim));
+    }
+    return rows;
   } finally {
     await removeAll(repo).catch(() => {});
     await Deno.remove(repo, { recursive: true });
@@ -209,7 +256,7 @@ export async function benchWorktree(shim: GitShim): Promise<Row[]> {
 if (import.meta.main) {
   const shim = await gitShim();
   try {
-    for (const line of table(await benchWorktree(shim))) console.log(line);
+    for (const line of table(await benchWorktree(shim, Deno.args))) console.log(line);
   } finally {
     await shim.remove();
   }

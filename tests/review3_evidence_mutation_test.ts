@@ -74,8 +74,8 @@ const CASES: GuardCase[] = [
     guard: "spawn gives git the real path it checked and created",
     mutations: [{
       file: "src/worktree/spawn.ts",
-      find: "for (const dir of paths) { // tether:guard",
-      replace: "for (const dir of dirs) { // tether:guard",
+      find: "const targets: readonly string[] = paths; // tether:guard",
+      replace: "const targets: readonly string[] = dirs; // tether:guard",
     }],
     file: FILE,
     filter: "with .. after a directory that does not exist yet",

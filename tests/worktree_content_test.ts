@@ -12,7 +12,7 @@
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
-import { bin, commitAll, git, makeRepo, type Run, tempDir, writeFiles } from "./_helpers.ts";
+import { bin, commitAll, git, makeRepo, type Run, run, tempDir, writeFiles } from "./_helpers.ts";
 import { type Family, linkedWorktrees, removeWorktrees } from "./_worktree_fixture.ts";
 
 /** A committed parent with an ignored secret, and a directory for its children. */
@@ -255,6 +255,54 @@ Deno.test("a spawn whose checkout would rewrite the parent's bytes (eol=crlf on 
     assertOk(!child.stderr.includes(".gitignore"), child.stderr);
     assertEquals(await linkedWorktrees(f.parent), []);
   } finally {
+    await f.cleanup();
+  }
+});
+
+/**
+ * A git on PATH that runs the real one and, after a spawn's `read-tree --reset -u` only,
+ * takes the executable bit off `run.sh` in the worktree it filled (`-C DIR`): what a
+ * filter or a process racing the checkout would do. Filters are pinned to none now, so no
+ * configuration makes the checkout do it.
+ */
+async function chmodShim(): Promise<{ dir: string; env: Record<string, string> }> {
+  const dir = await tempDir("tether-shim-");
+  const real = (await run("bash", ["-c", "command -v git"])).stdout.trim();
+  await Deno.writeTextFile(
+    join(dir, "git"),
+    `#!/bin/sh
+case " $* " in
+  *" read-tree --reset -u "*)
+    dir=.; prev=; for a in "$@"; do [ "$prev" = "-C" ] && dir=$a; prev=$a; done
+    '${real}' "$@"; rc=$?; chmod -x "$dir/run.sh"; exit $rc ;;
+esac
+exec '${real}' "$@"
+`,
+  );
+  await Deno.chmod(join(dir, "git"), 0o755);
+  return { dir, env: { PATH: `${dir}:${Deno.env.get("PATH")}` } };
+}
+
+Deno.test("a spawn whose checkout leaves a file with another mode than the parent's (changed after git wrote it, core.fileMode=false) is refused with the path named", async () => {
+  const f = await family({ "z.txt": "plain\n" });
+  const shim = await chmodShim();
+  try {
+    await writeFiles(f.parent, { "run.sh": "#!/bin/sh\n" });
+    await Deno.chmod(join(f.parent, "run.sh"), 0o755);
+    await git(f.parent, ["add", "run.sh"]);
+    await git(f.parent, ["commit", "-qm", "an executable"]);
+    // The bytes stay the parent's; only run.sh loses its executable bit, which the child's
+    // own git status (core.fileMode=false) does not show.
+    await git(f.parent, ["config", "core.fileMode", "false"]);
+    const r = await bin("handshake", ["--worktree", join(f.kids, "c"), "--json"], {
+      cwd: f.parent,
+      env: shim.env,
+    });
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertIncludes(r.stderr, "does not hold the parent's files byte for byte at: run.sh");
+    assertEquals(await linkedWorktrees(f.parent), []);
+  } finally {
+    await Deno.remove(shim.dir, { recursive: true }).catch(() => {});
     await f.cleanup();
   }
 });

@@ -263,11 +263,31 @@ const CASES: GuardCase[] = [
     guard: "a spawn compares the child's bytes with the parent's",
     mutations: [{
       file: "src/worktree/spawn.ts",
-      find: "if (written !== state.worktree) { // tether:guard",
+      find: "if (paths.length > 0) { // tether:guard",
       replace: "if (false) { // tether:guard",
     }],
     file: "tests/worktree_content_test.ts",
     filter: "rewrite the parent's bytes",
+  },
+  {
+    guard: "a spawn's check of a fresh checkout compares every file's raw bytes",
+    mutations: [{
+      file: "src/seed/state.ts",
+      find: "if (ids.get(path) !== expected.get(path)!.oid) differs.add(path); // tether:guard",
+      replace: "if (false) differs.add(path); // tether:guard",
+    }],
+    file: "tests/worktree_content_test.ts",
+    filter: "rewrite the parent's bytes",
+  },
+  {
+    guard: "a spawn's check of a fresh checkout compares every file's mode",
+    mutations: [{
+      file: "src/seed/state.ts",
+      find: "if (mode !== expected.get(path)?.mode) differs.add(path); // tether:guard",
+      replace: "if (false) differs.add(path); // tether:guard",
+    }],
+    file: "tests/worktree_content_test.ts",
+    filter: "another mode than the parent's",
   },
 ];
 

@@ -22,8 +22,8 @@ const CASES: GuardCase[] = [
     guard: "spawn compares a worktree directory's real path with the parent's tree",
     mutations: [{
       file: "src/worktree/spawn.ts",
-      find: "const absolute = await realPath(dir, gitDir); // tether:guard",
-      replace: "const absolute = resolve(dir); // tether:guard",
+      find: "dirs.map((dir) => realPath(dir, gitDir, probes)), // tether:guard",
+      replace: "dirs.map((dir) => resolve(dir)), // tether:guard",
     }],
     file: FILE,
     filter: "link to the parent's tree",

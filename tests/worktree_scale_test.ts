@@ -1,6 +1,6 @@
 /**
- * Worktree mode starts a bounded number of git processes: spawning, verifying and landing
- * take as many for 40 dirty files as for 4. The count comes from a `git` wrapper first on
+ * Worktree mode starts a bounded number of git processes: spawning (one child, or three
+ * with `--count 3`), verifying and landing take as many for 40 dirty files as for 4. The count comes from a `git` wrapper first on
  * PATH that logs each start, so the real entry points run unchanged under their flags.
  */
 import { join } from "node:path";
@@ -68,18 +68,28 @@ async function round(files: number): Promise<number[]> {
       repo,
       result,
     );
-    return [spawn, verify, land];
+    const [batch] = await counted(
+      w,
+      "handshake",
+      ["--worktree", join(kids, "batch"), "--count", "3"],
+      repo,
+      "",
+    );
+    return [spawn, verify, land, batch];
   } finally {
     await removeWorktrees(repo);
     for (const d of [repo, kids, tools]) await Deno.remove(d, { recursive: true });
   }
 }
 
-Deno.test("spawn, verify and land start as many git processes for 40 dirty files as for 4", async () => {
+Deno.test("spawn, verify, land and a --count 3 spawn start as many git processes for 40 dirty files as for 4", async () => {
   const small = await round(4);
   const large = await round(40);
   assertEquals(large, small);
   // A sanity bound, not a budget: the land's checks of the shared .git's settings and its
   // read-back of what it wrote (reviews worktree-5 and -6) brought it to about 90.
-  assertOk(small.every((n) => n > 0 && n < 120), JSON.stringify(small));
+  assertOk(small.slice(0, 3).every((n) => n > 0 && n < 120), JSON.stringify(small));
+  // Three children cost some processes each (their fill, checks and the shared .git's filters
+  // read again) on top of one parent side, not three spawns.
+  assertOk(small[3]! < small[0]! + 2 * 16, JSON.stringify(small));
 });

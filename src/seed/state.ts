@@ -18,7 +18,9 @@
  *
  * @module
  */
-import { type RawEntry, writeRawTree } from "../context/content.ts";
+import { RAW_CONFIG, type RawEntry, writeRawTree } from "../context/content.ts";
+import { REGULAR_MODES } from "../context/porcelain.ts";
+import { hashRegularFiles } from "../context/status.ts";
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
 import { decodePaths } from "./paths.ts";
 import { unmergedMessage, unmergedPaths } from "./refusal.ts";
@@ -263,6 +265,71 @@ export async function rawTree(
     config: PLAIN_CONFIG,
     env: base,
   })).tree;
+}
+
+/**
+ * The first half of checking a fresh checkout against the tree it wrote, cheaply: the paths
+ * whose file is gone or has another type or mode than `expected` says, in one git process
+ * whatever the number of files; or `undefined` when `expected` holds anything but regular
+ * files (a link or submodule: compare with {@linkcode rawTree} then). Call it right after
+ * `git read-tree --reset -u` of the tree whose entries `expected` lists, with
+ * `core.ignoreStat`, fsmonitor and sparse checkout off, so the worktree's index holds
+ * exactly those entries with the stat data of the files just written: `diff-files --raw`
+ * with types from `lstat` (`core.fileMode` and `core.symlinks` on) reports every entry
+ * whose file is gone or whose type or executable bit is not the entry's (and any whose
+ * stat data moved since), with the mode `lstat` found; an entry it does not report has a
+ * file of the entry's type and mode. The index may change once this returns.
+ *
+ * @param dir The worktree's top level.
+ * @param expected Path → mode and raw blob id, for every path of the checked-out tree.
+ * @returns The paths whose mode differs, or `undefined`.
+ * @throws {GitError} when git fails.
+ */
+export async function checkoutModeDiffers(
+  dir: string,
+  expected: ReadonlyMap<string, RawEntry>,
+): Promise<Set<string> | undefined> {
+  if ([...expected.values()].some((e) => !REGULAR_MODES.has(e.mode))) return undefined;
+  const diff = decodePaths(
+    (await runGit([...RAW_CONFIG, "diff-files", "--raw", "-z", "--no-renames"], {
+      cwd: dir,
+      env: { ...NO_REPLACE, ...NO_CALLER_CONFIG },
+      parse: true,
+    })).stdout,
+  );
+  const differs = new Set<string>();
+  for (let i = 0; i + 1 < diff.length; i += 2) {
+    const mode = /^:\d{6} (\d{6}) /.exec(diff[i]!)?.[1];
+    const path = diff[i + 1]!;
+    if (mode !== expected.get(path)?.mode) differs.add(path); // tether:guard wt-spawn-modes
+  }
+  return differs;
+}
+
+/**
+ * The second half ({@linkcode checkoutModeDiffers} first): the paths of the checkout whose
+ * raw bytes are not `expected`'s, hashed with `hash-object --no-filters` in one batch (a
+ * file that is missing or not a regular file gives no id, or another), with the paths
+ * whose mode differs. Reads no index.
+ *
+ * @param dir The worktree's top level.
+ * @param expected Path → mode and raw blob id, for every path of the checked-out tree.
+ * @param modes What {@linkcode checkoutModeDiffers} returned (not hashed again).
+ * @returns Every differing path, in `expected`'s order (empty when the checkout is exact).
+ * @throws {GitError} when git fails.
+ */
+export async function checkoutByteDiffers(
+  dir: string,
+  expected: ReadonlyMap<string, RawEntry>,
+  modes: ReadonlySet<string>,
+): Promise<string[]> {
+  const differs = new Set(modes);
+  const hashed = [...expected.keys()].filter((path) => !differs.has(path));
+  const ids = await hashRegularFiles(dir, hashed, ["--no-filters"], Number.POSITIVE_INFINITY);
+  for (const path of hashed) {
+    if (ids.get(path) !== expected.get(path)!.oid) differs.add(path); // tether:guard wt-spawn-hash
+  }
+  return [...expected.keys()].filter((path) => differs.has(path));
 }
 
 /**

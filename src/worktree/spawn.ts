@@ -15,10 +15,13 @@ import { fingerprint } from "../handshake/fingerprint.ts";
 import {
   captureState,
   changedPaths,
+  checkoutByteDiffers,
+  checkoutModeDiffers,
   rawTree,
   seedIndexPath,
   type TreeState,
 } from "../seed/state.ts";
+import { mapBounded } from "../context/bounded.ts";
 import { spawnRefusal } from "../seed/refusal.ts";
 import { SEED_REF_PREFIX, seedId, writeSeed } from "../seed/commit.ts";
 import { decodePath } from "../seed/paths.ts";
@@ -26,8 +29,12 @@ import { BRANCH_PREFIX, branchName, listPaths, SPAWN_REF_PREFIX } from "./plan.t
 
 /**
  * The child's checkout writes the seed's raw bytes back: no line-ending rewrite from the
- * configuration (attributes can still ask for one; the byte check below then refuses).
+ * configuration (attributes can still ask for one; the byte check below then refuses), no
+ * hook, and an index that says what was written: no assume-unchanged or fsmonitor marking
+ * and no sparse-checkout skipping, so `checkoutDiffers` sees every file.
  */
+/** How many children are filled (or added) at once: one per core, at least two. */
+const FILL_CONCURRENCY = Math.max(2, navigator.hardwareConcurrency ?? 2);
 
 /** One child worktree. */
 export interface SpawnedChild {
@@ -218,6 +225,31 @@ async function removeEmptyDirs(dirs: readonly string[]): Promise<void> {
 }
 
 /**
+ * How `git worktree add` fails when another one is being made at the same moment: it reads
+ * every linked worktree's admin files, and one still being written is empty (git 2.39 dies
+ * with `failed to read …/worktrees/<id>/commondir`, having made nothing).
+ */
+const ADD_RACE = /failed to read .*worktrees\/[^\n]*\/(?:commondir|gitdir)/;
+
+/**
+ * `git worktree add --no-checkout --detach DIR HEAD`, tried again (a few times, after a
+ * short pause) when it lost the race above to a concurrent spawn; one at a time within a
+ * spawn, which is why a spawn's own adds never race.
+ */
+async function addWorktree(dir: string, head: string): Promise<void> {
+  const args = ["worktree", "add", "--no-checkout", "--detach", "--end-of-options", dir, head];
+  for (let attempt = 1;; attempt++) {
+    try {
+      return void await runGit(args);
+    } catch (error) {
+      const raced = error instanceof GitError && ADD_RACE.test(error.stderrTail);
+      if (!raced || attempt >= 5) throw error;
+    }
+    await new Promise((done) => setTimeout(done, 20 * attempt + Math.random() * 30));
+  }
+}
+
+/**
  * Claim the first free name `tether/<seed>-<n>` from `from` on: the branch at `head` and
  * its spawn ref at the seed, created together in one transaction that fails when either
  * exists, so concurrent spawns never share a name.
@@ -225,23 +257,50 @@ async function removeEmptyDirs(dirs: readonly string[]): Promise<void> {
 async function claimBranch(seed: string, head: string, from: number) {
   for (let n = from; n < from + 1000; n++) {
     const name = branchName(seed, n);
-    const stdin = `create refs/heads/${name} ${head}\n` + // tether:guard wt-create-only
-      `create ${SPAWN_REF_PREFIX}${name.slice(BRANCH_PREFIX.length)} ${seed}\n`;
-    const r = await runGit(["update-ref", "-m", "tether: spawn", "--stdin"], {
-      stdin,
-      allowFailure: true,
-    });
-    if (r.code === 0) return { name, n };
+    if (await createRefs([name], seed, head)) return { name, n };
   }
   throw new GitError("failed", "No free branch name for the worktree");
 }
 
 /**
- * Fill one child: check out the seed's working tree, check that the files are exactly its
- * bytes (the child's files hashed raw, as the parent's were, give the same tree), then set
- * the index to the seed's index tree keeping stat data, attach HEAD to the branch, and
- * check that the child's status has the parent's fingerprint and the parent's directory
- * exists in it.
+ * Create the branches `names` at `head` and their spawn refs at the seed in one
+ * transaction of `create` commands: all or none, none when any of them exists.
+ */
+async function createRefs(names: readonly string[], seed: string, head: string) {
+  const stdin = names.map((name) =>
+    `create refs/heads/${name} ${head}\n` + // tether:guard wt-create-only
+    `create ${SPAWN_REF_PREFIX}${name.slice(BRANCH_PREFIX.length)} ${seed}\n`
+  ).join("");
+  const r = await runGit(["update-ref", "-m", "tether: spawn", "--stdin"], {
+    stdin,
+    allowFailure: true,
+  });
+  return r.code === 0;
+}
+
+/**
+ * Claim a branch per child: `tether/<seed>-1` … `-<count>` in one transaction when all are
+ * free (the usual case), else the first free names one at a time.
+ */
+async function claimBranches(seed: string, head: string, count: number): Promise<string[]> {
+  const first = Array.from({ length: count }, (_, i) => branchName(seed, i + 1));
+  if (await createRefs(first, seed, head)) return first;
+  const names: string[] = [];
+  for (let n = 1; names.length < count;) {
+    const claimed = await claimBranch(seed, head, n);
+    names.push(claimed.name);
+    n = claimed.n + 1;
+  }
+  return names;
+}
+
+/**
+ * Fill one child: check out the seed's working tree, then check that the files are exactly
+ * its bytes (hashed raw, as the parent's were: {@linkcode checkoutModeDiffers} and
+ * {@linkcode checkoutByteDiffers}, or for a tree with links or submodules the whole raw tree
+ * written again and compared) while the index is set to the seed's index tree keeping stat
+ * data and HEAD is attached to the branch; then check that the child's status has the
+ * parent's fingerprint and the parent's directory exists in it.
  */
 async function fill(
   dir: string,
@@ -257,9 +316,45 @@ async function fill(
   // pinned to none, as they are when the parent's files were hashed raw.
   const [pins, opts] = pinned(await readDrivers(dir), { cwd: dir }); // tether:guard wt-spawn-pins
   await runGit([...pins, "read-tree", "--reset", "-u", "--end-of-options", state.worktree], opts);
-  const written = await rawTree(dir, tracked);
-  if (written !== state.worktree) { // tether:guard wt-spawn-bytes
-    const paths = await changedPaths(dir, state.worktree, written);
+  const modes = await checkoutModeDiffers(dir, tracked); // before the index changes
+  const bytes = async () => {
+    if (modes !== undefined) return await checkoutByteDiffers(dir, tracked, modes);
+    const written = await rawTree(dir, tracked);
+    return written === state.worktree ? [] : await changedPaths(dir, state.worktree, written);
+  };
+  const stage = async () => {
+    await runGit([...pins, "read-tree", "-m", "--end-of-options", state.index], opts);
+    if (ita.length > 0) { // tether:guard wt-spawn-ita
+      // The index tree holds each intent-to-add entry as an empty file (as `ls-files -s`
+      // shows it); make it git's own intent-to-add entry again, the file left as it is.
+      const paths = nulJoined(ita);
+      await runGit([...pins, "update-index", "-z", "--force-remove", "--stdin"], {
+        ...opts,
+        stdin: paths,
+      });
+      await runGit(
+        [...pins, "add", "-N", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"],
+        { ...opts, stdin: paths, env: { ...opts.env, GIT_LITERAL_PATHSPECS: "1" } },
+      );
+    }
+  };
+  // Every call settles before the fill returns or throws: nothing runs in a worktree that a
+  // failed spawn is removing.
+  const [checked, staged, attached, where] = await Promise.allSettled([
+    bytes(),
+    stage(),
+    runGit(["symbolic-ref", "HEAD", `refs/heads/${branch}`], { cwd: dir }),
+    runGit(["rev-parse", "--show-toplevel"], {
+      cwd: prefix === "" ? dir : `${dir}/${prefix}`,
+      parse: true,
+      allowFailure: true,
+    }),
+  ]);
+  for (const step of [checked, staged, attached, where]) {
+    if (step.status === "rejected") throw step.reason;
+  }
+  const paths = (checked as PromiseFulfilledResult<string[]>).value;
+  if (paths.length > 0) { // tether:guard wt-spawn-bytes
     throw new GitError(
       "failed",
       `The worktree ${dir} does not hold the parent's files byte for byte at: ${
@@ -267,38 +362,16 @@ async function fill(
       } (line-ending, encoding or filter attributes rewrote them on checkout)`,
     );
   }
-  await runGit([...pins, "read-tree", "-m", "--end-of-options", state.index], opts);
-  if (ita.length > 0) { // tether:guard wt-spawn-ita
-    // The index tree holds each intent-to-add entry as an empty file (as `ls-files -s`
-    // shows it); make it git's own intent-to-add entry again, the file left as it is.
-    const paths = nulJoined(ita);
-    await runGit([...pins, "update-index", "-z", "--force-remove", "--stdin"], {
-      ...opts,
-      stdin: paths,
-    });
-    await runGit([...pins, "add", "-N", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], {
-      ...opts,
-      stdin: paths,
-      env: { ...opts.env, GIT_LITERAL_PATHSPECS: "1" },
-    });
-  }
-  await runGit(["symbolic-ref", "HEAD", `refs/heads/${branch}`], { cwd: dir });
-  const [status, where] = await Promise.all([
-    runGit(["status", "--porcelain"], { cwd: dir }), // as the parent's fingerprint was read
-    runGit(["rev-parse", "--show-toplevel"], {
-      cwd: prefix === "" ? dir : `${dir}/${prefix}`,
-      parse: true,
-      allowFailure: true,
-    }),
-  ]);
+  const status = await runGit(["status", "--porcelain"], { cwd: dir }); // as the parent's fingerprint was read
   if (await fingerprint(status.stdout) !== fp) {
     throw new GitError(
       "failed",
       `git status in ${dir} differs from the parent's (submodules or filters?)`,
     );
   }
-  const top = new TextDecoder().decode(where.stdout).replace(/\n$/, "");
-  if (where.code !== 0 || !top) {
+  const found = (where as PromiseFulfilledResult<{ code: number; stdout: Uint8Array }>).value;
+  const top = new TextDecoder().decode(found.stdout).replace(/\n$/, "");
+  if (found.code !== 0 || !top) {
     throw new GitError(
       "failed",
       `The parent's directory "${prefix}" holds nothing git carries (only ignored or no files), so the worktree has no such directory`,
@@ -308,19 +381,37 @@ async function fill(
 }
 
 /**
+ * What git said of each directory it was started in, by path as spelled: its real path, or
+ * `undefined` when git could not start there (it does not exist). Kept for one spawn, so
+ * the children of one `--count` (`DIR/1` … `DIR/N`) ask about `DIR` and above once.
+ */
+type Probes = Map<string, Promise<string | undefined>>;
+
+/**
  * A path's nearest existing directory, real (links followed), asked of git: tether has no
  * file access. Each directory from `absolute` up is tried with git started in it (a work
  * tree of `.` is made absolute and real); the missing rest is returned as spelled.
  */
-async function realPrefix(absolute: string, gitDir: string): Promise<[string, string[]]> {
+async function realPrefix(
+  absolute: string,
+  gitDir: string,
+  probes: Probes,
+): Promise<[string, string[]]> {
   const rest: string[] = [];
   for (let d = absolute;; d = dirname(d)) {
-    const r = await runGit(
-      [`--git-dir=${gitDir}`, "--work-tree=.", "rev-parse", "--show-toplevel"],
-      { cwd: d, parse: true, allowFailure: true },
-    );
-    const real = new TextDecoder().decode(r.stdout).replace(/\n$/, "");
-    if (r.code === 0 && isAbsolute(real)) return [real, rest];
+    let probe = probes.get(d);
+    if (probe === undefined) {
+      probe = runGit(
+        [`--git-dir=${gitDir}`, "--work-tree=.", "rev-parse", "--show-toplevel"],
+        { cwd: d, parse: true, allowFailure: true },
+      ).then((r) => {
+        const real = new TextDecoder().decode(r.stdout).replace(/\n$/, "");
+        return r.code === 0 && isAbsolute(real) ? real : undefined;
+      });
+      probes.set(d, probe);
+    }
+    const real = await probe;
+    if (real !== undefined) return [real, rest];
     if (d === dirname(d)) return [d, rest];
     rest.unshift(basename(d));
   }
@@ -340,7 +431,7 @@ const SEPARATORS = Deno.build.os === "windows" ? /[\\/]/ : /\//;
  * @param gitDir The parent's git directory (git is started with it, never the child's).
  * @returns The real path, with the missing rest appended as spelled.
  */
-async function realPath(dir: string, gitDir: string): Promise<string> {
+async function realPath(dir: string, gitDir: string, probes: Probes): Promise<string> {
   const root = isAbsolute(dir) ? parse(dir).root : "";
   let spelled = root === "" ? Deno.cwd() : root;
   for (const part of dir.slice(root.length).split(SEPARATORS)) {
@@ -349,10 +440,10 @@ async function realPath(dir: string, gitDir: string): Promise<string> {
       spelled = join(spelled, part);
       continue;
     }
-    const [real, rest] = await realPrefix(spelled, gitDir);
+    const [real, rest] = await realPrefix(spelled, gitDir, probes);
     spelled = rest.length > 0 ? join(real, ...rest.slice(0, -1)) : dirname(real); // tether:guard wt-spawn-dotdot
   }
-  const [real, rest] = await realPrefix(spelled, gitDir);
+  const [real, rest] = await realPrefix(spelled, gitDir, probes);
   return join(real, ...rest);
 }
 
@@ -366,10 +457,12 @@ async function realPath(dir: string, gitDir: string): Promise<string> {
  */
 async function refuseInsideParent(dirs: readonly string[], top: string): Promise<string[]> {
   const gitDir = await gitText(["rev-parse", "--absolute-git-dir"], { cwd: top });
-  const paths: string[] = [];
-  for (const dir of dirs) {
-    const absolute = await realPath(dir, gitDir); // tether:guard wt-spawn-real-dir
-    paths.push(absolute);
+  const probes: Probes = new Map();
+  const paths = await Promise.all(
+    dirs.map((dir) => realPath(dir, gitDir, probes)), // tether:guard wt-spawn-real-dir
+  );
+  for (const [i, dir] of dirs.entries()) {
+    const absolute = paths[i]!;
     if (!absolute.startsWith(`${top}/`)) continue;
     const relative = absolute.slice(top.length + 1);
     const ignored = await runGit(["check-ignore", "-q", "--", `${relative}/`], {
@@ -425,18 +518,15 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
     // Every directory is checked, created and given to git as its real path: what git makes
     // is what was checked, and a failed spawn removes exactly what it created.
     const paths = await refuseInsideParent(dirs, parent.top);
-    const [first] = await Promise.all([captureLive(), refuseUncarried(parent.top)]);
-    created = await missingDirs(paths);
-    for (const dir of paths) { // tether:guard wt-spawn-real-add
-      await runGit([
-        "worktree",
-        "add",
-        "--no-checkout",
-        "--detach",
-        "--end-of-options",
-        dir,
-        first.parent_head,
-      ]);
+    const [first, , missing] = await Promise.all([
+      captureLive(),
+      refuseUncarried(parent.top),
+      missingDirs(paths),
+    ]);
+    created = missing;
+    const targets: readonly string[] = paths; // tether:guard wt-spawn-real-add
+    for (const dir of targets) {
+      await addWorktree(dir, first.parent_head);
       made.push({ path: dir });
     }
     // The scratch index of the first child: no other process uses it.
@@ -483,17 +573,16 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
     if (before.code !== 0 && seed === expected) { // tether:guard wt-spawn-own-seed
       seedRef = { ref: `${SEED_REF_PREFIX}${seed}`, seed };
     }
-    let n = 1;
-    for (const child of made) {
-      const claimed = await claimBranch(seed, state.head, n);
-      child.branch = claimed.name;
-      n = claimed.n + 1;
-    }
+    const branches = await claimBranches(seed, state.head, made.length);
+    made.forEach((child, i) => child.branch = branches[i]!);
     const filled = state;
-    // Every fill settles before any undo, so nothing is written into a worktree being removed.
-    const settled = await Promise.allSettled(
-      made.map((child) =>
-        fill(
+    // At most one fill per core at a time; after a failure no new one starts, and every
+    // started one settles before any undo, so nothing is written into a worktree being removed.
+    let failed: { reason: unknown } | undefined;
+    const children = await mapBounded(made, FILL_CONCURRENCY, async (child) => {
+      if (failed) return undefined;
+      try {
+        return await fill(
           child.path,
           child.branch!,
           filled,
@@ -501,13 +590,14 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
           live.parent_dirty_fingerprint,
           parent.prefix,
           ita.carried,
-        )
-      ),
-    );
-    const failed = settled.find((s) => s.status === "rejected");
+        );
+      } catch (reason) {
+        failed ??= { reason };
+        return undefined;
+      }
+    });
     if (failed) throw failed.reason;
-    const children = settled.map((s) => (s as PromiseFulfilledResult<SpawnedChild>).value);
-    return { live, state, seed, children, rollback };
+    return { live, state, seed, children: children as SpawnedChild[], rollback };
   } catch (error) {
     await rollback();
     throw error;
