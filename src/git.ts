@@ -262,13 +262,6 @@ export async function runGit(
       if (
         error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied
       ) {
-        // Deno looks "git" up on PATH again at each start, and on a loaded machine that
-        // lookup has failed once in a while with --allow-run=git given ("Requires run
-        // access"): try once more before calling it a missing permission.
-        if (attempt === 0 && error instanceof Deno.errors.NotCapable) {
-          await new Promise((resolve) => setTimeout(resolve, 50));
-          continue;
-        }
         throw error;
       }
       throw new GitError("missing", `Cannot start git: ${message.split("\n")[0]}`);

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { assertEquals } from "../src/_assert.ts";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { captureState, changedPaths } from "../src/seed/state.ts";
 import { readSeed, SEED_REF_PREFIX, writeSeed } from "../src/seed/commit.ts";
-import { commitAll, git, makeRepo, run, tempDir, writeFiles } from "./_helpers.ts";
+import { commitAll, git, makeRepo, ROOT, run, tempDir, writeFiles } from "./_helpers.ts";
 
 async function withRepo(body: (dir: string) => Promise<void>, sha256 = false) {
   const dir = await makeRepo({
@@ -163,17 +164,25 @@ Deno.test({
         `printf 'moved\\n' > "${dir}/a.txt"; fi;;\nesac\nexit $code\n`,
     );
     await Deno.chmod(join(shims, "git"), 0o755);
-    const path = Deno.env.get("PATH") ?? "";
-    Deno.env.set("PATH", `${shims}:${path}`);
+    // The capture runs in a process of its own with the shim on its PATH: setting PATH in
+    // this one would hand the shim to every test file running beside it (they share the
+    // process), and a binary started meanwhile would be allowed a git that is gone by the
+    // time it runs one.
+    const module = pathToFileURL(join(ROOT, "src/seed/state.ts")).href;
     try {
-      const state = await captureState(dir);
+      const captured = await run(Deno.execPath(), [
+        "eval",
+        "--ext=ts",
+        `import { captureState } from ${JSON.stringify(module)};\n` +
+        `console.log((await captureState(${JSON.stringify(dir)})).worktree);`,
+      ], { env: { PATH: `${shims}:${Deno.env.get("PATH") ?? ""}` } });
+      assertEquals(captured.code, 0, captured.stderr);
       await Deno.stat(join(shims, "fired")); // the shim moved the file
       assertEquals(
-        await git(dir, ["rev-parse", `${state.worktree}:a.txt`]),
+        await git(dir, ["rev-parse", `${captured.stdout.trim()}:a.txt`]),
         await git(dir, ["hash-object", "--no-filters", "a.txt"]),
       );
     } finally {
-      Deno.env.set("PATH", path);
       await Deno.remove(shims, { recursive: true });
     }
   }));
