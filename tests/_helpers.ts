@@ -146,6 +146,26 @@ export async function tempDir(prefix = "tether-test-"): Promise<string> {
   return await Deno.realPath(dir);
 }
 
+/**
+ * A `git` first on PATH (for the processes given its `env`, never this one's, which the
+ * test files running beside it share) that runs `before` as shell text, then the real git
+ * with the same arguments and exit code, unless `before` ends the script itself. `$REAL`
+ * names the real git; `$DIR` the shim's own directory.
+ *
+ * @param before Shell text run first (say, a `case " $* " in …` on the arguments).
+ * @returns The shim's directory and the env (`PATH`) that puts it first.
+ */
+export async function gitShim(before = ""): Promise<{ dir: string; env: Record<string, string> }> {
+  const dir = await tempDir("tether-shim-");
+  const real = (await run("sh", ["-c", "command -v git"])).stdout.trim();
+  await Deno.writeTextFile(
+    join(dir, "git"),
+    `#!/bin/sh\nREAL='${real}'\nDIR='${dir}'\n${before}\nexec "$REAL" "$@"\n`,
+  );
+  await Deno.chmod(join(dir, "git"), 0o755);
+  return { dir, env: { PATH: `${dir}:${Deno.env.get("PATH") ?? ""}` } };
+}
+
 /** Options for {@linkcode makeRepo}. */
 export interface RepoOptions {
   /** `sha256` for a SHA-256 repository. */

@@ -11,7 +11,7 @@
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
-import { bin, git, makeRepo, type Run, run, tempDir, writeFiles } from "./_helpers.ts";
+import { bin, git, gitShim, makeRepo, type Run, tempDir, writeFiles } from "./_helpers.ts";
 import { type Family, removeWorktrees } from "./_worktree_fixture.ts";
 import { gate, result as gateResult, spawn as contextSpawn } from "./_gate_fixture.ts";
 
@@ -133,20 +133,10 @@ Deno.test("finding 1 (a): the parent's own committed filter=lfs at a landing pat
  * A git on PATH that runs the real one and, after the land's `read-tree -m -u` only,
  * appends a byte to `f.txt` in the directory it ran in: what a smudge raced in would do.
  */
-async function rewritingShim(): Promise<{ dir: string; env: Record<string, string> }> {
-  const dir = await tempDir("tether-shim-");
-  const real = (await run("bash", ["-c", "command -v git"])).stdout.trim();
-  await Deno.writeTextFile(
-    join(dir, "git"),
-    `#!/bin/sh
-case " $* " in
-  *" read-tree -m -u "*) '${real}' "$@"; rc=$?; printf X >> f.txt; exit $rc ;;
-esac
-exec '${real}' "$@"
-`,
-  );
-  await Deno.chmod(join(dir, "git"), 0o755);
-  return { dir, env: { PATH: `${dir}:${Deno.env.get("PATH")}` } };
+function rewritingShim(): Promise<{ dir: string; env: Record<string, string> }> {
+  return gitShim(`case " $* " in
+  *" read-tree -m -u "*) "$REAL" "$@"; rc=$?; printf X >> f.txt; exit $rc ;;
+esac`);
 }
 
 Deno.test("finding 1 (b): bytes the checkout wrote that are not the merged tree's: exit 3 naming the path", async () => {

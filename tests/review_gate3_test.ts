@@ -6,20 +6,14 @@ import { join } from "node:path";
 import { assertEquals, assertOk } from "../src/_assert.ts";
 import { PERMISSIONS } from "../src/permissions.ts";
 import { result, spawn } from "./_gate_fixture.ts";
-import { bin, commitAll, makeRepo, ROOT, run, tempDir, writeFiles } from "./_helpers.ts";
+import { bin, commitAll, gitShim, makeRepo, ROOT, writeFiles } from "./_helpers.ts";
 
-/** A `git` first on PATH that logs every start, then runs the real git. */
-async function gitShim(): Promise<{ log: string; env: Record<string, string> }> {
-  const dir = await tempDir("tether-shim-");
-  const real = (await run("bash", ["-c", "command -v git"])).stdout.trim();
-  const log = join(dir, "calls.log");
+/** A `git` first on PATH that logs every start to `calls.log`, then runs the real git. */
+async function loggingShim(): Promise<{ log: string; env: Record<string, string> }> {
+  const shim = await gitShim(`echo x >> "$DIR/calls.log"`);
+  const log = join(shim.dir, "calls.log");
   await Deno.writeTextFile(log, "");
-  await Deno.writeTextFile(
-    join(dir, "git"),
-    `#!/bin/sh\necho x >> '${log}'\nexec '${real}' "$@"\n`,
-  );
-  await Deno.chmod(join(dir, "git"), 0o755);
-  return { log, env: { NO_COLOR: "1", PATH: `${dir}:${Deno.env.get("PATH")}` } };
+  return { log, env: { NO_COLOR: "1", ...shim.env } };
 }
 
 const calls = async (log: string) => (await Deno.readTextFile(log)).split("\n").filter(Boolean);
@@ -37,7 +31,7 @@ Deno.test({
   ignore: Deno.build.os === "windows",
 }, async () => {
   const repo = await makeRepo({ files: { "app.ts": "a\n", "lib.ts": "l\n" } });
-  const shim = await gitShim();
+  const shim = await loggingShim();
   try {
     const since = await spawn(repo);
     const gate = new Deno.Command(Deno.execPath(), {
@@ -86,7 +80,7 @@ Deno.test({
   ignore: Deno.build.os === "windows",
 }, async () => {
   const repo = await makeRepo({ files: { "app.ts": "a\n" } });
-  const shim = await gitShim();
+  const shim = await loggingShim();
   try {
     const since = await spawn(repo);
     await commitAll(repo, "base");

@@ -12,7 +12,16 @@
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
-import { bin, commitAll, git, makeRepo, type Run, run, tempDir, writeFiles } from "./_helpers.ts";
+import {
+  bin,
+  commitAll,
+  git,
+  gitShim,
+  makeRepo,
+  type Run,
+  tempDir,
+  writeFiles,
+} from "./_helpers.ts";
 import { type Family, linkedWorktrees, removeWorktrees } from "./_worktree_fixture.ts";
 
 /** A committed parent with an ignored secret, and a directory for its children. */
@@ -265,22 +274,12 @@ Deno.test("a spawn whose checkout would rewrite the parent's bytes (eol=crlf on 
  * filter or a process racing the checkout would do. Filters are pinned to none now, so no
  * configuration makes the checkout do it.
  */
-async function chmodShim(): Promise<{ dir: string; env: Record<string, string> }> {
-  const dir = await tempDir("tether-shim-");
-  const real = (await run("bash", ["-c", "command -v git"])).stdout.trim();
-  await Deno.writeTextFile(
-    join(dir, "git"),
-    `#!/bin/sh
-case " $* " in
+function chmodShim(): Promise<{ dir: string; env: Record<string, string> }> {
+  return gitShim(`case " $* " in
   *" read-tree --reset -u "*)
     dir=.; prev=; for a in "$@"; do [ "$prev" = "-C" ] && dir=$a; prev=$a; done
-    '${real}' "$@"; rc=$?; chmod -x "$dir/run.sh"; exit $rc ;;
-esac
-exec '${real}' "$@"
-`,
-  );
-  await Deno.chmod(join(dir, "git"), 0o755);
-  return { dir, env: { PATH: `${dir}:${Deno.env.get("PATH")}` } };
+    "$REAL" "$@"; rc=$?; chmod -x "$dir/run.sh"; exit $rc ;;
+esac`);
 }
 
 Deno.test("a spawn whose checkout leaves a file with another mode than the parent's (changed after git wrote it, core.fileMode=false) is refused with the path named", async () => {
