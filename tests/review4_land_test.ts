@@ -17,10 +17,10 @@
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
-import { bin, git, makeRepo, type Run, run, tempDir, writeFiles } from "./_helpers.ts";
-import { type Family, removeWorktrees } from "./_worktree_fixture.ts";
+import { git, run, writeFiles } from "./_helpers.ts";
+import type { Family } from "./_worktree_fixture.ts";
 
-const TEN = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+import { family, gate, recordId, result, spawn, TEN, text } from "./_landrec_fixture.ts";
 
 /** The identity and date tether writes its commits with. */
 const FIXED = {
@@ -31,64 +31,6 @@ const FIXED = {
   GIT_COMMITTER_EMAIL: "tether@localhost",
   GIT_COMMITTER_DATE: "@0 +0000",
 };
-
-/** A committed parent with f.txt (ten lines) and b.txt, and a directory for its children. */
-async function family(): Promise<Family> {
-  const parent = await makeRepo({ files: { "f.txt": TEN, "b.txt": "b\n" } });
-  const kids = await tempDir("tether-kids-");
-  return {
-    parent,
-    kids,
-    cleanup: async () => {
-      try {
-        await removeWorktrees(parent);
-      } finally {
-        await Deno.remove(parent, { recursive: true }).catch(() => {});
-        await Deno.remove(kids, { recursive: true }).catch(() => {});
-      }
-    },
-  };
-}
-
-async function spawn(f: Family, count: number): Promise<[string[], string]> {
-  const r = await bin(
-    "handshake",
-    ["--worktree", join(f.kids, "c"), "--count", String(count), "--json"],
-    { cwd: f.parent },
-  );
-  assertEquals(r.code, 0, r.stderr);
-  const doc = JSON.parse(r.stdout);
-  return [doc.worktrees.map((w: { path: string }) => w.path), doc.seed];
-}
-
-function result(...files: string[]): string {
-  return JSON.stringify({
-    ok: true,
-    summary: "done",
-    files_changed: files,
-    errors: [],
-    evidence: [{ kind: "file", ref: files[0], ok: true }],
-  });
-}
-
-function gate(
-  f: Family,
-  dir: string,
-  seed: string,
-  stdin: string,
-  ...more: string[]
-): Promise<Run> {
-  return bin("gate", ["--worktree", dir, "--seed", seed, ...more], { cwd: f.parent, stdin });
-}
-
-const text = (dir: string, path: string) => Deno.readTextFile(join(dir, path));
-
-/** The id a kept land printed as its land record. */
-function recordId(stdout: string): string {
-  const id = /^land record: ([0-9a-f]+) /m.exec(stdout)?.[1];
-  assertOk(id !== undefined, stdout);
-  return id!;
-}
 
 /** git in `cwd` with extra environment (an index of its own, tether's identity). */
 async function gitEnv(cwd: string, args: string[], env: Record<string, string>): Promise<string> {
