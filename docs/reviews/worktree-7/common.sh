@@ -114,25 +114,55 @@ wait_merged_index() {
   done
   return 1
 }
-# land_scratch: after wait_merged_index, the land's own scratch index (the tmp_tether_seed_<uuid>
-# that has a -staged companion and was made during this land), in $SCRATCH
-land_scratch() {
-  local f
-  SCRATCH=""
-  for f in "$COMMON"/objects/tmp_tether_seed_*-staged; do
-    f=${f%-staged}
-    case " $WATCH_BEFORE " in *" ${f##*/} "*) continue ;; esac
-    SCRATCH=$f
-  done
-  [ -n "$SCRATCH" ]
-}
-# wait_rewritten FILE INODE: poll until FILE has an inode other than INODE (git rewrote the index
-# by renaming its lock over it); prints the new inode. Gives up after about 60 s.
-wait_rewritten() {
-  local n=0 i
-  while [ $n -lt 60000 ]; do
-    i=$(stat -c %i "$1" 2>/dev/null) && [ "$i" != "$2" ] && { echo "$i"; return 0; }
+# watch_land: poll $COMMON/objects with builtins only (no fork: under load a forking watcher
+# is too late) until the land's scratch index of its merged tree appears (a new
+# tmp_tether_seed_<uuid> without a -staged companion: after the merge, before the last
+# attribute check, the refresh and the checkout). Sets $SCRATCH to the land's scratch index of
+# the parent's tree: the newest -staged one seen before (the land's readings of the seed and of
+# the child make one each earlier). Names listed in $WATCH_BEFORE are old. Gives up after about
+# 3 000 000 polls.
+watch_land() {
+  local f b seen="" last="" n=0
+  while [ $n -lt 3000000 ]; do
+    for f in "$COMMON"/objects/tmp_tether_seed_*; do
+      b=${f##*/}
+      case " $WATCH_BEFORE $seen " in *" $b "*) continue ;; esac
+      case "$b" in
+        *.lock) continue ;;
+        *-staged) seen="$seen $b"; last=${b%-staged}; continue ;;
+      esac
+      { [ -e "$f-staged" ] || [ -e "$f-staged.lock" ] || [ -z "$last" ]; } && continue
+      SCRATCH=$COMMON/objects/$last; return 0
+    done
     n=$((n + 1))
   done
   return 1
 }
+# hold FILE: keep a hard link to FILE's current inode (at $WORK/held), for wait_rewritten
+hold() { rm -f "$WORK/held"; ln "$1" "$WORK/held"; }
+# wait_rewritten FILE: poll, with shell builtins only (no fork: the child's watcher must be
+# quick), until FILE is no longer the inode hold kept (git renamed its lock over it), then
+# hold the new one. Gives up after about 2 000 000 polls.
+wait_rewritten() {
+  local n=0
+  while [ $n -lt 2000000 ]; do
+    if [ -e "$1" ] && ! [ "$1" -ef "$WORK/held" ]; then hold "$1"; return 0; fi
+    n=$((n + 1))
+  done
+  return 1
+}
+# wait_locked_or_rewritten FILE: the same, but returns as soon as FILE.lock exists too (a git
+# call that writes FILE has started, and read its config); 0 either way, 1 on giving up.
+wait_locked_or_rewritten() {
+  local n=0
+  while [ $n -lt 2000000 ]; do
+    [ -e "$1.lock" ] && return 0
+    if [ -e "$1" ] && ! [ "$1" -ef "$WORK/held" ]; then hold "$1"; return 0; fi
+    n=$((n + 1))
+  done
+  return 1
+}
+# wait_lock FILE: poll (builtins only) until FILE.lock exists: a git call that writes FILE has
+# started and read its config. wait_unlock FILE: until it is gone again.
+wait_lock() { local n=0; while [ ! -e "$1.lock" ] && [ $n -lt 2000000 ]; do n=$((n + 1)); done; [ -e "$1.lock" ]; }
+wait_unlock() { local n=0; while [ -e "$1.lock" ] && [ $n -lt 2000000 ]; do n=$((n + 1)); done; [ ! -e "$1.lock" ]; }
