@@ -8,9 +8,12 @@ import { PERMISSIONS } from "../src/permissions.ts";
 import { result, spawn } from "./_gate_fixture.ts";
 import { bin, commitAll, gitShim, makeRepo, ROOT, writeFiles } from "./_helpers.ts";
 
-/** A `git` first on PATH that logs every start to `calls.log`, then runs the real git. */
+/**
+ * A `git` first on PATH that runs the real git, then logs its arguments to `calls.log`: a
+ * line means that call has finished.
+ */
 async function loggingShim(): Promise<{ log: string; env: Record<string, string> }> {
-  const shim = await gitShim(`echo x >> "$DIR/calls.log"`);
+  const shim = await gitShim(`"$REAL" "$@"; rc=$?; echo "$*" >> "$DIR/calls.log"; exit $rc`);
   const log = join(shim.dir, "calls.log");
   await Deno.writeTextFile(log, "");
   return { log, env: { NO_COLOR: "1", ...shim.env } };
@@ -18,9 +21,10 @@ async function loggingShim(): Promise<{ log: string; env: Record<string, string>
 
 const calls = async (log: string) => (await Deno.readTextFile(log)).split("\n").filter(Boolean);
 
-/** Wait until `log` records a git start, or `ms` have passed. */
-async function firstCall(log: string, ms: number): Promise<void> {
-  for (let waited = 0; waited < ms && (await calls(log)).length === 0; waited += 50) {
+/** Wait until `log` records a finished `git status`, or `ms` have passed. */
+async function statusRead(log: string, ms: number): Promise<void> {
+  const done = async () => (await calls(log)).some((line) => / status /.test(` ${line} `));
+  for (let waited = 0; waited < ms && !(await done()); waited += 50) {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -51,9 +55,9 @@ Deno.test({
       stdout: "piped",
       stderr: "piped",
     }).spawn();
-    // Gate is started on the pipe; a gate that read the tree now would read it before the
-    // child's work. The child works, then writes its result and closes the pipe.
-    await firstCall(shim.log, 6000);
+    // Gate is started on the pipe; a gate that read the tree now would have read its status
+    // before the child's work. The child works, then writes its result and closes the pipe.
+    await statusRead(shim.log, 6000);
     await writeFiles(repo, { "app.ts": "child\n", "new.txt": "n\n" });
     await Deno.remove(join(repo, "lib.ts"));
     const w = gate.stdin.getWriter();
