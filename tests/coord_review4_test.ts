@@ -283,8 +283,11 @@ Deno.test("coord review 4, finding 4: an amend whose replaced commit its reflog 
     ]);
     await gitAs(repo, "W3", [`--git-dir=${common}`, "update-ref", "refs/heads/w3", "w1"]);
     await gitAs(repo, "W3", ["read-tree", "-u", "--reset", "HEAD"]);
-    await gitAs(repo, "W3", ["commit", "-q", "--amend", "--no-edit"]);
+    // A message of its own: with --no-edit, an amend in the same second as A (one fixture
+    // identity for every lane) is A itself, which W3 may never inspect whatever the guard.
+    await gitAs(repo, "W3", ["commit", "-q", "--amend", "-m", "W1 secret draft, amended"]);
     const a2 = await repo.git("W3", ["rev-parse", "HEAD"]);
+    assertOk(a2 !== a, "precondition: the amend made a new commit");
     assertEquals(
       await repo.git("W3", ["rev-parse", `${a2}^{tree}`]),
       await repo.git("W3", ["rev-parse", `${a}^{tree}`]),
