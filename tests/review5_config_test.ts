@@ -207,35 +207,27 @@ Deno.test("finding 3 (b): a smudge filter from the shared .git never runs in a s
   }
 });
 
-Deno.test("finding 3 (c): eol=crlf in the shared info/attributes is refused, exit 3", async () => {
+/** A land whose path the shared info/attributes gives `attribute` is refused, nothing written. */
+async function refusedByInfoAttributes(attribute: string, content: string): Promise<void> {
   const f = await family();
   try {
     const [child, seed] = await spawn(f, "c1");
-    await Deno.writeTextFile(join(child, "f.txt"), TEN + "child line\n");
-    await plantAttributes(child, "f.txt eol=crlf\n");
+    await Deno.writeTextFile(join(child, "f.txt"), TEN + content);
+    await plantAttributes(child, `f.txt ${attribute}\n`);
     const r = await land(f, child, seed, "f.txt");
     assertEquals(r.code, 3, r.stdout + r.stderr);
-    assertIncludes(r.stderr, "f.txt (eol=crlf)");
+    assertIncludes(r.stderr, `f.txt (${attribute})`);
     assertEquals(await text(f.parent, "f.txt"), TEN);
   } finally {
     await f.cleanup();
   }
-});
+}
 
-Deno.test("finding 3 (f): ident in the shared info/attributes is refused, exit 3", async () => {
-  const f = await family();
-  try {
-    const [child, seed] = await spawn(f, "c1");
-    await Deno.writeTextFile(join(child, "f.txt"), TEN + "$Id$\n");
-    await plantAttributes(child, "f.txt ident\n");
-    const r = await land(f, child, seed, "f.txt");
-    assertEquals(r.code, 3, r.stdout + r.stderr);
-    assertIncludes(r.stderr, "f.txt (ident)");
-    assertEquals(await text(f.parent, "f.txt"), TEN);
-  } finally {
-    await f.cleanup();
-  }
-});
+Deno.test("finding 3 (c): eol=crlf in the shared info/attributes is refused, exit 3", () =>
+  refusedByInfoAttributes("eol=crlf", "child line\n"));
+
+Deno.test("finding 3 (f): ident in the shared info/attributes is refused, exit 3", () =>
+  refusedByInfoAttributes("ident", "$Id$\n"));
 
 Deno.test("finding 3 (d): eol=crlf in the child's own .gitattributes is refused before anything is written", async () => {
   const f = await family();
