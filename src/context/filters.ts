@@ -17,6 +17,32 @@ export interface Drivers {
   mergeDefault?: string;
   /** Names that cannot be pinned on a command line (an `=` or a byte that is not UTF-8). */
   unpinnable: string[];
+  /**
+   * What `core.symlinks` says (its last value; an unreadable one counts as false), when the
+   * configuration sets it: git's default is true (`git init` and `git clone` write false
+   * where the file system has no links, as on most Windows set-ups).
+   */
+  symlinks?: boolean;
+}
+
+/**
+ * A git boolean as `git config` stores it: `key` alone is true; `true`, `yes`, `on` and a
+ * non-zero integer are true; `false`, `no`, `off`, `0` and the empty value are false.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals([undefined, "Yes", "off", "", "2", "maybe"].map(gitBoolean), [true, true, false, false, true, undefined]);
+ * ```
+ * @param value The value, or undefined for a key without `=`.
+ * @returns The boolean, or undefined when git would refuse the value.
+ */
+export function gitBoolean(value: string | undefined): boolean | undefined {
+  if (value === undefined) return true;
+  const v = value.toLowerCase();
+  if (v === "true" || v === "yes" || v === "on") return true;
+  if (v === "false" || v === "no" || v === "off" || v === "") return false;
+  return /^[+-]?\d+[kmg]?$/.test(v) ? !/^[+-]?0+[kmg]?$/.test(v) : undefined;
 }
 
 /**
@@ -27,6 +53,8 @@ export interface Drivers {
  * import { assertEquals } from "../_assert.ts";
  * const out = new TextEncoder().encode("filter.lfs.clean\ngit-lfs clean\0filter.a.b.smudge\nx\0merge.default\nmine\0");
  * assertEquals(parseDrivers(out), { filters: ["lfs", "a.b"], mergeDefault: "mine", unpinnable: [] });
+ * const links = new TextEncoder().encode("core.symlinks\ntrue\0core.symlinks\nfalse\0");
+ * assertEquals(parseDrivers(links), { filters: [], unpinnable: [], symlinks: false });
  * ```
  * @param bytes What git printed.
  * @returns The drivers named.
@@ -35,11 +63,13 @@ export function parseDrivers(bytes: Uint8Array): Drivers {
   const filters = new Set<string>();
   const unpinnable: string[] = [];
   let mergeDefault: string | undefined;
+  let symlinks: boolean | undefined;
   for (const record of decodePaths(bytes)) {
     const newline = record.indexOf("\n");
     const key = newline < 0 ? record : record.slice(0, newline);
     const value = newline < 0 ? "" : record.slice(newline + 1);
-    if (key === "merge.default") mergeDefault = value;
+    if (key === "core.symlinks") symlinks = gitBoolean(newline < 0 ? undefined : value) ?? false;
+    else if (key === "merge.default") mergeDefault = value;
     else if (key.startsWith("filter.") && key.lastIndexOf(".") > "filter".length) {
       const name = key.slice("filter.".length, key.lastIndexOf("."));
       if (name.includes("=") || !fitsArgv(name)) unpinnable.push(name);
@@ -50,19 +80,20 @@ export function parseDrivers(bytes: Uint8Array): Drivers {
     filters: [...filters],
     ...(mergeDefault === undefined ? {} : { mergeDefault }),
     unpinnable,
+    ...(symlinks === undefined ? {} : { symlinks }),
   };
 }
 
 /**
- * Read the drivers the configuration at `top` names (includes and worktree config read as
- * git's own calls read them).
+ * Read the drivers the configuration at `top` names, and `core.symlinks` (includes and
+ * worktree config read as git's own calls read them).
  *
  * @param top The parent's top level.
  * @returns The drivers.
  * @throws {GitError} when git fails.
  */
 export async function readDrivers(top: string): Promise<Drivers> {
-  const r = await runGit(["config", "-z", "--get-regexp", "^(filter|merge)\\."], {
+  const r = await runGit(["config", "-z", "--get-regexp", "^(filter|merge)\\.|^core\\.symlinks$"], {
     cwd: top,
     parse: true,
     allowFailure: true, // exit 1: no such key

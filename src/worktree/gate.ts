@@ -20,6 +20,7 @@ import { inspectCaptured, land, type LandOutcome, readChildWork } from "./land.t
 import { nestedChanged } from "./land_checks.ts";
 import { listPaths } from "./plan.ts";
 import { recordRef } from "./record.ts";
+import { pinHere } from "../repo_pin.ts";
 
 /** Options for {@linkcode worktreeGate}. */
 export interface WorktreeGateOptions {
@@ -95,7 +96,9 @@ export async function worktreeGate(
   options: WorktreeGateOptions,
 ): Promise<WorktreeGateReport> {
   try {
-    const parentTop = await gitText(["rev-parse", "--show-toplevel"]);
+    // Resolved once and pinned: every later git call of the run names this repository
+    // (GIT_DIR, GIT_WORK_TREE, GIT_COMMON_DIR), whatever the shared .git comes to say.
+    const parentTop = (await pinHere()).top; // tether:guard wt-pin-parent
     // With --landed, the record is read back there, and the round is what the child
     // changed since it (child.round); without, since the seed.
     const child = await readChildWork(options.dir, options.seed, options.landed);

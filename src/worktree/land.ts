@@ -10,7 +10,16 @@
  */
 import { quoteLine } from "../context/render.ts";
 import { type RawEntry, readContents } from "../context/content.ts";
-import { GitError, gitText, isFullOid, type ObjectFormat, objectFormat, runGit } from "../git.ts";
+import {
+  GitError,
+  isFullOid,
+  type ObjectFormat,
+  objectFormat,
+  type RepositoryPin,
+  repositoryPin,
+  runGit,
+} from "../git.ts";
+import { pinHere, repositoryMoved } from "../repo_pin.ts";
 import type { WorktreeFile } from "../gate/repo.ts";
 import { readSeed, seedIndexCommit } from "../seed/commit.ts";
 import { captureState, changedPaths, seedIndexPath, type TreeState } from "../seed/state.ts";
@@ -21,7 +30,14 @@ import { listPaths } from "./plan.ts";
 import { mergeTrees } from "./merge.ts";
 import { readOwnCommits } from "./own_commits.ts";
 import { ignoredInTheWay, nestedChanged, outsideChanged, verifyPaths } from "./land_checks.ts";
-import { attributesAt, configProblems, pinned, readDrivers } from "./land_config.ts";
+import {
+  attributesAt,
+  configProblems,
+  type Drivers,
+  pinned,
+  readDrivers,
+  unwritableLinks,
+} from "./land_config.ts";
 import {
   alreadyLanded,
   anchorRecord,
@@ -158,15 +174,9 @@ export async function readChildWork(
   seed: string,
   landed?: string,
 ): Promise<ChildWork> {
-  const [parentTop = "", parentGitDir = "", here = ""] = lines(
-    await gitText([
-      "rev-parse",
-      "--path-format=absolute",
-      "--show-toplevel",
-      "--absolute-git-dir",
-      "--git-common-dir",
-    ]),
-  );
+  // The parent's repository as the run resolved and pinned it at its start (src/repo_pin.ts).
+  const pin = repositoryPin() ?? await pinHere();
+  const [parentTop, parentGitDir, here] = [pin.top, pin.gitDir, pin.commonDir];
   const format = await objectFormat();
   if (!isFullOid(seed, format)) {
     throw new GitError("failed", `--seed "${seed}" is not a full ${format} object id`);
@@ -481,22 +491,38 @@ export async function land(
   // The checkout reads the merged tree's own .gitattributes (the child may have changed
   // one): asked of a scratch index holding that tree, before anything is written.
   const mergedIndex = await seedIndexPath(parentTop);
-  await runGit(["read-tree", "--end-of-options", tree], {
-    cwd: parentTop,
-    env: { GIT_INDEX_FILE: mergedIndex },
-  });
+  const [, inTree] = await Promise.all([
+    runGit(["read-tree", "--end-of-options", tree], {
+      cwd: parentTop,
+      env: { GIT_INDEX_FILE: mergedIndex },
+    }),
+    treeEntries(parentTop, tree),
+  ]);
   const written = await attributesAt(parentTop, paths, mergedIndex, true); // tether:guard wt-attr-merged
   if (written.length > 0) throw settingsRefused(written);
+  // A link the repository cannot hold (core.symlinks false: git would write a plain file
+  // holding the target) is not the tree gate checked: refused before anything is written.
+  const links = unwritableLinks(paths, inTree, drivers);
+  if (links.length > 0) throw linksRefused(links);
+  // Nothing written since the start of the run moved the parent's repository (the pin
+  // keeps tether's calls on it, but git's ref store and the user's own git would follow).
+  const pin = repositoryPin() ?? await pinHere(parentTop);
+  const moved = await repositoryMoved(pin);
+  if (moved !== undefined) { // tether:guard wt-pin-before
+    throw new GitError("failed", `the land is refused, nothing landed: ${moved}`);
+  }
   // Kept: the record is written and read back before anything lands, so a kept land never
   // prints an id the next land cannot use (one it cannot write is an error, nothing landed).
+  // It is only an object until the land has happened: its id is printed and its ref written
+  // after the read-back, so a land undone below leaves no record that claims it.
   const kept = keep
     ? await writeRecord(parentTop, format, child.branch, child.seed, child.state.worktree)
     : undefined;
   const index = { GIT_INDEX_FILE: scratch, GIT_NO_REPLACE_OBJECTS: "1" };
   // The capture's entries carry no stat data; git compares each file's content with its
   // raw blob, so read-tree can tell a file that changed after the parent was read.
-  // Every filter the configuration names is pinned to none; sparse checkout, line ends and
-  // the global and system attribute files are pinned too (land_config.ts).
+  // Every filter the configuration names is pinned to none; sparse checkout, line ends,
+  // core.symlinks and the global and system attribute files are pinned too (land_config.ts).
   const [refreshPins, refreshOptions] = pinned(drivers, {
     cwd: parentTop,
     env: index,
@@ -509,14 +535,30 @@ export async function land(
     checkoutOptions,
   );
   // What the checkout wrote, read back as raw bytes and types (the seed's reading: no
-  // filter, links read as links, a deleted path absent) and compared with the merged tree
-  // at every landing path: a smudge or conversion the shared .git came to name during the
-  // land (even one erased since) is caught here. Nothing more is done then.
-  const rewritten = await notAsTree(parentTop, format, tree, paths);
-  if (rewritten.length > 0) throw notTheCheckedBytes(rewritten); // tether:guard wt-rehash-after
+  // filter, links read as links, a deleted path absent), in the pinned work tree, and
+  // compared with the merged tree at every landing path: a smudge or conversion the shared
+  // .git came to name during the land (even one erased since) is caught here. The land is
+  // then undone (see undoLand): nothing more is done.
+  try {
+    const rewritten = await notAsTree(pin, format, inTree, paths);
+    if (rewritten.length > 0) throw notTheCheckedBytes(rewritten); // tether:guard wt-rehash-after
+  } catch (error) {
+    if (!(error instanceof NotAsChecked)) throw error;
+    throw await undoLand(error, {
+      pin,
+      format,
+      drivers,
+      mergedIndex,
+      before: parent.worktree,
+      paths,
+    });
+  }
   // A child that wrote the shared .git while the land ran: caught and said, though the
   // files are written by now (docs/worktree.md, Known limits).
-  const driversAfter = await readDrivers(parentTop);
+  const [driversAfter, movedAfter] = await Promise.all([
+    readDrivers(parentTop),
+    repositoryMoved(pin),
+  ]);
   const after = [
     ...configProblems(driversAfter),
     ...driversAfter.filters.filter((n) => !drivers.filters.includes(n)).map((n) =>
@@ -530,6 +572,14 @@ export async function land(
       `the land wrote ${listPaths(paths)}, but meanwhile the shared .git came to name ${
         listPaths(after)
       } (a merge driver, filter or conversion tether does not run): check those files by hand`,
+    );
+  }
+  if (movedAfter !== undefined) { // tether:guard wt-pin-after
+    throw new GitError(
+      "failed",
+      `the land wrote ${
+        listPaths(paths)
+      } into ${pin.top}, but meanwhile ${movedAfter}: git run there now reads another repository or work tree; remove what was written (core.worktree in the config, a commondir or .git file) before using it`,
     );
   }
   const landed = {
@@ -567,37 +617,51 @@ function settingsRefused(found: readonly string[]): GitError {
 }
 
 /**
- * The error of a land whose checkout did not write the merged tree's bytes at `found`:
- * exit 3, no record printed and the child left in place.
+ * The error of a land that would write links where `core.symlinks` is false: exit 3,
+ * nothing landed.
  *
- * @param found The landing paths whose raw content or type differs from the merged tree.
+ * @param links The links.
  * @returns The error.
  */
-/**
- * The landing paths whose file in the parent's working tree is not what the merged tree
- * holds there: read exactly those paths as raw bytes and `lstat` types (ignored ones too:
- * a landed path is the tree's, whatever the parent ignores), and compare them with the
- * tree's entries (a path the tree lacks must be absent).
- */
-async function notAsTree(
+function linksRefused(links: readonly string[]): GitError {
+  return new GitError(
+    "failed",
+    `the land is refused, nothing landed: it writes the symbolic links ${
+      listPaths(links)
+    }, but core.symlinks is false in this repository, so git would write each as a plain file holding its target (land them by hand, or set core.symlinks to true where links work)`,
+  );
+}
+
+/** A tree's entries (path → mode and id), every level. */
+async function treeEntries(
   top: string,
-  format: ObjectFormat,
   tree: string,
-  paths: readonly string[],
-): Promise<string[]> {
-  const [commonDir, listing] = await Promise.all([
-    gitText(["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd: top }),
-    runGit(["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", tree], {
-      cwd: top,
-      parse: true,
-    }),
-  ]);
-  const inTree = new Map<string, { mode: string; id: string }>();
+): Promise<Map<string, { mode: string; id: string }>> {
+  const listing = await runGit(["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", tree], {
+    cwd: top,
+    parse: true,
+  });
+  const entries = new Map<string, { mode: string; id: string }>();
   for (const record of decodePaths(listing.stdout)) {
     const m = /^(\d{6}) \w+ ([0-9a-f]+)\t([\s\S]*)$/.exec(record);
-    if (m) inTree.set(m[3]!, { mode: m[1]!, id: m[2]! });
+    if (m) entries.set(m[3]!, { mode: m[1]!, id: m[2]! });
   }
-  const wrote = await readContents(top, commonDir, format, paths);
+  return entries;
+}
+
+/**
+ * The landing paths whose file in the pinned work tree is not what a tree holds there: read
+ * exactly those paths as raw bytes and `lstat` types (ignored ones too: a landed path is
+ * the tree's, whatever the parent ignores), and compare them with the tree's entries (a
+ * path the tree lacks must be absent).
+ */
+async function notAsTree(
+  pin: RepositoryPin,
+  format: ObjectFormat,
+  inTree: ReadonlyMap<string, { mode: string; id: string }>,
+  paths: readonly string[],
+): Promise<string[]> {
+  const wrote = await readContents(pin.top, pin.commonDir, format, paths);
   return paths.filter((path) => {
     const want = inTree.get(path);
     const got = wrote.get(path);
@@ -607,13 +671,119 @@ async function notAsTree(
   });
 }
 
-function notTheCheckedBytes(found: readonly string[]): GitError {
-  return new GitError(
-    "failed",
-    `the land wrote ${
-      listPaths(found)
-    }, but the files written are not the bytes gate checked (the shared .git changed during the land: a filter or conversion ran); nothing more was done: check those files by hand`,
-  );
+/** The read-back found landing paths that are not the merged tree's (see {@linkcode undoLand}). */
+class NotAsChecked extends Error {
+  /**
+   * @param paths The paths whose raw content or type differs from the merged tree.
+   */
+  constructor(readonly paths: readonly string[]) {
+    super(`not the bytes gate checked at ${listPaths(paths)}`);
+  }
+}
+
+/**
+ * The read-back's finding, for {@linkcode undoLand}.
+ *
+ * @param found The landing paths whose raw content or type differs from the merged tree.
+ * @returns The finding.
+ */
+function notTheCheckedBytes(found: readonly string[]): NotAsChecked {
+  return new NotAsChecked(found);
+}
+
+/** What {@linkcode undoLand} needs of the land. */
+interface Undo {
+  pin: RepositoryPin;
+  format: ObjectFormat;
+  /** The configuration as read before the land (its pins are the checkout's). */
+  drivers: Drivers;
+  /** The scratch index holding the merged tree (its attribute check's). */
+  mergedIndex: string;
+  /** The parent's working tree before the land (its raw tree). */
+  before: string;
+  /** Every path the land wrote. */
+  paths: readonly string[];
+}
+
+/**
+ * Undo a land whose read-back found bytes that are not the merged tree's: every path it
+ * wrote goes back to the parent's raw tree before the land, under the same pins as the
+ * checkout (`git rm -f` of the paths that tree lacks, on the scratch index holding the
+ * merged tree; `checkout-index -f` of the others from a scratch index holding that tree),
+ * then read back again. Not tried while the shared .git still names a conversion, filter
+ * or driver at those paths (git would run or apply it again). Never throws: the error says
+ * the paths and whether the parent's files are as before; if not, the tree and the command
+ * to restore each path by hand.
+ *
+ * @param found The read-back's finding.
+ * @param land The land.
+ * @returns The error: exit 3, no record printed, the child kept.
+ */
+async function undoLand(found: NotAsChecked, land: Undo): Promise<GitError> {
+  const what = `the land wrote ${
+    listPaths(land.paths)
+  }, but the files written are not the bytes gate checked at ${
+    listPaths(found.paths)
+  } (the shared .git changed during the land: a filter or conversion ran)`;
+  const byHand = (paths: readonly string[], why: string) =>
+    new GitError(
+      "failed",
+      `${what}; the land could not be undone (${why}): check ${
+        listPaths(paths)
+      } by hand; as before the land they are in the tree ${land.before} (git cat-file blob ${land.before}:PATH > PATH for each, and delete one that tree lacks)`,
+    );
+  try {
+    const top = land.pin.top;
+    const [drivers, inBefore, restoreIndex] = await Promise.all([
+      readDrivers(top),
+      treeEntries(top, land.before),
+      seedIndexPath(top),
+    ]);
+    const still = [
+      ...configProblems(drivers),
+      ...drivers.filters.filter((n) => !land.drivers.filters.includes(n)).map((n) =>
+        `filter.${n} (config)`
+      ),
+      ...await attributesAt(top, land.paths, land.mergedIndex, false),
+    ];
+    if (still.length > 0) {
+      return byHand(land.paths, `the shared .git still names ${listPaths(still)}`);
+    }
+    const gone = land.paths.filter((p) => !inBefore.has(p));
+    const back = land.paths.filter((p) => inBefore.has(p));
+    const at = (index: string, stdin: string) =>
+      pinned(land.drivers, {
+        cwd: top,
+        env: { GIT_INDEX_FILE: index, GIT_NO_REPLACE_OBJECTS: "1", GIT_LITERAL_PATHSPECS: "1" },
+        stdin,
+      });
+    const nul = (paths: readonly string[]) => paths.map((p) => `${p}\0`).join("");
+    if (gone.length > 0) {
+      const [pins, options] = at(land.mergedIndex, nul(gone));
+      await runGit(
+        [...pins, "rm", "-f", "-q", "--pathspec-from-file=-", "--pathspec-file-nul"],
+        options,
+      );
+    }
+    if (back.length > 0) {
+      const [pins, options] = at(restoreIndex, nul(back));
+      await runGit([...pins, "read-tree", "--end-of-options", land.before], {
+        ...options,
+        stdin: "",
+      });
+      await runGit([...pins, "checkout-index", "-f", "-z", "--stdin"], options); // tether:guard wt-undo-land
+    }
+    const left = await notAsTree(land.pin, land.format, inBefore, land.paths);
+    if (left.length > 0) return byHand(left, "the restored files did not read back as before");
+    return new GitError(
+      "failed",
+      `${what}; the land was undone: ${
+        listPaths(land.paths)
+      } read back as before the land, nothing landed (check the shared .git, then land again)`,
+    );
+  } catch (error) {
+    return byHand(land.paths, error instanceof Error ? error.message : String(error));
+  }
 }
 
 /** Remove the child unless kept; say what could not be removed. */

@@ -196,16 +196,54 @@ export function configProblems(drivers: Drivers): string[] {
 }
 
 /**
- * The options of one pinned call: {@linkcode CHECKOUT_CONFIG} with the filter pins, and
- * {@linkcode CHECKOUT_ENV} with `env`.
+ * The options of one pinned call: {@linkcode CHECKOUT_CONFIG} with the filter pins and
+ * `core.symlinks` as it was read (so a flip written into the shared config since cannot
+ * make git write a link as a plain file; never forced on where the repository says false,
+ * as `git init` writes it on a file system without links), and {@linkcode CHECKOUT_ENV}
+ * with `env`.
  *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const [args] = pinned({ filters: [], unpinnable: [], symlinks: false }, {});
+ * assertEquals(args.slice(-2), ["-c", "core.symlinks=false"]);
+ * ```
  * @param drivers The drivers read before the call.
  * @param options The call's options.
  * @returns Arguments to put before the subcommand, and the options with the environment.
  */
 export function pinned(drivers: Drivers, options: GitOptions): [string[], GitOptions] {
   return [
-    [...CHECKOUT_CONFIG, ...filterPins(drivers.filters)], // tether:guard wt-filter-pins
+    [
+      ...[...CHECKOUT_CONFIG, ...filterPins(drivers.filters)], // tether:guard wt-filter-pins
+      ...["-c", `core.symlinks=${drivers.symlinks !== false}`], // tether:guard wt-symlinks-pin
+    ],
     { ...options, env: { ...CHECKOUT_ENV, ...options.env } },
   ];
+}
+
+/**
+ * The links a land would write while `core.symlinks` is false: git would check each out as
+ * a plain file holding its target, which is not the tree gate checked, so the land is
+ * refused instead.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const tree = new Map([["l", { mode: "120000" }], ["f", { mode: "100644" }]]);
+ * assertEquals(unwritableLinks(["l", "f"], tree, { filters: [], unpinnable: [], symlinks: false }), ["l"]);
+ * assertEquals(unwritableLinks(["l", "f"], tree, { filters: [], unpinnable: [] }), []);
+ * ```
+ * @param paths The paths the land writes.
+ * @param tree The merged tree's entries (path → mode).
+ * @param drivers The configuration as read before the land.
+ * @returns The links among `paths` that git would not write as links.
+ */
+export function unwritableLinks(
+  paths: readonly string[],
+  tree: ReadonlyMap<string, { mode: string }>,
+  drivers: Drivers,
+): string[] {
+  if (drivers.symlinks !== false) return [];
+  return paths.filter((p) => tree.get(p)?.mode === "120000"); // tether:guard wt-land-links
 }
