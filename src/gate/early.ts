@@ -17,7 +17,7 @@ import { type LiveRepo, openRepo, readBlob } from "./repo.ts";
 export interface EarlyReads {
   /** The `--since` value they were started for. */
   since: string;
-  /** {@linkcode openRepo} of the current directory. */
+  /** {@linkcode openRepo} of the current directory, which pins every later git call to it. */
   repo: Promise<LiveRepo>;
   /** The live status (undefined when the repository could not be opened). */
   status: Promise<StatusEntry[] | undefined>;
@@ -38,7 +38,7 @@ let early: EarlyReads | undefined;
  */
 export function prestartGate(since: string): void {
   if (early) return;
-  const repo = openRepo();
+  const repo = openRepo(undefined, true); // pinned: src/repo_pin.ts
   const opened = repo.then((r) => r, () => undefined);
   const status = opened.then((r) => r && readStatus(r.top));
   const dirs = opened.then((r) => r && repoDirs(r.top));

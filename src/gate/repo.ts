@@ -21,7 +21,8 @@ import {
 } from "../context/status.ts";
 import { addFilteredIds, readContents } from "../context/content.ts";
 import { decodePaths, decodeRecords, fitsArgv } from "../seed/paths.ts";
-import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
+import { GitError, gitText, type ObjectFormat, pinRepository, runGit } from "../git.ts";
+import { pinProblem } from "../repo_pin.ts";
 import { HISTORY_CONFIG, HISTORY_ENV, parseCommit, readObjects } from "./objects.ts";
 
 const decoder = new TextDecoder();
@@ -53,16 +54,25 @@ export interface LiveRepo {
  * Read the repository around the current directory (or `cwd`).
  *
  * @param cwd A directory inside the worktree; defaults to the current directory.
+ * @param pin Pin every later git call of the process to this repository (`gate --since`
+ *   in the current directory, see src/repo_pin.ts), after refusing a directory outside the
+ *   work tree git names (a `core.worktree` elsewhere) or a main git dir with a `commondir`.
  * @returns Top level, object format and HEAD.
  * @throws {GateError} when the directory is not inside a git worktree or git fails.
  */
-export async function openRepo(cwd?: string): Promise<LiveRepo> {
+export async function openRepo(cwd?: string, pin = false): Promise<LiveRepo> {
   try {
-    const [top, format] = (await gitText(
-      ["rev-parse", "--show-toplevel", "--show-object-format"],
+    const pins = pin ? ["--absolute-git-dir", "--git-common-dir", "--is-inside-work-tree"] : [];
+    const [top, format, gitDir = "", commonDir = "", inside] = (await gitText(
+      ["rev-parse", "--path-format=absolute", "--show-toplevel", "--show-object-format", ...pins],
       cwd === undefined ? {} : { cwd },
     )).split("\n");
     if (!top) throw new GateError("Cannot evaluate: git printed no top level");
+    if (pin) {
+      const problem = pinProblem({ top, gitDir, commonDir }, inside === "true"); // tether:guard pin-since
+      if (problem !== undefined) throw new GateError(`Cannot evaluate: ${problem}`);
+      pinRepository({ top, gitDir, commonDir });
+    }
     const head = await runGit(["rev-parse", "--verify", "-q", "HEAD"], {
       cwd: top,
       parse: true,

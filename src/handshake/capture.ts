@@ -175,7 +175,8 @@ async function probe(cwd: string | undefined): Promise<Probe> {
     env: { GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" },
   });
   clean.catch(() => {});
-  const mine = await runGit(PROBE_ARGS, { ...at(cwd), parse: true });
+  // What git finds itself, as the clean probe does: never a pin (src/repo_pin.ts).
+  const mine = await runGit(PROBE_ARGS, { ...at(cwd), parse: true, ownRepository: true });
   const theirs = await clean;
   const text = decoder.decode(mine.stdout);
   if (theirs.code !== 0 || decoder.decode(theirs.stdout) !== text) { // tether:guard f1-same-answer

@@ -746,7 +746,7 @@ async function undoLand(found: NotAsChecked, land: Undo): Promise<GitError> {
       ),
       ...await attributesAt(top, land.paths, land.mergedIndex, false),
     ];
-    if (still.length > 0) {
+    if (still.length > 0) { // tether:guard wt-undo-still
       return byHand(land.paths, `the shared .git still names ${listPaths(still)}`);
     }
     const gone = land.paths.filter((p) => !inBefore.has(p));
@@ -761,7 +761,7 @@ async function undoLand(found: NotAsChecked, land: Undo): Promise<GitError> {
     if (gone.length > 0) {
       const [pins, options] = at(land.mergedIndex, nul(gone));
       await runGit(
-        [...pins, "rm", "-f", "-q", "--pathspec-from-file=-", "--pathspec-file-nul"],
+        [...pins, "rm", "-f", "-q", "--pathspec-from-file=-", "--pathspec-file-nul"], // tether:guard wt-undo-gone
         options,
       );
     }
@@ -773,13 +773,18 @@ async function undoLand(found: NotAsChecked, land: Undo): Promise<GitError> {
       });
       await runGit([...pins, "checkout-index", "-f", "-z", "--stdin"], options); // tether:guard wt-undo-land
     }
-    const left = await notAsTree(land.pin, land.format, inBefore, land.paths);
+    const [left, moved] = await Promise.all([
+      notAsTree(land.pin, land.format, inBefore, land.paths),
+      repositoryMoved(land.pin),
+    ]);
     if (left.length > 0) return byHand(left, "the restored files did not read back as before");
     return new GitError(
       "failed",
       `${what}; the land was undone: ${
         listPaths(land.paths)
-      } read back as before the land, nothing landed (check the shared .git, then land again)`,
+      } read back as before the land, nothing landed (check the shared .git, then land again)${
+        moved === undefined ? "" : `; meanwhile ${moved}`
+      }`,
     );
   } catch (error) {
     return byHand(land.paths, error instanceof Error ? error.message : String(error));

@@ -9,6 +9,7 @@
 import { basename, dirname, isAbsolute, join, parse, resolve } from "node:path";
 import { GitError, gitText, objectFormat, runGit } from "../git.ts";
 import { pinned, readDrivers } from "./land_config.ts";
+import { pinHere } from "../repo_pin.ts";
 import type { RawEntry } from "../context/content.ts";
 import { captureLive, type LiveTree } from "../handshake/capture.ts";
 import { fingerprint } from "../handshake/fingerprint.ts";
@@ -505,6 +506,9 @@ async function refuseUncarried(top: string): Promise<void> {
  * every case nothing made is left behind.
  */
 export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
+  // The parent's repository, resolved once: every later call on the parent's side names it
+  // (src/repo_pin.ts), whatever a running child writes into the shared .git meanwhile.
+  await pinHere(); // tether:guard wt-pin-spawn
   const parent = await parentLocation();
   const made: { path: string; branch?: string }[] = [];
   let created: string[] = [];
