@@ -116,7 +116,9 @@ export async function repositoryMoved(repo: RepositoryPin): Promise<string | und
       quoteLine(commonDir)
     }`
     : `no repository (${r.stderr.trim().split("\n").at(-1) ?? `exit ${r.code}`})`;
-  return `git in ${quoteLine(repo.top)} now finds ${found}, not ${
+  return `git run in ${quoteLine(repo.top)} now finds ${found} (the run started with the git dir ${
     quoteLine(repo.gitDir)
-  } (a core.worktree, a commondir file or a .git file written during the run)`;
+  } and common dir ${
+    quoteLine(repo.commonDir)
+  }: a core.worktree, a commondir file or a .git file was written meanwhile)`;
 }

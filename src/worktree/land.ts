@@ -579,7 +579,7 @@ export async function land(
       "failed",
       `the land wrote ${
         listPaths(paths)
-      } into ${pin.top}, but meanwhile ${movedAfter}: git run there now reads another repository or work tree; remove what was written (core.worktree in the config, a commondir or .git file) before using it`,
+      } into ${pin.top}, but meanwhile ${movedAfter}: remove what was written before using git there`,
     );
   }
   const landed = {
