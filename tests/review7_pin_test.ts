@@ -13,10 +13,13 @@
  * - observation 3 (b): one written during the run, before the checkout: refused, nothing
  *   landed.
  * - a parent that is itself a linked worktree still lands (no false halt).
+ * - the same pins in shared mode (`gate --since`: a `core.worktree` planted by the agent)
+ *   and in a spawn (a `commondir` file in the parent's git dir).
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
-import { git, tempDir } from "./_helpers.ts";
+import { bin, git, makeRepo, tempDir, writeFiles } from "./_helpers.ts";
+import { gate, result as gateResult, spawn as contextSpawn } from "./_gate_fixture.ts";
 import { exists, family, land, raceAt, spawn, TEN, text } from "./_review7_fixture.ts";
 
 Deno.test("observation 1 (a): a core.worktree written into the shared config as the checkout starts does not move it", async () => {
@@ -140,5 +143,49 @@ Deno.test("observation 3 (c): a parent that is itself a linked worktree still sp
   } finally {
     await f.cleanup();
     await Deno.remove(join(linked, ".."), { recursive: true }).catch(() => {});
+  }
+});
+
+Deno.test("observation 1 (c): gate --since refuses to judge a tree git finds elsewhere (a core.worktree planted by the agent)", async () => {
+  const repo = await makeRepo({ files: { "a.txt": "a\n", "b.txt": "b\n" } });
+  const decoy = await tempDir("tether-decoy-");
+  try {
+    const snapshot = await contextSpawn(repo);
+    await writeFiles(repo, { "a.txt": "a\nrm -rf ~\n", "b.txt": "b changed\n" });
+    await writeFiles(decoy, { "a.txt": "a\n", "b.txt": "b changed\n" });
+    await git(repo, ["config", "core.worktree", decoy]);
+    const g = await gate(repo, gateResult(["b.txt"], [{ kind: "file", ref: "b.txt", ok: true }]), [
+      "--since",
+      snapshot,
+    ]);
+    assertEquals(g.code, 3, g.stderr);
+    assertIncludes(g.stderr, "not inside the work tree git names");
+  } finally {
+    await Deno.remove(repo, { recursive: true }).catch(() => {});
+    await Deno.remove(decoy, { recursive: true }).catch(() => {});
+  }
+});
+
+Deno.test("observation 3 (d): handshake --worktree refuses a parent whose git dir holds a planted commondir file: nothing made", async () => {
+  const f = await family();
+  const decoy = await decoyRepository(f.parent);
+  const planted = join(f.parent, ".git", "commondir");
+  f.undo.push(() => Deno.remove(planted));
+  try {
+    await Deno.writeTextFile(planted, `${decoy}\n`);
+    const r = await bin("handshake", ["--worktree", join(f.kids, "c1"), "--json"], {
+      cwd: f.parent,
+    });
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertIncludes(r.stderr, "a commondir file in a main git dir");
+    assertEquals(await exists(join(f.kids, "c1")), false);
+    assertEquals(
+      await exists(join(decoy, "worktrees")),
+      false,
+      "a worktree was added to the decoy",
+    );
+  } finally {
+    await Deno.remove(join(decoy, ".."), { recursive: true }).catch(() => {});
+    await f.cleanup();
   }
 });
