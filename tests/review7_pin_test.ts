@@ -12,7 +12,8 @@
  * - observation 3 (a): a `commondir` file in the parent's git dir before the run: refused.
  * - observation 3 (b): one written during the run, before the checkout: refused, nothing
  *   landed.
- * - a parent that is itself a linked worktree still lands (no false halt).
+ * - a parent that is itself a linked worktree still lands (no false halt), and its own
+ *   admin dir's `commondir` rewritten during the run is caught as 3 (b) is.
  * - the same pins in shared mode (`gate --since`: a `core.worktree` planted by the agent)
  *   and in a spawn (a `commondir` file in the parent's git dir).
  */
@@ -187,5 +188,34 @@ Deno.test("observation 3 (d): handshake --worktree refuses a parent whose git di
   } finally {
     await Deno.remove(join(decoy, ".."), { recursive: true }).catch(() => {});
     await f.cleanup();
+  }
+});
+
+Deno.test("observation 3 (e): in a parent that is a linked worktree, its own commondir rewritten during the run stops the land", async () => {
+  const f = await family();
+  const decoy = await decoyRepository(f.parent);
+  const linked = join(await tempDir("tether-linked-"), "w");
+  f.undo.push(() => git(f.parent, ["worktree", "remove", "--force", linked]));
+  try {
+    await git(f.parent, ["worktree", "add", "-q", "-b", "work", linked]);
+    const admin = await git(linked, ["rev-parse", "--absolute-git-dir"]);
+    const original = await Deno.readTextFile(join(admin, "commondir"));
+    f.undo.unshift(() => Deno.writeTextFile(join(admin, "commondir"), original));
+    const shim = await raceAt("merge-tree", `printf '%s\\n' '${decoy}' > '${admin}/commondir'`);
+    try {
+      const [child, seed] = await spawn(f, "c1", linked);
+      await Deno.writeTextFile(join(child, "f.txt"), TEN + "child line\n");
+      const r = await land(f, child, seed, ["f.txt"], { cwd: linked, env: shim.env });
+      assertEquals(r.code, 3, r.stdout + r.stderr);
+      assertIncludes(r.stderr, "the land is refused, nothing landed");
+      assertIncludes(r.stderr, `common dir "${decoy}"`);
+      assertEquals(await text(linked, "f.txt"), TEN);
+    } finally {
+      await Deno.remove(shim.dir, { recursive: true }).catch(() => {});
+    }
+  } finally {
+    await f.cleanup();
+    await Deno.remove(join(linked, ".."), { recursive: true }).catch(() => {});
+    await Deno.remove(join(decoy, ".."), { recursive: true }).catch(() => {});
   }
 });
