@@ -34,9 +34,7 @@ ls -la "$P/sm" 2>&1 | head -3
 
 echo "=== second run: a submodule made by git submodule add (its repository absorbed in .git/modules)"
 mv "$P" "$WORK/p1"; setup
-git init -q -b main "$WORK/upstream"; printf 'v1\n' > "$WORK/upstream/s.txt"
-git -C "$WORK/upstream" add -A; git -C "$WORK/upstream" commit -q -m one
-git -C "$P" -c protocol.file.allow=always submodule add -q "$WORK/upstream" sm; git -C "$P" commit -q -m "sm"
+with_submodule
 spawn c; C=$P/wt/c
 printf 'uncommitted work\n' >> "$P/sm/s.txt"; printf 'notes\n' > "$P/sm/untracked.txt"
 rmdir "$C/sm"; printf 'a file now\n' > "$C/sm"

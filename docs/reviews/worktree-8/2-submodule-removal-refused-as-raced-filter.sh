@@ -10,9 +10,7 @@
 # Run from the project root: bash docs/reviews/worktree-8/2-submodule-removal-refused-as-raced-filter.sh
 . "$(dirname "$0")/common.sh"
 setup
-git init -q -b main "$WORK/upstream"; printf 'v1\n' > "$WORK/upstream/s.txt"
-git -C "$WORK/upstream" add -A; git -C "$WORK/upstream" commit -q -m one
-git -C "$P" -c protocol.file.allow=always submodule add -q "$WORK/upstream" sm; git -C "$P" commit -q -m "sm"
+with_submodule
 spawn c; C=$P/wt/c
 # The child's honest change: drop the submodule, add a file.
 git -C "$C" rm -q sm; printf 'x\n' > "$C/n.txt"

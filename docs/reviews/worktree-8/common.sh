@@ -1,10 +1,8 @@
-# Shared setup for the seventh worktree-mode review's reproductions (what still beats the land's
-# read-back after worktree-6's fixes). Run each
-# script from the project root:
+# Shared setup for the eighth worktree-mode review's reproductions (the repository pin, links,
+# the undo, after worktree-7's fixes). Run each script from the project root:
 #   bash <this dir>/<script>.sh
-# It is worktree-5's common.sh (worktree-4's plus common_of and land_report) with one helper
-# added at the end: wait_merged_index (the child's watcher: returns once the land has made
-# the scratch index of its merged tree, i.e. after the land's first settings check).
+# It is worktree-7's common.sh (worktree-5's plus the fork-free watchers) with one helper
+# added at the end: with_submodule (a committed submodule sm in $P).
 # The binaries run exactly as shipped (deno run --quiet --no-prompt --allow-run=git).
 # setup builds a throwaway parent repository at $P (dirty: a staged edit, an unstaged edit,
 # an untracked file, an ignored secret) in a mktemp -d directory removed on exit; spawn
@@ -166,3 +164,12 @@ wait_locked_or_rewritten() {
 # started and read its config. wait_unlock FILE: until it is gone again.
 wait_lock() { local n=0; while [ ! -e "$1.lock" ] && [ $n -lt 2000000 ]; do n=$((n + 1)); done; [ -e "$1.lock" ]; }
 wait_unlock() { local n=0; while [ -e "$1.lock" ] && [ $n -lt 2000000 ]; do n=$((n + 1)); done; [ ! -e "$1.lock" ]; }
+# with_submodule: a submodule sm (git submodule add of a one-commit repository at
+# $WORK/upstream, holding s.txt), committed in $P (after setup: the commit takes the staged
+# edit of a.txt too).
+with_submodule() {
+  git init -q -b main "$WORK/upstream"; printf 'v1\n' > "$WORK/upstream/s.txt"
+  git -C "$WORK/upstream" add -A; git -C "$WORK/upstream" commit -q -m one
+  git -C "$P" -c protocol.file.allow=always submodule add -q "$WORK/upstream" sm
+  git -C "$P" commit -q -m sm
+}
