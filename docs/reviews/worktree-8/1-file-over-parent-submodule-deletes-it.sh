@@ -40,8 +40,21 @@ printf 'uncommitted work\n' >> "$P/sm/s.txt"; printf 'notes\n' > "$P/sm/untracke
 rmdir "$C/sm"; printf 'a file now\n' > "$C/sm"
 land_report "$C" sm
 [ -d "$P/sm" ] || echo "GONE: the submodule's work tree (sm/s.txt's uncommitted edit, sm/untracked.txt); its commits survive in .git/modules/sm"
-# Reproduced (both runs): `verdict: accept`, `landed: 1 path: sm`, exit 0, and the parent's
-# sm directory is gone, replaced by the child's file.
+
+echo "=== third run: a link over the submodule, and a second submodule removed (finding 2), so the land is undone"
+mv "$P" "$WORK/p2"; rm -rf "$WORK/upstream"; setup; with_submodule
+git -C "$P" -c protocol.file.allow=always submodule add -q "$WORK/upstream" sm2; git -C "$P" commit -q -m sm2
+spawn c; C=$P/wt/c
+printf 'uncommitted work\n' >> "$P/sm/s.txt"
+rmdir "$C/sm"; ln -s ../elsewhere "$C/sm"; git -C "$C" rm -q sm2
+(cd "$P" && result .gitmodules sm sm2 | gate --worktree "$C" --seed "$SEED" --land 2>&1) | cut -c1-700
+echo "gate exit: ${PIPESTATUS[0]}"
+echo "--- the parent's sm after the undo: $(ls -A "$P/sm" | tr '\n' ' ')(empty: .git file and s.txt's edit gone)"
+# Reproduced (all three runs): `verdict: accept`, `landed: 1 path: sm`, exit 0, and the parent's
+# sm directory is gone, replaced by the child's file (run 3: the child's link). In run 3 the
+# undo then leaves an empty directory and says "check sm by hand; as before the land they are
+# in the tree …  (git cat-file blob …:PATH > PATH …)": wrong for a gitlink, and no tree holds
+# the submodule's lost work.
 # A fixed land refuses (exit 1, `refused` nested, nothing written) when a landing path is
 # a gitlink in the parent's raw tree (parent.worktree) or in the merged base, not only in
 # the child's capture; or it checks, before the checkout, that no landing path is a
