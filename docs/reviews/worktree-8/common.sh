@@ -173,3 +173,19 @@ with_submodule() {
   git -C "$P" -c protocol.file.allow=always submodule add -q "$WORK/upstream" sm
   git -C "$P" commit -q -m sm
 }
+# watch_readback: after watch_land, poll (builtins only) until a new tmp_tether_index_<uuid>
+# appears in $COMMON/objects (names in $WATCH_BEFORE are old): the private index of the
+# land's read-back (readContents), made once read-tree -m -u has written the files. Gives up
+# after about 3 000 000 polls.
+watch_readback() {
+  local f b n=0
+  while [ $n -lt 3000000 ]; do
+    for f in "$COMMON"/objects/tmp_tether_index_*; do
+      b=${f##*/}
+      case " $WATCH_BEFORE " in *" $b "*) continue ;; esac
+      [ -e "$f" ] && return 0
+    done
+    n=$((n + 1))
+  done
+  return 1
+}
