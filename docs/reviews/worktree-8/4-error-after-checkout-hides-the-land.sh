@@ -25,8 +25,30 @@ wait "$PIDS" 2>/dev/null; PIDS=""
 cat "$WORK/w.log" 2>/dev/null || echo "(the watcher did not fire)"
 sed -i '$d' "$COMMON/config" # the parent repairs the config to look
 echo "--- the parent's n.txt after the run: $(cat "$P/n.txt" 2>&1)"
+
+echo "=== second run: worktree-7's raced conversion, then the broken config: the read-back and undo never run"
+mv "$P" "$WORK/p1"; setup; with_f
+spawn c; C=$P/wt/c; common_of "$C"
+sed -i 's/^line 10$/child line/' "$C/f.txt"
+WATCH_BEFORE=$(cd "$COMMON/objects" && echo tmp_tether_*); rm -f "$WORK/w.log"
+( if watch_land && wait_lock "$SCRATCH" && wait_unlock "$SCRATCH"; then
+    printf 'f.txt eol=crlf\n' >> "$COMMON/info/attributes"
+    if watch_readback; then
+      printf '[broken\n' >> "$COMMON/config"; echo "watcher: eol=crlf after the refresh, config broken during the read-back" > "$WORK/w.log"
+    fi
+  fi ) &
+PIDS="$!"
+sleep 0.2
+(cd "$P" && result f.txt | gate --worktree "$C" --seed "$SEED" --land 2>&1) | cut -c1-400
+echo "gate exit: ${PIPESTATUS[0]}"
+wait "$PIDS" 2>/dev/null; PIDS=""
+cat "$WORK/w.log" 2>/dev/null || echo "(the watcher did not fire)"
+sed -i '$d' "$COMMON/config"; sed -i '$d' "$COMMON/info/attributes" # the child tidies up
+echo "--- the parent's f.txt, last line as bytes (CRLF is \\r \\n):"; tail -1 "$P/f.txt" | od -c | head -2
 # Reproduced when the watcher fires: `error: Cannot evaluate: git … exited with 128: fatal:
-# bad config line …`, gate exit 3, and n.txt holds the child's bytes. A fixed land catches
+# bad config line …`, gate exit 3, and n.txt holds the child's bytes. Run 2: the same error,
+# and f.txt is left with CRLF line ends, bytes gate never checked: worktree-7's read-back and
+# undo are skipped, and nothing names f.txt. A fixed land catches
 # every error after the checkout starts and says what it wrote ("the land wrote n.txt, but
 # the read-back failed (…): check those files by hand"), as it does for a moved repository,
 # or undoes the land first when git can still run.
