@@ -4,7 +4,7 @@
 # read-back (notAsTree) that is not its own NotAsChecked, and the after-check's attributesAt
 # throws too, so gate's report is git's error alone. The child's watcher (fork-free: see
 # common.sh) waits for the read-back's private index to appear in objects/ and appends one
-# byte of garbage to <common>/config: every later git call dies on "bad config line". The
+# line of garbage to <common>/config: every later git call dies on "bad config line". The
 # parent's files now hold the child's change; gate says it could not evaluate, prints no
 # `landed` line, keeps the child, and never says "the land wrote …" (compare the messages
 # land.ts gives for a move or a settings change after the checkout, which do).
