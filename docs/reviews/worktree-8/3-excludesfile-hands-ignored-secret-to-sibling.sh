@@ -25,8 +25,13 @@ git -C "$P" config --unset core.excludesFile
 common_of "$C1"; printf '!.env.local\n' >> "$COMMON/info/exclude"
 spawn third; C3=$P/wt/third
 echo "--- the third child's worktree: .env.local is $( [ -e "$C3/.env.local" ] && echo PRESENT || echo absent)"
+echo "=== and the third child can now overwrite it: the parent's capture counts it as untracked"
+printf 'API_TOKEN=the-childs\n' > "$C3/.env.local"
+land_report "$C3" .env.local
+echo "--- the parent's .env.local: $(cat "$P/.env.local")"
 # Reproduced: absent for the first child, PRESENT (API_TOKEN=parent-only) for the second
-# and the third.
+# and the third; the third child's land prints `landed: 1 path: .env.local` and the parent's
+# secret holds the child's bytes (an `.envrc` would run them under direnv).
 # A fixed spawn drops from the capture every path the user's global (and system) ignore
 # file ignores, read with that file alone (for example `ls-files --others --ignored
 # --exclude-from=<it>`), whatever info/exclude or the repository config say; or refuses a
