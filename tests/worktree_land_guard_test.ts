@@ -147,7 +147,7 @@ Deno.test("gate --worktree refuses to land a nested repository the child made (e
     assertEquals(human.code, 1);
     assertIncludes(
       human.stdout,
-      "refused: nothing landed; nested repositories (gitlinks) cannot land, only an empty directory would be written: sub",
+      "cannot land: git would write an empty directory, or delete the parent's or leave it behind; land the submodule change by hand: sub",
     );
     assertEquals(human.stdout.includes("landed:"), false, human.stdout);
   } finally {

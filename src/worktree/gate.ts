@@ -244,7 +244,7 @@ export function renderWorktree(report: WorktreeGateReport): string {
           listPaths(l.paths)
         }`
         : l.reason === "nested"
-        ? `refused: nothing landed; nested repositories (gitlinks) cannot land, only an empty directory would be written: ${
+        ? `refused: nothing landed; nested repositories (gitlinks: submodules or embedded repositories, in the parent, the seed or the child) cannot land: git would write an empty directory, or delete the parent's or leave it behind; land the submodule change by hand: ${
           listPaths(l.paths)
         }`
         : `refused: nothing landed; the parent has ignored files or directories in the way: ${

@@ -331,7 +331,9 @@ export function inspectCaptured(
  * Remove what spawn made for a landed child, and nothing else: its worktree entry (the
  * one found at its path), then its branch unless a worktree still has it checked out,
  * then (with the branch) its spawn ref if it still points at the seed, and its land
- * record. A step that fails is named, never thrown: the land has already happened.
+ * record. A step that fails is named, never thrown: the land has already happened. Nothing
+ * is removed when git no longer finds the pinned repository, and a move found right after
+ * the removals is named too, so a removal is never reported that went to another repository.
  *
  * @param child The child.
  * @returns What could not be removed, with git's reason (empty when all was removed).
@@ -350,6 +352,13 @@ export async function removeChild(child: ChildWork): Promise<string[]> {
     const r = await runGit(args, { allowFailure: true, parse: true });
     return r.code === 0 ? undefined : r.stderr.trim().split("\n").pop() ?? `exit ${r.code}`;
   };
+  // Where the repository is, asked before the removals and after them: git's ref store reads
+  // a commondir file whatever the pin says, so a removal may have gone to another
+  // repository, and is then never reported as done.
+  const movedBefore = await movedSince();
+  if (movedBefore !== undefined) { // tether:guard wt-pin-remove-before
+    return [`the worktree ${quoteLine(child.top)} and the branch ${child.branch} (${movedBefore})`];
+  }
   await step(
     `the worktree ${quoteLine(child.top)}`,
     () => tried(["worktree", "remove", "--force", "--force", "--end-of-options", child.top]),
@@ -374,6 +383,12 @@ export async function removeChild(child: ChildWork): Promise<string[]> {
     await step(
       `the land record ${recordRef(child.branch)}`,
       () => tried(["update-ref", "-d", recordRef(child.branch)]),
+    );
+  }
+  const movedAfter = await movedSince();
+  if (movedAfter !== undefined) { // tether:guard wt-pin-remove-after
+    left.push(
+      `what was removed may have been another repository's (${movedAfter}): check git worktree list and the refs of the branch ${child.branch} by hand`,
     );
   }
   return left;
@@ -471,7 +486,7 @@ export async function land(
   const paths = await changedPaths(parentTop, parent.worktree, tree);
   const outside = outsideChanged(paths, own);
   if (outside.length > 0) return { status: "refused", reason: "outside", paths: outside };
-  await verifyPaths(
+  const gitlinks = await verifyPaths(
     parentTop,
     format,
     [
@@ -486,6 +501,15 @@ export async function land(
     ],
     [...new Set([...child.landing, ...paths])],
   );
+  // A landing path that is (or lies in) a gitlink in the parent's raw tree, the merge base,
+  // the seed, the child's capture or the merged tree: a submodule or embedded repository.
+  // git's checkout counts a gitlink as always up to date and deletes its whole directory
+  // (its .git, commits found nowhere else, uncommitted work) when a file, a link or nothing
+  // replaces it, and leaves a removed one's directory behind: refused, nothing written.
+  // The parent's raw tree holds a gitlink for every nested repository in its work tree
+  // that is not ignored (ignored ones are refused below), so no directory holding a .git
+  // is in the way of the checkout.
+  if (gitlinks.length > 0) return { status: "refused", reason: "nested", paths: gitlinks }; // tether:guard wt-land-gitlink-refused
   const ignored = await ignoredInTheWay(parentTop, paths);
   if (ignored.length > 0) return { status: "refused", reason: "ignored", paths: ignored };
   // The checkout reads the merged tree's own .gitattributes (the child may have changed
@@ -530,42 +554,54 @@ export async function land(
   });
   await runGit([...refreshPins, "update-index", "-q", "--refresh"], refreshOptions);
   const [checkoutPins, checkoutOptions] = pinned(drivers, { cwd: parentTop, env: index });
-  await runGit(
-    [...checkoutPins, "read-tree", "-m", "-u", "--end-of-options", parent.worktree, tree],
-    checkoutOptions,
-  );
+  // From the checkout on, every failure is said as what it is: the land wrote files (see
+  // undoLand, which puts them back when git can still run and names them when not).
+  const undo: Undo = { pin, format, drivers, mergedIndex, before: parent.worktree, paths };
+  try {
+    await runGit(
+      [...checkoutPins, "read-tree", "-m", "-u", "--end-of-options", parent.worktree, tree],
+      checkoutOptions,
+    );
+  } catch (error) {
+    throw await checkoutFailed(error, undo, inTree);
+  }
   // What the checkout wrote, read back as raw bytes and types (the seed's reading: no
   // filter, links read as links, a deleted path absent), in the pinned work tree, and
   // compared with the merged tree at every landing path: a smudge or conversion the shared
   // .git came to name during the land (even one erased since) is caught here. The land is
-  // then undone (see undoLand): nothing more is done.
+  // then undone (see undoLand): nothing more is done. A read-back that fails (git cannot
+  // run: a config line broken meanwhile) is undone too, or named.
   try {
     const rewritten = await notAsTree(pin, format, inTree, paths);
     if (rewritten.length > 0) throw notTheCheckedBytes(rewritten); // tether:guard wt-rehash-after
   } catch (error) {
-    if (!(error instanceof NotAsChecked)) throw error;
-    throw await undoLand(error, {
-      pin,
-      format,
-      drivers,
-      mergedIndex,
-      before: parent.worktree,
-      paths,
-    });
+    throw await undoLand(
+      error instanceof NotAsChecked
+        ? `the files written are not the tree gate checked at ${
+          listPaths(error.paths)
+        } (one possible cause: a filter or conversion the shared .git came to name during the land)`
+        : `its read-back failed (${message(error)})`, // tether:guard wt-readback-failed
+      undo,
+    );
   }
   // A child that wrote the shared .git while the land ran: caught and said, though the
-  // files are written by now (docs/worktree.md, Known limits).
-  const [driversAfter, movedAfter] = await Promise.all([
-    readDrivers(parentTop),
-    repositoryMoved(pin),
-  ]);
-  const after = [
-    ...configProblems(driversAfter),
-    ...driversAfter.filters.filter((n) => !drivers.filters.includes(n)).map((n) =>
-      `filter.${n} (config)`
-    ),
-    ...await attributesAt(parentTop, paths, scratch, false),
-  ];
+  // files are written by now (docs/worktree.md, Known limits). The last look at where the
+  // repository is comes last, right before the clean-up writes refs.
+  let after: string[];
+  let movedAfter: string | undefined;
+  try {
+    const driversAfter = await readDrivers(parentTop);
+    after = [
+      ...configProblems(driversAfter),
+      ...driversAfter.filters.filter((n) => !drivers.filters.includes(n)).map((n) =>
+        `filter.${n} (config)`
+      ),
+      ...await attributesAt(parentTop, paths, scratch, false),
+    ];
+    movedAfter = await repositoryMoved(pin);
+  } catch (error) {
+    throw await undoLand(`its check after the read-back failed (${message(error)})`, undo); // tether:guard wt-after-failed
+  }
   if (after.length > 0) { // tether:guard wt-attr-after
     throw new GitError(
       "failed",
@@ -592,7 +628,9 @@ export async function land(
   if (kept === undefined) return { ...landed, ...await tidy(child, false) };
   // The parent gives the record's id to this child's next land; the ref only keeps it from
   // being pruned, and one that cannot be written is a warning: the land has happened.
-  const unanchored = await anchorRecord(child.branch, kept);
+  // Looked at again after the ref write: a record anchored in another repository is not said
+  // to be anchored.
+  const unanchored = await anchorRecord(child.branch, kept) ?? await movedSince(); // tether:guard wt-pin-anchor
   return {
     ...landed,
     removed: false,
@@ -705,40 +743,131 @@ interface Undo {
   paths: readonly string[];
 }
 
+/** An error's message, whatever was thrown. */
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /**
- * Undo a land whose read-back found bytes that are not the merged tree's: every path it
- * wrote goes back to the parent's raw tree before the land, under the same pins as the
- * checkout (`git rm -f` of the paths that tree lacks, on the scratch index holding the
- * merged tree; `checkout-index -f` of the others from a scratch index holding that tree),
- * then read back again. Not tried while the shared .git still names a conversion, filter
- * or driver at those paths (git would run or apply it again). Never throws: the error says
- * the paths and whether the parent's files are as before; if not, the tree and the command
- * to restore each path by hand.
+ * How to put `paths` back by hand as the tree `tree` holds them, raw (no filter or
+ * conversion runs): only the commands that work for each path's type there. Gitlinks are
+ * refused before a land writes anything, so none should be among them; one that is is named
+ * as having no recipe.
  *
- * @param found The read-back's finding.
+ * @param tree The parent's raw tree before the land.
+ * @param paths The paths to put back.
+ * @param inTree The tree's entries, when they could be read.
+ * @returns The recipe, one clause per kind.
+ */
+function restoreRecipe(
+  tree: string,
+  paths: readonly string[],
+  inTree: ReadonlyMap<string, { mode: string }> | undefined,
+): string {
+  const blob = `git cat-file blob ${tree}:PATH`;
+  if (inTree === undefined) {
+    return `a file with ${blob} > PATH (chmod +x for mode 100755), a link with ln -s "$(${blob})" PATH; delete one that tree lacks (git ls-tree -r ${tree} lists each path's mode)`;
+  }
+  const kind = (mode: string | undefined) => paths.filter((p) => inTree.get(p)?.mode === mode);
+  const gone = paths.filter((p) => !inTree.has(p));
+  const known = new Set(["100644", "100755", "120000"]);
+  const other = paths.filter((p) => inTree.has(p) && !known.has(inTree.get(p)!.mode));
+  const steps = [
+    gone.length > 0
+      ? `delete ${listPaths(gone)} (not in that tree; and a directory so emptied)`
+      : "",
+    kind("100644").length > 0 ? `write ${listPaths(kind("100644"))}, each with ${blob} > PATH` : "",
+    kind("100755").length > 0
+      ? `write ${listPaths(kind("100755"))}, each with ${blob} > PATH && chmod +x PATH`
+      : "",
+    kind("120000").length > 0
+      ? `make ${listPaths(kind("120000"))}, each with ln -s "$(${blob})" PATH`
+      : "",
+    other.length > 0 ? `${listPaths(other)}: no command restores these (not files or links)` : "",
+  ];
+  return steps.filter((step) => step !== "").join("; then ");
+}
+
+/**
+ * The land's checkout failed. `read-tree -m -u` checks every path before it writes any, so
+ * a refusal (a file the parent changed meanwhile, an untracked file in the way) wrote
+ * nothing: git's error, as it is. Which paths it did write is read back: a path that now
+ * holds the merged tree's entry and no longer the parent's is the land's, and that land is
+ * undone (see {@linkcode undoLand}); a read-back that fails says the paths and the tree
+ * that holds them.
+ *
+ * @param error What the checkout threw.
+ * @param land The land.
+ * @param inTree The merged tree's entries.
+ * @returns The error to throw.
+ */
+async function checkoutFailed(
+  error: unknown,
+  land: Undo,
+  inTree: ReadonlyMap<string, { mode: string; id: string }>,
+): Promise<GitError> {
+  const failed = message(error);
+  let inBefore: Map<string, { mode: string; id: string }> | undefined;
+  let wrote: string[];
+  try {
+    inBefore = await treeEntries(land.pin.top, land.before);
+    const notMerged = new Set(await notAsTree(land.pin, land.format, inTree, land.paths));
+    const notBefore = new Set(await notAsTree(land.pin, land.format, inBefore, land.paths));
+    wrote = land.paths.filter((p) => !notMerged.has(p) && notBefore.has(p));
+  } catch (readBack) {
+    return new GitError(
+      "failed",
+      `the land's checkout into ${land.pin.top} failed (${failed}), and what it wrote could not be read back (${
+        message(readBack)
+      }): check ${
+        listPaths(land.paths)
+      } by hand; as before the land they are in the tree ${land.before}: ${
+        restoreRecipe(land.before, land.paths, inBefore)
+      }`,
+    );
+  }
+  if (wrote.length === 0) { // tether:guard wt-checkout-wrote
+    return error instanceof GitError ? error : new GitError("failed", failed);
+  }
+  return await undoLand(`its checkout failed (${failed})`, { ...land, paths: wrote });
+}
+
+/**
+ * Undo a land whose read-back found files that are not the merged tree's, or failed, or
+ * whose later check failed: every path it wrote goes back to the parent's raw tree before
+ * the land, under the same pins as the checkout (`git rm -f` of the paths that tree lacks,
+ * on the scratch index holding the merged tree; `git restore --source=<tree> --worktree
+ * --overlay` of the others, straight from the tree's id: no index file is read for their
+ * content, so a scratch index swapped meanwhile cannot choose the bytes written), then read
+ * back again. Not tried while the shared .git still names a conversion, filter or driver at
+ * those paths (git would run or apply it again). Never throws: the error says the paths,
+ * the top level and whether the parent's files are as before; if not, the tree and the
+ * commands to restore each path by hand.
+ *
+ * @param why What went wrong after the checkout wrote the files.
  * @param land The land.
  * @returns The error: exit 3, no record printed, the child kept.
  */
-async function undoLand(found: NotAsChecked, land: Undo): Promise<GitError> {
-  const what = `the land wrote ${
-    listPaths(land.paths)
-  }, but the files written are not the bytes gate checked at ${
-    listPaths(found.paths)
-  } (the shared .git changed during the land: a filter or conversion ran)`;
-  const byHand = (paths: readonly string[], why: string) =>
+async function undoLand(why: string, land: Undo): Promise<GitError> {
+  const what = `the land wrote ${listPaths(land.paths)} into ${land.pin.top}, but ${why}`;
+  let inBefore: Map<string, { mode: string; id: string }> | undefined;
+  const byHand = (paths: readonly string[], reason: string) =>
     new GitError(
       "failed",
-      `${what}; the land could not be undone (${why}): check ${
+      `${what}; the land could not be undone (${reason}): check ${
         listPaths(paths)
-      } by hand; as before the land they are in the tree ${land.before} (git cat-file blob ${land.before}:PATH > PATH for each, and delete one that tree lacks)`,
+      } by hand; as before the land they are in the tree ${land.before}: ${
+        restoreRecipe(land.before, paths, inBefore)
+      }`,
     );
   try {
     const top = land.pin.top;
-    const [drivers, inBefore, restoreIndex] = await Promise.all([
+    const [drivers, entries, unread] = await Promise.all([
       readDrivers(top),
       treeEntries(top, land.before),
       seedIndexPath(top),
     ]);
+    inBefore = entries;
     const still = [
       ...configProblems(drivers),
       ...drivers.filters.filter((n) => !land.drivers.filters.includes(n)).map((n) =>
@@ -749,8 +878,8 @@ async function undoLand(found: NotAsChecked, land: Undo): Promise<GitError> {
     if (still.length > 0) { // tether:guard wt-undo-still
       return byHand(land.paths, `the shared .git still names ${listPaths(still)}`);
     }
-    const gone = land.paths.filter((p) => !inBefore.has(p));
-    const back = land.paths.filter((p) => inBefore.has(p));
+    const gone = land.paths.filter((p) => !entries.has(p));
+    const back = land.paths.filter((p) => entries.has(p));
     const at = (index: string, stdin: string) =>
       pinned(land.drivers, {
         cwd: top,
@@ -766,15 +895,24 @@ async function undoLand(found: NotAsChecked, land: Undo): Promise<GitError> {
       );
     }
     if (back.length > 0) {
-      const [pins, options] = at(restoreIndex, nul(back));
-      await runGit([...pins, "read-tree", "--end-of-options", land.before], {
-        ...options,
-        stdin: "",
-      });
-      await runGit([...pins, "checkout-index", "-f", "-z", "--stdin"], options); // tether:guard wt-undo-land
+      // A fresh index name that is never written (restore without --staged only reads it,
+      // and finds none): the bytes come from the tree's id alone.
+      const [pins, options] = at(unread, nul(back));
+      await runGit(
+        [
+          ...pins,
+          "restore", // tether:guard wt-undo-land
+          `--source=${land.before}`,
+          "--worktree",
+          "--overlay",
+          "--pathspec-from-file=-",
+          "--pathspec-file-nul",
+        ],
+        options,
+      );
     }
     const [left, moved] = await Promise.all([
-      notAsTree(land.pin, land.format, inBefore, land.paths),
+      notAsTree(land.pin, land.format, entries, land.paths),
       repositoryMoved(land.pin),
     ]);
     if (left.length > 0) return byHand(left, "the restored files did not read back as before");
@@ -782,12 +920,28 @@ async function undoLand(found: NotAsChecked, land: Undo): Promise<GitError> {
       "failed",
       `${what}; the land was undone: ${
         listPaths(land.paths)
-      } read back as before the land, nothing landed (check the shared .git, then land again)${
+      } read back as before the land, nothing landed (find the cause, in the shared .git first, then land again)${
         moved === undefined ? "" : `; meanwhile ${moved}`
       }`,
     );
   } catch (error) {
-    return byHand(land.paths, error instanceof Error ? error.message : String(error));
+    return byHand(land.paths, message(error));
+  }
+}
+
+/**
+ * Where git run at the pinned top level finds the repository now, when that is not the
+ * pinned one (see {@linkcode repositoryMoved}); undefined when it is, or when nothing was
+ * pinned. A probe that cannot run says so.
+ */
+async function movedSince(): Promise<string | undefined> {
+  const pin = repositoryPin();
+  if (pin === undefined) return undefined;
+  try {
+    const moved = await repositoryMoved(pin);
+    return moved === undefined ? undefined : `meanwhile ${moved}`;
+  } catch (error) {
+    return `where the repository is could not be checked (${message(error)})`;
   }
 }
 

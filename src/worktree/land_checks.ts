@@ -1,8 +1,9 @@
 /**
- * What a land checks before it writes anything into the parent: that the child's change
- * holds no nested repository, that it changes only paths the child changed, that every object on those paths is the content its id names,
- * and that no file the parent's capture does not hold (an ignored file or directory) is
- * in the way.
+ * What a land checks before it writes anything into the parent: that no landing path is
+ * or lies in a nested repository (the child's, the parent's or the seed's), that it changes
+ * only paths the child changed, that every object on those paths is the content its id
+ * names, and that no file the parent's capture does not hold (an ignored file or directory)
+ * is in the way.
  *
  * @module
  */
@@ -84,12 +85,16 @@ function forged(oid: string): GitError {
  * Check every tree on the way to each path and the object at it, in each root tree,
  * against its name (`cat-file --batch`, re-hashed in process): what the land merges and
  * writes is then the content the ids name, not what a rewritten loose object says. One
- * `cat-file` call per directory level, and one for the leaves.
+ * `cat-file` call per directory level, and one for the leaves. On the way it notes every
+ * gitlink (mode 160000: a submodule or embedded repository) at a path or above one, in any
+ * root: a land cannot carry one, and git's checkout deletes the nested repository's whole
+ * directory when a file, link or nothing replaces it.
  *
  * @param top A directory in the repository.
  * @param format The object format.
  * @param roots Root tree ids.
  * @param paths Paths relative to the roots.
+ * @returns The gitlinks at or above `paths` in any root, each once, in the order found.
  * @throws {GitError} when an object is missing or does not hash to its name.
  */
 export async function verifyPaths(
@@ -97,29 +102,32 @@ export async function verifyPaths(
   format: ObjectFormat,
   roots: readonly string[],
   paths: readonly string[],
-): Promise<void> {
-  let level = new Map<string, Set<string>>();
-  const want = (map: Map<string, Set<string>>, oid: string, path: string) => {
-    const set = map.get(oid) ?? new Set<string>();
-    set.add(path);
-    map.set(oid, set);
+): Promise<string[]> {
+  // tree id → (full path → where the rest of the path below that tree starts)
+  let level = new Map<string, Map<string, number>>();
+  const want = (map: Map<string, Map<string, number>>, oid: string, path: string, at: number) => {
+    const below = map.get(oid) ?? new Map<string, number>();
+    below.set(path, at);
+    map.set(oid, below);
   };
-  for (const root of roots) for (const path of paths) want(level, root, path);
+  for (const root of roots) for (const path of paths) want(level, root, path, 0);
   const leaves = new Set<string>();
+  const gitlinks = new Set<string>();
   while (level.size > 0) {
     const read = await readObjects(top, [...level.keys()], format);
-    const next = new Map<string, Set<string>>();
+    const next = new Map<string, Map<string, number>>();
     for (const [oid, wanted] of level) {
       const tree = read.get(oid);
       if (tree?.kind !== "ok" || tree.type !== "tree") throw forged(oid);
       const entries = new Map(parseTree(tree.content, format).map((e) => [e.name, e]));
-      for (const path of wanted) {
-        const slash = path.indexOf("/");
-        const entry = entries.get(slash < 0 ? path : path.slice(0, slash));
+      for (const [path, at] of wanted) {
+        const slash = path.indexOf("/", at);
+        const entry = entries.get(path.slice(at, slash < 0 ? undefined : slash));
         if (entry === undefined) continue;
         if (entry.mode === "40000") {
-          if (slash >= 0) want(next, entry.oid, path.slice(slash + 1));
-        } else if (slash < 0 && entry.mode !== "160000") leaves.add(entry.oid);
+          if (slash >= 0) want(next, entry.oid, path, slash + 1);
+        } else if (entry.mode === "160000") gitlinks.add(slash < 0 ? path : path.slice(0, slash)); // tether:guard wt-land-gitlink
+        else if (slash < 0) leaves.add(entry.oid);
       }
     }
     level = next;
@@ -129,6 +137,7 @@ export async function verifyPaths(
     const leaf = read.get(oid);
     if (leaf?.kind !== "ok" || leaf.type !== "blob") throw forged(oid); // tether:guard wt-land-hash
   }
+  return [...gitlinks];
 }
 
 /**
