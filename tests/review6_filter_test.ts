@@ -148,7 +148,7 @@ Deno.test("finding 1 (b): bytes the checkout wrote that are not the merged tree'
     const r = await land(f, child, seed, ["f.txt"], shim.env);
     assertEquals(r.code, 3, r.stdout + r.stderr);
     assertIncludes(r.stderr, "f.txt");
-    assertIncludes(r.stderr, "not the bytes gate checked");
+    assertIncludes(r.stderr, "not the tree gate checked");
     assertEquals(r.stdout.includes("landed"), false, r.stdout);
     assertEquals(await text(f.parent, "f.txt"), TEN); // undone since review worktree-7
     assertEquals(await exists(child), true, "the child was removed");

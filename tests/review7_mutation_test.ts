@@ -120,9 +120,8 @@ const CASES: GuardCase[] = [
     guard: "an undone land writes the parent's files back",
     mutations: [{
       file: "src/worktree/land.ts",
-      find:
-        'await runGit([...pins, "checkout-index", "-f", "-z", "--stdin"], options); // tether:guard wt-undo-land',
-      replace: "// tether:guard wt-undo-land",
+      find: '"restore", // tether:guard wt-undo-land',
+      replace: '"version", // tether:guard wt-undo-land',
     }],
     file: UNDO,
     filter: "observation 4 (a)",

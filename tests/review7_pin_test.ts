@@ -65,7 +65,7 @@ Deno.test("observation 1 (b): a link checked out as a file is caught with a deco
     await Deno.writeTextFile(join(child, "g.txt"), "g\n"); // file evidence cannot be a link
     const r = await land(f, child, seed, ["g.txt", "l"], { env: shim.env });
     assertEquals(r.code, 3, r.stdout + r.stderr);
-    assertIncludes(r.stderr, "not the bytes gate checked at l");
+    assertIncludes(r.stderr, "not the tree gate checked at l");
     assertIncludes(r.stderr, "the land was undone");
     assertIncludes(r.stderr, "now finds the work tree");
     assertEquals(await exists(join(f.parent, "l")), false, "the plain file l was left");

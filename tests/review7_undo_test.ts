@@ -29,7 +29,7 @@ Deno.test("observation 4 (a): a raced conversion is undone: the parent's files a
       args: ["--keep"],
     });
     assertEquals(raced.code, 3, raced.stdout + raced.stderr);
-    assertIncludes(raced.stderr, "not the bytes gate checked at f.txt");
+    assertIncludes(raced.stderr, "not the tree gate checked at f.txt");
     assertIncludes(raced.stderr, "the land was undone: f.txt, g.txt read back as before the land");
     assertEquals(await text(f.parent, "f.txt"), TEN, "f.txt was not restored byte for byte");
     assertEquals(await exists(join(f.parent, "g.txt")), false, "g.txt was not removed");
@@ -55,8 +55,9 @@ Deno.test("observation 4 (b): a conversion still named is not run again: exit 3 
     const r = await land(f, child, seed, ["f.txt"], { env: shim.env });
     assertEquals(r.code, 3, r.stdout + r.stderr);
     assertIncludes(r.stderr, "could not be undone (the shared .git still names f.txt (eol=crlf))");
-    const tree = /in the tree ([0-9a-f]{40}) \(git cat-file blob \1:PATH > PATH/.exec(r.stderr)
-      ?.[1];
+    const tree =
+      /in the tree ([0-9a-f]{40}): write f\.txt, each with git cat-file blob \1:PATH > PATH/
+        .exec(r.stderr)?.[1];
     assertOk(tree !== undefined, r.stderr);
     assertEquals(await text(f.parent, "f.txt"), (TEN + "child line\n").replaceAll("\n", "\r\n"));
     assertEquals(await git(f.parent, ["cat-file", "blob", `${tree}:f.txt`]) + "\n", TEN);
