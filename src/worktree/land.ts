@@ -575,12 +575,11 @@ export async function land(
     const rewritten = await notAsTree(pin, format, inTree, paths);
     if (rewritten.length > 0) throw notTheCheckedBytes(rewritten); // tether:guard wt-rehash-after
   } catch (error) {
+    if (!(error instanceof NotAsChecked)) throw await readBackFailed(error, undo); // tether:guard wt-readback-failed
     throw await undoLand(
-      error instanceof NotAsChecked
-        ? `the files written are not the tree gate checked at ${
-          listPaths(error.paths)
-        } (one possible cause: a filter or conversion the shared .git came to name during the land)`
-        : `its read-back failed (${message(error)})`, // tether:guard wt-readback-failed
+      `the files written are not the tree gate checked at ${
+        listPaths(error.paths)
+      } (one possible cause: a filter or conversion the shared .git came to name during the land)`,
       undo,
     );
   }
@@ -743,6 +742,11 @@ interface Undo {
   paths: readonly string[];
 }
 
+/** The read-back of a land threw (git could not run): undone, or named (see {@linkcode undoLand}). */
+function readBackFailed(error: unknown, land: Undo): Promise<GitError> {
+  return undoLand(`its read-back failed (${message(error)})`, land);
+}
+
 /** An error's message, whatever was thrown. */
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -902,7 +906,7 @@ async function undoLand(why: string, land: Undo): Promise<GitError> {
         [
           ...pins,
           "restore", // tether:guard wt-undo-land
-          `--source=${land.before}`,
+          `--source=${land.before}`, // tether:guard wt-undo-from-tree
           "--worktree",
           "--overlay",
           "--pathspec-from-file=-",
