@@ -56,7 +56,7 @@ Deno.test("observation 4 (b): a conversion still named is not run again: exit 3 
     assertEquals(r.code, 3, r.stdout + r.stderr);
     assertIncludes(r.stderr, "could not be undone (the shared .git still names f.txt (eol=crlf))");
     const tree =
-      /in the tree ([0-9a-f]{40}): write f\.txt, each with git cat-file blob \1:PATH > PATH/
+      /in the tree ([0-9a-f]{40}): for each of f\.txt: rm -f PATH && git cat-file blob \1:PATH > PATH/
         .exec(r.stderr)?.[1];
     assertOk(tree !== undefined, r.stderr);
     assertEquals(await text(f.parent, "f.txt"), (TEN + "child line\n").replaceAll("\n", "\r\n"));

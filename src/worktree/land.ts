@@ -714,7 +714,7 @@ class NotAsChecked extends Error {
    * @param paths The paths whose raw content or type differs from the merged tree.
    */
   constructor(readonly paths: readonly string[]) {
-    super(`not the bytes gate checked at ${listPaths(paths)}`);
+    super(`not the tree gate checked at ${listPaths(paths)}`);
   }
 }
 
@@ -769,24 +769,25 @@ function restoreRecipe(
   inTree: ReadonlyMap<string, { mode: string }> | undefined,
 ): string {
   const blob = `git cat-file blob ${tree}:PATH`;
+  // rm -f first: a path the land made a link is never written through.
+  const file = `rm -f PATH && ${blob} > PATH`;
+  const link = `rm -f PATH && ln -s "$(${blob})" PATH`;
   if (inTree === undefined) {
-    return `a file with ${blob} > PATH (chmod +x for mode 100755), a link with ln -s "$(${blob})" PATH; delete one that tree lacks (git ls-tree -r ${tree} lists each path's mode)`;
+    return `for each, a file: ${file} (then chmod +x PATH for mode 100755); a link: ${link}; one that tree lacks: rm -f PATH (git ls-tree -r ${tree} shows each path's mode)`;
   }
-  const kind = (mode: string | undefined) => paths.filter((p) => inTree.get(p)?.mode === mode);
+  const kind = (mode: string) => paths.filter((p) => inTree.get(p)?.mode === mode);
   const gone = paths.filter((p) => !inTree.has(p));
   const known = new Set(["100644", "100755", "120000"]);
   const other = paths.filter((p) => inTree.has(p) && !known.has(inTree.get(p)!.mode));
+  const each = (list: readonly string[], how: string) =>
+    list.length > 0 ? `for each of ${listPaths(list)}: ${how}` : "";
   const steps = [
     gone.length > 0
-      ? `delete ${listPaths(gone)} (not in that tree; and a directory so emptied)`
+      ? `delete ${listPaths(gone)} (not in that tree) and any directory that leaves empty`
       : "",
-    kind("100644").length > 0 ? `write ${listPaths(kind("100644"))}, each with ${blob} > PATH` : "",
-    kind("100755").length > 0
-      ? `write ${listPaths(kind("100755"))}, each with ${blob} > PATH && chmod +x PATH`
-      : "",
-    kind("120000").length > 0
-      ? `make ${listPaths(kind("120000"))}, each with ln -s "$(${blob})" PATH`
-      : "",
+    each(kind("100644"), file),
+    each(kind("100755"), `${file} && chmod +x PATH`),
+    each(kind("120000"), link),
     other.length > 0 ? `${listPaths(other)}: no command restores these (not files or links)` : "",
   ];
   return steps.filter((step) => step !== "").join("; then ");
