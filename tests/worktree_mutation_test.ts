@@ -245,6 +245,13 @@ const CASES: GuardCase[] = [
         'if (nested.length > 0) return { status: "refused", reason: "nested", paths: nested }; // tether:guard',
       replace:
         'if (false) return { status: "refused", reason: "nested", paths: nested }; // tether:guard',
+    }, {
+      // The tree walk before the checkout refuses the child's gitlink too (review worktree-8).
+      file: "src/worktree/land.ts",
+      find:
+        'if (gitlinks.length > 0) return { status: "refused", reason: "nested", paths: gitlinks }; // tether:guard wt-land-gitlink-refused',
+      replace:
+        'if (gitlinks.length < 0) return { status: "refused", reason: "nested", paths: gitlinks }; // tether:guard wt-land-gitlink-refused',
     }],
     file: "tests/worktree_land_guard_test.ts",
     filter: "nested repository",
