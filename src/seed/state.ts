@@ -23,6 +23,7 @@ import { REGULAR_MODES } from "../context/porcelain.ts";
 import { hashRegularFiles } from "../context/status.ts";
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
 import { decodePaths } from "./paths.ts";
+import { excludesFileAt, trustedIgnored } from "./excludes.ts";
 import { unmergedMessage, unmergedPaths } from "./refusal.ts";
 
 /** A worktree's content at one consistent moment. */
@@ -53,6 +54,11 @@ export interface CaptureStateOptions {
    * `config.worktree`, a rewritten `.git` file) then cannot point the capture elsewhere.
    */
   repo?: { gitDir: string; workTree: string };
+  /**
+   * Filled with the untracked paths left out because the user's ignore file ignores them
+   * though the repository's settings do not (src/seed/excludes.ts), when given.
+   */
+  left?: Set<string>;
 }
 
 /**
@@ -196,6 +202,9 @@ export async function captureState(
     ? { GIT_DIR: options.repo.gitDir, GIT_WORK_TREE: options.repo.workTree }
     : {};
   const { top, objects, format } = await places(dir, where);
+  // The user's ignore file, read alone: what a child can write (the shared config's
+  // core.excludesFile, info/exclude) cannot bring an ignored file into the capture.
+  const ignoreFile = await excludesFileAt(top);
   const scratch = options.indexFile ??
     `${objects}/${SEED_INDEX_PREFIX}${crypto.randomUUID()}`; // GUARD:seed-fresh-index
   const base = { ...NO_REPLACE, ...NO_CALLER_CONFIG, ...where };
@@ -218,6 +227,10 @@ export async function captureState(
       format,
       config: PLAIN_CONFIG,
       env: base,
+      ...(ignoreFile === undefined ? {} : {
+        leaveOut: (index: Record<string, string>) =>
+          trustedIgnored(top, ignoreFile, [...RAW_CONFIG, ...PLAIN_CONFIG], index),
+      }),
     };
     const worktree = await writeRawTree(top, raw);
     const [headAfter, entriesAfter] = await headAndEntries(top, where);
@@ -226,6 +239,7 @@ export async function captureState(
       worktree.tree === again.tree; // GUARD:seed-twice
     if (still) {
       for (const [path, entry] of worktree.files) options.files?.set(path, entry);
+      for (const path of worktree.left) options.left?.add(path);
       return { head, index, worktree: worktree.tree };
     }
     if (attempt >= attempts) {

@@ -486,7 +486,7 @@ export async function land(
     ],
     [...new Set([...child.landing, ...paths])],
   );
-  const ignored = await ignoredInTheWay(parentTop, paths);
+  const ignored = await ignoredInTheWay(parentTop, paths, scratch);
   if (ignored.length > 0) return { status: "refused", reason: "ignored", paths: ignored };
   // The checkout reads the merged tree's own .gitattributes (the child may have changed
   // one): asked of a scratch index holding that tree, before anything is written.
