@@ -20,8 +20,8 @@
  * environment (never this process's), with the system configuration off.
  */
 import { join } from "node:path";
-import { assert, assertEquals, assertIncludes } from "../src/_assert.ts";
-import { bin, git, makeRepo, run, type Run, tempDir } from "./_helpers.ts";
+import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
+import { bin, git, makeRepo, type Run, run, tempDir } from "./_helpers.ts";
 import { removeWorktrees } from "./_worktree_fixture.ts";
 import { exists, raceAt, result, TEN, text } from "./_review7_fixture.ts";
 
@@ -44,7 +44,10 @@ interface Fam {
  * @param how Where the user's ignore file is: the XDG default, the HOME default, or a file
  *   the global configuration names.
  */
-async function fam(how: "xdg" | "home" | "global" = "xdg", patterns = ".env.local\n"): Promise<Fam> {
+async function fam(
+  how: "xdg" | "home" | "global" = "xdg",
+  patterns = ".env.local\n",
+): Promise<Fam> {
   const parent = await makeRepo({ files: { "f.txt": TEN, ".gitignore": "*.log\n" } });
   const kids = await tempDir("tether-kids-");
   const home = await tempDir("tether-home-");
@@ -252,7 +255,7 @@ Deno.test("observation: a ! line on for the land's check and off for its checkou
     await Deno.writeTextFile(join(child, ".gitignore"), "*.log\n!.env.local\n");
     await Deno.writeTextFile(join(child, ".env.local"), CHILDS);
     const r = await land(f, child, seed, [".gitignore", ".env.local"], shim.env);
-    assert(await exists(mark), "the toggle never ran");
+    assertOk(await exists(mark), "the toggle never ran");
     assertEquals(await text(f.parent, ".env.local"), SECRET, r.stdout + r.stderr);
     assertEquals(r.code, 1, r.stdout + r.stderr);
     assertIncludes(

@@ -189,6 +189,7 @@ export async function ignoredInTheWay(
   const landing = new Set(paths);
   const asked = new Set(withAncestors(paths));
   const found = new Set<string>();
+  const env = { GIT_INDEX_FILE: index, GIT_NO_REPLACE_OBJECTS: "1" }; // tether:guard wt-land-ignored-capture
   const listed = await runGit([
     "-c",
     "core.untrackedCache=false",
@@ -197,7 +198,7 @@ export async function ignoredInTheWay(
     "--others",
     "--directory", // tether:guard wt-land-ignored-no-rules
     "--no-empty-directory",
-  ], { cwd: top, parse: true, env: { GIT_INDEX_FILE: index, GIT_NO_REPLACE_OBJECTS: "1" } });
+  ], { cwd: top, parse: true, env });
   for (const entry of decodePaths(listed.stdout)) { // tether:guard wt-land-ignored-exact
     const path = entry.replace(/\/$/, "");
     if (asked.has(path)) found.add(path); // tether:guard wt-land-ignored
