@@ -109,7 +109,7 @@ export function trustedExcludesFile(): Promise<string | undefined> {
     const read = await runGit(
       ["config", "--show-scope", "-z", "--type=path", "--get-all", "core.excludesFile"],
       {
-        ...(Deno.build.os === "windows" ? {} : { cwd: "/" }),
+        ...(Deno.build.os === "windows" ? {} : { cwd: "/" }), // tether:guard excl-outside-repo
         allowFailure: true,
         env: { GIT_TRACE2_EVENT: "2", GIT_TRACE2_ENV_VARS: "XDG_CONFIG_HOME,HOME" },
       },
