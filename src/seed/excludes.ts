@@ -21,6 +21,7 @@
 import { isAbsolute, join } from "node:path";
 import { GitError, runGit } from "../git.ts";
 import { decodePaths } from "./paths.ts";
+import { HASH_TIMEOUT_MS } from "../context/status.ts";
 
 /** Scopes whose `core.excludesFile` a child cannot write. */
 const TRUSTED_SCOPES = new Set(["system", "global"]);
@@ -184,7 +185,7 @@ export async function trustedIgnored(
     "--ignored",
     `--exclude-from=${file}`,
     "--exclude-per-directory=.gitignore",
-  ], { cwd: top, env, parse: true });
+  ], { cwd: top, env, parse: true, timeoutMs: HASH_TIMEOUT_MS }); // a FIFO named .gitignore
   return new Set(decodePaths(listed.stdout));
 }
 
