@@ -3,8 +3,8 @@
  * git processes, whatever the tree holds: the HEAD commit, the tree of the index, and a
  * tree of the working tree's raw bytes, the files `git add -A` would choose (untracked
  * files included, ignored files excluded, and those the user's ignore file ignores whatever
- * the repository's settings say (src/seed/excludes.ts), symlinks as links, special files skipped, each
- * submodule at the commit its HEAD names) hashed as they are on disk: no clean filter, no
+ * the repository's settings say (src/seed/excludes.ts), symlinks as links, special files
+ * skipped, each submodule at the commit its HEAD names) hashed as they are on disk: no clean filter, no
  * line-ending or encoding rewrite, nothing the worktree configures runs
  * ({@linkcode writeRawTree}). Two states are the same content exactly when their ids are
  * equal, so comparing states never reads a file twice.
