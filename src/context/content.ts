@@ -425,6 +425,8 @@ export interface RawTree {
   tree: string;
   /** Path → entry, for every path in the tree. */
   files: Map<string, RawEntry>;
+  /** The untracked paths `leaveOut` dropped. */
+  left: string[];
 }
 
 /** Options for {@linkcode writeRawTree}. */
@@ -444,6 +446,12 @@ export interface RawTreeOptions {
   config?: readonly string[];
   /** Extra environment for every call. */
   env?: Record<string, string>;
+  /**
+   * Untracked paths to leave out besides the ignored ones: given the private index holding
+   * every candidate path (before any file is read), the paths to drop; a tracked path or
+   * submodule is never dropped. The capture's user ignore file (src/seed/excludes.ts).
+   */
+  leaveOut?: (index: Record<string, string>) => Promise<ReadonlySet<string>>;
 }
 
 /**
@@ -535,22 +543,29 @@ export async function writeRawTree(top: string, options: RawTreeOptions): Promis
     for (const path of nulList(more.stdout)) if (wanted(path)) seen.add(path);
   }
   const gitlinks = options.gitlinks ?? new Map<string, string>();
-  const paths = [...new Set([...[...seen].map((p) => p.replace(/\/$/, "")), ...gitlinks.keys()])];
+  const all = [...new Set([...[...seen].map((p) => p.replace(/\/$/, "")), ...gitlinks.keys()])];
   const files = new Map<string, RawEntry>();
-  if (paths.length === 0) {
+  if (all.length === 0) {
     await runGit([...config, "read-tree", "--empty"], { ...at, env });
-    return { tree: await gitText([...config, "write-tree"], { ...at, env }), files };
+    return { tree: await gitText([...config, "write-tree"], { ...at, env }), files, left: [] };
   }
   const dummy = placeholder(options.format);
   await runGit([...config, "read-tree", "--empty"], { ...at, env });
   await runGit([...config, "update-index", "-z", "--index-info"], {
     ...at,
     env,
-    stdin: paths.map((p) => {
+    stdin: all.map((p) => {
       const commit = gitlinks.get(p);
       return commit === undefined ? `100644 ${dummy}\t${p}\0` : `160000 ${commit}\t${p}\0`;
     }).join(""),
   });
+  // Left out before any file is read or hashed: a dropped file's bytes never reach the
+  // object store.
+  const tracked = new Set(options.tracked);
+  const drop = options.leaveOut ? await options.leaveOut(env) : new Set<string>();
+  const left = all.filter((p) => drop.has(p) && !tracked.has(p) && !gitlinks.has(p));
+  const dropped = new Set(left);
+  const paths = all.filter((p) => !dropped.has(p)); // tether:guard excl-drop
   // Placeholders have no stat data, so every path is reported with what `lstat` found,
   // and no content is read; a submodule is reported only when its HEAD is not the
   // recorded commit (`dirty`: no `git status` runs inside it).
@@ -577,7 +592,7 @@ export async function writeRawTree(top: string, options: RawTreeOptions): Promis
     ["--no-filters", "-w"], // GUARD:raw-no-filters
     Number.POSITIVE_INFINITY,
   );
-  const info: string[] = [];
+  const info: string[] = left.map((p) => `0 ${dummy}\t${p}\0`);
   for (const path of paths) {
     const mode = modes.get(path);
     const oid = raw.get(path);
@@ -621,5 +636,5 @@ export async function writeRawTree(top: string, options: RawTreeOptions): Promis
   // A placeholder left (a path that changed type while it was read) fails here: its
   // object does not exist.
   const tree = await gitText([...config, "write-tree"], { ...at, env });
-  return { tree, files };
+  return { tree, files, left };
 }

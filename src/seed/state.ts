@@ -2,8 +2,9 @@
  * The exact content state of a worktree, recorded as git objects in a bounded number of
  * git processes, whatever the tree holds: the HEAD commit, the tree of the index, and a
  * tree of the working tree's raw bytes, the files `git add -A` would choose (untracked
- * files included, ignored files excluded, symlinks as links, special files skipped, each
- * submodule at the commit its HEAD names) hashed as they are on disk: no clean filter, no
+ * files included, ignored files excluded, and those the user's ignore file ignores whatever
+ * the repository's settings say (src/seed/excludes.ts), symlinks as links, special files
+ * skipped, each submodule at the commit its HEAD names) hashed as they are on disk: no clean filter, no
  * line-ending or encoding rewrite, nothing the worktree configures runs
  * ({@linkcode writeRawTree}). Two states are the same content exactly when their ids are
  * equal, so comparing states never reads a file twice.
@@ -23,6 +24,7 @@ import { REGULAR_MODES } from "../context/porcelain.ts";
 import { hashRegularFiles } from "../context/status.ts";
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
 import { decodePaths } from "./paths.ts";
+import { excludesFileAt, trustedIgnored } from "./excludes.ts";
 import { unmergedMessage, unmergedPaths } from "./refusal.ts";
 
 /** A worktree's content at one consistent moment. */
@@ -53,6 +55,11 @@ export interface CaptureStateOptions {
    * `config.worktree`, a rewritten `.git` file) then cannot point the capture elsewhere.
    */
   repo?: { gitDir: string; workTree: string };
+  /**
+   * Filled with the untracked paths left out because the user's ignore file ignores them
+   * though the repository's settings do not (src/seed/excludes.ts), when given.
+   */
+  left?: Set<string>;
 }
 
 /**
@@ -196,6 +203,9 @@ export async function captureState(
     ? { GIT_DIR: options.repo.gitDir, GIT_WORK_TREE: options.repo.workTree }
     : {};
   const { top, objects, format } = await places(dir, where);
+  // The user's ignore file, read alone: what a child can write (the shared config's
+  // core.excludesFile, info/exclude) cannot bring an ignored file into the capture.
+  const ignoreFile = await excludesFileAt(top);
   const scratch = options.indexFile ??
     `${objects}/${SEED_INDEX_PREFIX}${crypto.randomUUID()}`; // GUARD:seed-fresh-index
   const base = { ...NO_REPLACE, ...NO_CALLER_CONFIG, ...where };
@@ -218,6 +228,10 @@ export async function captureState(
       format,
       config: PLAIN_CONFIG,
       env: base,
+      ...(ignoreFile === undefined ? {} : {
+        leaveOut: (index: Record<string, string>) =>
+          trustedIgnored(top, ignoreFile, [...RAW_CONFIG, ...PLAIN_CONFIG], index),
+      }),
     };
     const worktree = await writeRawTree(top, raw);
     const [headAfter, entriesAfter] = await headAndEntries(top, where);
@@ -226,6 +240,7 @@ export async function captureState(
       worktree.tree === again.tree; // GUARD:seed-twice
     if (still) {
       for (const [path, entry] of worktree.files) options.files?.set(path, entry);
+      for (const path of worktree.left) options.left?.add(path);
       return { head, index, worktree: worktree.tree };
     }
     if (attempt >= attempts) {

@@ -507,10 +507,10 @@ export async function land(
   // (its .git, commits found nowhere else, uncommitted work) when a file, a link or nothing
   // replaces it, and leaves a removed one's directory behind: refused, nothing written.
   // The parent's raw tree holds a gitlink for every nested repository in its work tree
-  // that is not ignored (ignored ones are refused below), so no directory holding a .git
-  // is in the way of the checkout.
+  // that it captures (one it does not, ignored or without a commit, is refused below as
+  // ignored), so no directory holding a .git is in the way of the checkout.
   if (gitlinks.length > 0) return { status: "refused", reason: "nested", paths: gitlinks }; // tether:guard wt-land-gitlink-refused
-  const ignored = await ignoredInTheWay(parentTop, paths);
+  const ignored = await ignoredInTheWay(parentTop, paths, scratch);
   if (ignored.length > 0) return { status: "refused", reason: "ignored", paths: ignored };
   // The checkout reads the merged tree's own .gitattributes (the child may have changed
   // one): asked of a scratch index holding that tree, before anything is written.

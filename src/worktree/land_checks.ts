@@ -163,12 +163,21 @@ export function belowAny(path: string, paths: ReadonlySet<string>): boolean {
 }
 
 /**
- * The ignored files, links and directories of the parent's working tree (`git ls-files
- * --others --ignored --exclude-standard --directory`) at a path among `paths`, at a
- * directory above one, or below one (git names an ignored file by its full path when its
- * directory also holds tracked files, so `mix/s.env` when the child replaced `mix/` by a
- * file). The parent's capture never holds them, and `git read-tree -m -u` takes ignored
- * files as expendable: it would overwrite or delete them.
+ * The files, links and directories of the parent's working tree that the parent's capture
+ * does not hold (ignored ones, and the ones the user's ignore file leaves out), at a path
+ * among `paths`, at a directory above one, or below one (git names such a file by its full
+ * path when its directory also holds captured files, so `mix/s.env` when the child replaced
+ * `mix/` by a file). `git read-tree -m -u` takes every file its index lacks and its ignore
+ * rules ignore as expendable: it would overwrite or delete them.
+ *
+ * No ignore rule is read here: the listing is `git ls-files --others --directory` against
+ * the capture's own private index (`index`, which holds exactly the parent's captured tree),
+ * with no exclude option, so it names every file on disk that the capture does not hold,
+ * whatever `info/exclude` or `core.excludesFile` say now. A rule a child toggles between
+ * the parent's capture, this check and the checkout therefore cannot get an ignored file
+ * past it (docs/reviews/worktree-8, "ignoredInTheWay is a check before use"): what is
+ * ignored is decided once, by the capture. An empty directory is not listed (the checkout
+ * writes into it, or removes it, as git does).
  *
  * One listing of the whole tree, with no pathspec: a path may hold bytes that are not UTF-8,
  * and such a path never goes through the command line (an argument cannot carry it). Every
@@ -176,22 +185,29 @@ export function belowAny(path: string, paths: ReadonlySet<string>): boolean {
  *
  * @param top The parent's top level.
  * @param paths The paths the land would write or delete.
- * @returns The ignored entries in the way, as git names them (a directory without its slash).
+ * @param index The parent's capture's private index (absolute).
+ * @returns The entries in the way, as git names them (a directory without its slash).
  * @throws {GitError} when git fails.
  */
-export async function ignoredInTheWay(top: string, paths: readonly string[]): Promise<string[]> {
+export async function ignoredInTheWay(
+  top: string,
+  paths: readonly string[],
+  index: string,
+): Promise<string[]> {
   if (paths.length === 0) return [];
   const landing = new Set(paths);
   const asked = new Set(withAncestors(paths));
   const found = new Set<string>();
+  const env = { GIT_INDEX_FILE: index, GIT_NO_REPLACE_OBJECTS: "1" }; // tether:guard wt-land-ignored-capture
   const listed = await runGit([
+    "-c",
+    "core.untrackedCache=false",
     "ls-files",
     "-z",
     "--others",
-    "--ignored",
-    "--exclude-standard",
-    "--directory",
-  ], { cwd: top, parse: true });
+    "--directory", // tether:guard wt-land-ignored-no-rules
+    "--no-empty-directory",
+  ], { cwd: top, parse: true, env });
   for (const entry of decodePaths(listed.stdout)) { // tether:guard wt-land-ignored-exact
     const path = entry.replace(/\/$/, "");
     if (asked.has(path)) found.add(path); // tether:guard wt-land-ignored

@@ -26,6 +26,7 @@ import { mapBounded } from "../context/bounded.ts";
 import { spawnRefusal } from "../seed/refusal.ts";
 import { SEED_REF_PREFIX, seedId, writeSeed } from "../seed/commit.ts";
 import { decodePath } from "../seed/paths.ts";
+import { refuseLeftOut } from "../seed/excludes.ts";
 import { BRANCH_PREFIX, branchName, listPaths, SPAWN_REF_PREFIX } from "./plan.ts";
 
 /**
@@ -539,9 +540,11 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
     let state: TreeState | undefined;
     let ita: IntentToAdd = { carried: [], deleted: [] };
     const files = new Map<string, RawEntry>();
+    const left = new Set<string>(); // ignored by the user's ignore file, not by the repository
     for (let attempt = 1; state === undefined; attempt++) {
       files.clear();
-      const candidate = await captureState(parent.top, { indexFile: scratch, files });
+      left.clear();
+      const candidate = await captureState(parent.top, { indexFile: scratch, files, left });
       const entries = await intentToAdd(parent.top);
       const after = await captureLive();
       if (
@@ -556,6 +559,7 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
         live = after;
       }
     }
+    await refuseLeftOut(left); // tether:guard wt-spawn-left-out
     if (state.head !== first.parent_head) {
       throw new GitError("failed", "The parent's HEAD moved while the worktrees were made");
     }
@@ -633,7 +637,9 @@ export async function seedParent(cwd?: string): Promise<Omit<Spawn, "children">>
   const where = cwd === undefined ? {} : { cwd };
   for (let attempt = 1;; attempt++) {
     const live = await captureLive(where);
-    const state = await captureState(parent.top);
+    const left = new Set<string>();
+    const state = await captureState(parent.top, { left });
+    await refuseLeftOut(left); // tether:guard wt-seed-left-out
     const after = await captureLive(where);
     if (
       state.head === live.parent_head && after.parent_head === live.parent_head &&

@@ -1,0 +1,218 @@
+/**
+ * Which untracked paths a capture leaves out whatever the shared `.git` says: those the
+ * user's own ignore file ignores. git reads that file from `core.excludesFile`, and a
+ * repository's configuration (the shared `config`, which every child of a worktree spawn
+ * can write) may set it to anything, `/dev/null` included; `<common>/info/exclude`, which
+ * a child can write too, outranks it, so one `!.env.local` line there un-ignores the
+ * user's globally ignored secret. A capture that trusted those settings would record such a
+ * file in a seed and check it out into the next child (docs/reviews/worktree-8, finding 3).
+ *
+ * So every capture also asks which of its untracked paths are ignored by the rules no
+ * child can write: the user's ignore file, found as git finds it but from the global and
+ * system configuration only ({@linkcode trustedExcludesFile}), with the tree's own
+ * `.gitignore` files, which outrank it as they do in git (a parent's `!.env.example` in
+ * its `.gitignore` keeps `.env.example` carried). `info/exclude` and the repository's
+ * `core.excludesFile` play no part in that answer. It is one `git ls-files --cached
+ * --ignored` over the capture's own private index, whatever the number of files
+ * ({@linkcode trustedIgnored}).
+ *
+ * @module
+ */
+import { isAbsolute, join } from "node:path";
+import { GitError, runGit } from "../git.ts";
+import { decodePaths } from "./paths.ts";
+import { HASH_TIMEOUT_MS } from "../context/status.ts";
+
+/** Scopes whose `core.excludesFile` a child cannot write. */
+const TRUSTED_SCOPES = new Set(["system", "global"]);
+
+/**
+ * The value of the last `core.excludesFile` of the system or global configuration among
+ * `git config --show-scope -z --get-all` records (`scope\0value\0` …), or `undefined`
+ * when neither sets it. A value from the repository (`local`, `worktree`) or the command
+ * line never counts.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(trustedValue("global\0/h/ign\0local\0/dev/null\0"), "/h/ign");
+ * assertEquals(trustedValue("system\0/etc/ign\0global\0/h/ign\0"), "/h/ign");
+ * assertEquals(trustedValue("local\0/dev/null\0"), undefined);
+ * ```
+ * @param records git's output, decoded.
+ * @returns The value, or undefined.
+ */
+export function trustedValue(records: string): string | undefined {
+  const parts = records.split("\0");
+  let value: string | undefined;
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    if (TRUSTED_SCOPES.has(parts[i]!)) value = parts[i + 1]!; // tether:guard excl-trusted-scope
+  }
+  return value;
+}
+
+/**
+ * The default ignore file git reads when no configuration names one: `ignore` in
+ * `$XDG_CONFIG_HOME/git` when that is set and not empty, else in `$HOME/.config/git`.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(defaultExcludesFile({ XDG_CONFIG_HOME: "/x", HOME: "/h" }), "/x/git/ignore");
+ * assertEquals(defaultExcludesFile({ XDG_CONFIG_HOME: "", HOME: "/h" }), "/h/.config/git/ignore");
+ * assertEquals(defaultExcludesFile({}), undefined);
+ * ```
+ * @param env The two variables, as far as they are set.
+ * @returns The path, or undefined when neither is set.
+ */
+export function defaultExcludesFile(
+  env: { XDG_CONFIG_HOME?: string; HOME?: string },
+): string | undefined {
+  if (env.XDG_CONFIG_HOME) return `${env.XDG_CONFIG_HOME}/git/ignore`; // tether:guard excl-xdg
+  if (env.HOME !== undefined) return `${env.HOME}/.config/git/ignore`;
+  return undefined;
+}
+
+/**
+ * The variables git's trace names in its `def_param` events (`GIT_TRACE2_ENV_VARS`): tether
+ * runs without environment access, and git reports what it sees.
+ */
+function tracedVariables(stderr: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of stderr.split("\n")) {
+    if (!line.startsWith("{")) continue;
+    try {
+      const event = JSON.parse(line);
+      if (event?.event === "def_param" && typeof event.param === "string") {
+        if (typeof event.value === "string") out[event.param] = event.value;
+      }
+    } catch {
+      // not an event line
+    }
+  }
+  return out;
+}
+
+let resolved: Promise<string | undefined> | undefined;
+
+/**
+ * The user's ignore file as git finds it when the repository sets nothing: the global or
+ * system `core.excludesFile` (`~` expanded), else the default
+ * ({@linkcode defaultExcludesFile}). Read once per process, in one git call started outside
+ * any repository (`/`; a repository's values are dropped by scope anyway), so every capture
+ * of one run reads the same file. An empty value names no file, as in git.
+ *
+ * @returns The path (relative values as written), or undefined.
+ * @throws {GitError} when the global or system configuration cannot be read.
+ */
+export function trustedExcludesFile(): Promise<string | undefined> {
+  resolved ??= (async () => {
+    const read = await runGit(
+      ["config", "--show-scope", "-z", "--type=path", "--get-all", "core.excludesFile"],
+      {
+        ...(Deno.build.os === "windows" ? {} : { cwd: "/" }), // tether:guard excl-outside-repo
+        allowFailure: true,
+        env: { GIT_TRACE2_EVENT: "2", GIT_TRACE2_ENV_VARS: "XDG_CONFIG_HOME,HOME" },
+      },
+    );
+    if (read.code !== 0 && read.code !== 1) { // 1: no value set
+      throw new GitError(
+        "failed",
+        `cannot read the global configuration: ${read.stderr.trim().split("\n")[0]}`,
+      );
+    }
+    const configured = trustedValue(new TextDecoder().decode(read.stdout));
+    const file = configured ?? defaultExcludesFile(tracedVariables(read.stderr));
+    return file === "" ? undefined : file;
+  })();
+  return resolved;
+}
+
+const readable = new Map<string, Promise<boolean>>();
+
+/** Whether git can read the file at all (git reads a missing ignore file as empty). */
+function exists(file: string): Promise<boolean> {
+  let known = readable.get(file);
+  if (known === undefined) {
+    known = runGit(["hash-object", "--no-filters", "--", file], {
+      ...(Deno.build.os === "windows" ? {} : { cwd: "/" }),
+      allowFailure: true,
+    }).then((r) => r.code === 0);
+    readable.set(file, known);
+  }
+  return known;
+}
+
+/**
+ * The user's ignore file for a capture of the worktree at `top`, when git can read it: a
+ * relative value is read from the top level, as git reads it.
+ *
+ * @param top The worktree's top level.
+ * @returns The absolute path, or undefined (no file, or none git can read).
+ */
+export async function excludesFileAt(top: string): Promise<string | undefined> {
+  const file = await trustedExcludesFile();
+  if (file === undefined) return undefined;
+  const absolute = isAbsolute(file) ? file : join(top, file);
+  return await exists(absolute) ? absolute : undefined;
+}
+
+/**
+ * The paths of a private index that the user's ignore file ignores, read with that file
+ * and the worktree's `.gitignore` files alone (`ls-files --cached --ignored
+ * --exclude-from=FILE --exclude-per-directory=.gitignore`: git's own matching and
+ * precedence, a directory pattern covering what lies below it), never with `info/exclude`
+ * or the repository's `core.excludesFile`. One git process.
+ *
+ * @param top The worktree's top level.
+ * @param file The ignore file ({@linkcode excludesFileAt}).
+ * @param config `-c` settings for the call.
+ * @param env The environment selecting the private index.
+ * @returns The ignored paths among the index's entries.
+ * @throws {GitError} when git fails.
+ */
+export async function trustedIgnored(
+  top: string,
+  file: string,
+  config: readonly string[],
+  env: Record<string, string>,
+): Promise<Set<string>> {
+  const listed = await runGit([
+    ...config,
+    "ls-files",
+    "-z",
+    "--cached",
+    "--ignored",
+    `--exclude-from=${file}`,
+    "--exclude-per-directory=.gitignore",
+  ], { cwd: top, env, parse: true, timeoutMs: HASH_TIMEOUT_MS }); // a FIFO named .gitignore
+  return new Set(decodePaths(listed.stdout));
+}
+
+/**
+ * Refuse a spawn whose capture left paths out ({@linkcode leftOutMessage}); nothing when
+ * it left none.
+ *
+ * @param left The paths the capture left out.
+ * @throws {GitError} when there is one.
+ */
+export async function refuseLeftOut(left: ReadonlySet<string>): Promise<void> {
+  if (left.size === 0) return;
+  throw new GitError("failed", leftOutMessage([...left].sort(), await trustedExcludesFile()));
+}
+
+/**
+ * The refusal of a spawn whose capture left paths out: git's status shows them, so the
+ * repository's settings un-ignore what the user's ignore file ignores.
+ *
+ * @param paths The paths left out (at least one).
+ * @param file The ignore file.
+ * @returns The one-line message.
+ */
+export function leftOutMessage(paths: readonly string[], file: string | undefined): string {
+  const shown = paths.slice(0, 5).map((p) => JSON.stringify(p)).join(", ") +
+    (paths.length > 5 ? ` and ${paths.length - 5} more` : "");
+  return `The user's ignore file ${
+    file ?? "(core.excludesFile)"
+  } ignores ${shown}, but the repository's settings do not (core.excludesFile in the shared config, or a ! line in info/exclude, which a child can write): nothing is carried, no worktree made; remove that setting, or add the file to the tree's .gitignore with a ! line if it is meant to be carried`;
+}

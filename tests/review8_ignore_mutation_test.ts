@@ -1,0 +1,103 @@
+/**
+ * Mutation tests for the guards of review worktree-8's finding 3 and its observation on
+ * `ignoredInTheWay` (what is ignored is not decided by settings a child can write): each
+ * disables one guard (marked `// tether:guard …` on its line) in a copy of the code and
+ * shows that its test in `tests/review8_ignore_test.ts` then fails.
+ */
+import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
+
+const FILE = "tests/review8_ignore_test.ts";
+
+const CASES: GuardCase[] = [
+  {
+    // Two layers: the call starts outside any repository, and a value of another scope
+    // would be dropped anyway; either alone keeps the test passing.
+    guard: "only the global and system configuration name the user's ignore file",
+    mutations: [{
+      file: "src/seed/excludes.ts",
+      find:
+        '...(Deno.build.os === "windows" ? {} : { cwd: "/" }), // tether:guard excl-outside-repo',
+      replace: "// tether:guard excl-outside-repo",
+    }, {
+      file: "src/seed/excludes.ts",
+      find:
+        "if (TRUSTED_SCOPES.has(parts[i]!)) value = parts[i + 1]!; // tether:guard excl-trusted-scope",
+      replace: 'if (parts[i] !== "") value = parts[i + 1]!; // tether:guard excl-trusted-scope',
+    }],
+    file: FILE,
+    filter: "finding 3 (a) spawn",
+  },
+  {
+    guard: "the default ignore file is under $XDG_CONFIG_HOME when it is set",
+    mutations: [{
+      file: "src/seed/excludes.ts",
+      find:
+        "if (env.XDG_CONFIG_HOME) return `${env.XDG_CONFIG_HOME}/git/ignore`; // tether:guard excl-xdg",
+      replace:
+        'if (env.XDG_CONFIG_HOME === "\\0") return `${env.XDG_CONFIG_HOME}/git/ignore`; // tether:guard excl-xdg',
+    }],
+    file: FILE,
+    filter: "finding 3 (b) spawn",
+  },
+  {
+    guard: "a capture leaves out, before hashing, what the user's ignore file ignores",
+    mutations: [{
+      file: "src/context/content.ts",
+      find: "const paths = all.filter((p) => !dropped.has(p)); // tether:guard excl-drop",
+      replace: "const paths = all; // tether:guard excl-drop",
+    }],
+    file: FILE,
+    filter: "finding 3 (a)",
+  },
+  {
+    guard: "a spawn whose capture left a path out is refused in one line",
+    mutations: [{
+      file: "src/worktree/spawn.ts",
+      find: "await refuseLeftOut(left); // tether:guard wt-spawn-left-out",
+      replace: "// tether:guard wt-spawn-left-out",
+    }],
+    file: FILE,
+    filter: "finding 3 (b) spawn",
+  },
+  {
+    guard: "the harness form whose capture left a path out is refused",
+    mutations: [{
+      file: "src/worktree/spawn.ts",
+      find: "await refuseLeftOut(left); // tether:guard wt-seed-left-out",
+      replace: "// tether:guard wt-seed-left-out",
+    }],
+    file: FILE,
+    filter: "finding 3 (d)",
+  },
+  {
+    guard: "the land's check of what is in the way reads no ignore rule",
+    mutations: [{
+      file: "src/worktree/land_checks.ts",
+      find: '"--directory", // tether:guard wt-land-ignored-no-rules',
+      replace:
+        '"--directory", "--ignored", "--exclude-standard", // tether:guard wt-land-ignored-no-rules',
+    }],
+    file: FILE,
+    filter: "observation",
+  },
+  {
+    guard: "the land's check of what is in the way lists against the parent's capture",
+    mutations: [{
+      file: "src/worktree/land_checks.ts",
+      find:
+        'const env = { GIT_INDEX_FILE: index, GIT_NO_REPLACE_OBJECTS: "1" }; // tether:guard wt-land-ignored-capture',
+      replace:
+        'const env = { GIT_NO_REPLACE_OBJECTS: "1" }; // tether:guard wt-land-ignored-capture',
+    }],
+    file: FILE,
+    filter: "finding 3 (e)",
+  },
+];
+
+Deno.test("mutation: disabling each guard of review worktree-8's finding 3 makes its test fail", async (t) => {
+  await assertEachMutantFails(t, CASES);
+});
+
+Deno.test("mutation: the unmutated copy passes every test those mutations break", async () => {
+  await assertControlPasses(CASES);
+});
