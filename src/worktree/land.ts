@@ -814,11 +814,15 @@ async function checkoutFailed(
   const failed = message(error);
   let inBefore: Map<string, { mode: string; id: string }> | undefined;
   let wrote: string[];
+  let neither: string[];
   try {
     inBefore = await treeEntries(land.pin.top, land.before);
     const notMerged = new Set(await notAsTree(land.pin, land.format, inTree, land.paths));
     const notBefore = new Set(await notAsTree(land.pin, land.format, inBefore, land.paths));
     wrote = land.paths.filter((p) => !notMerged.has(p) && notBefore.has(p));
+    // Neither the parent's nor the merged tree's (a failed checkout may delete a path before
+    // it dies; the parent's user may have edited one meanwhile): never undone over, named.
+    neither = land.paths.filter((p) => notMerged.has(p) && notBefore.has(p)); // tether:guard wt-checkout-neither
   } catch (readBack) {
     return new GitError(
       "failed",
@@ -831,10 +835,25 @@ async function checkoutFailed(
       }`,
     );
   }
+  const unsure = neither.length === 0
+    ? ""
+    : `; ${listPaths(neither)} ${
+      neither.length === 1 ? "is" : "are"
+    } neither as before the land nor as it would write ${
+      neither.length === 1 ? "it" : "them"
+    } (removed by the failed checkout, or changed meanwhile): check ${
+      neither.length === 1 ? "it" : "them"
+    } by hand; as before the land ${
+      neither.length === 1 ? "it is" : "they are"
+    } in the tree ${land.before}: ${restoreRecipe(land.before, neither, inBefore)}`;
   if (wrote.length === 0) { // tether:guard wt-checkout-wrote
-    return error instanceof GitError ? error : new GitError("failed", failed);
+    if (unsure === "") return error instanceof GitError ? error : new GitError("failed", failed);
+    return new GitError(
+      "failed",
+      `the land's checkout into ${land.pin.top} failed (${failed})${unsure}`,
+    );
   }
-  return await undoLand(`its checkout failed (${failed})`, { ...land, paths: wrote });
+  return await undoLand(`its checkout failed (${failed})${unsure}`, { ...land, paths: wrote });
 }
 
 /**
