@@ -5,7 +5,7 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import { ROOT, run, tempDir } from "./_helpers.ts";
+import { ROOT, type Run, run, tempDir } from "./_helpers.ts";
 
 /** One guard to disable: in `file`, the exact text `find` (which must occur once) becomes `replace`. */
 export interface Mutation {
@@ -55,9 +55,10 @@ export async function copyTree(): Promise<string> {
  *
  * @param copy The copy's root.
  * @param m The mutation.
+ * @returns The file's text before the mutation.
  * @throws {Error} when the guard text does not occur exactly once (so a test cannot silently no-op).
  */
-export async function applyMutation(copy: string, m: Mutation): Promise<void> {
+export async function applyMutation(copy: string, m: Mutation): Promise<string> {
   const path = join(copy, m.file);
   const text = await Deno.readTextFile(path);
   const count = text.split(m.find).length - 1;
@@ -65,6 +66,79 @@ export async function applyMutation(copy: string, m: Mutation): Promise<void> {
     throw new Error(`guard text occurs ${count} times in ${m.file}: ${JSON.stringify(m.find)}`);
   }
   await Deno.writeTextFile(path, text.replace(m.find, m.replace));
+  return text;
+}
+
+/** What a copy held when it was made: each path below its root → kind, size and mtime. */
+type Stamp = Map<string, string>;
+
+async function stampOf(root: string): Promise<Stamp> {
+  const out: Stamp = new Map();
+  const walk = async (dir: string, rel: string): Promise<void> => {
+    const entries: Promise<void>[] = [];
+    for await (const entry of Deno.readDir(dir)) {
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory) {
+        out.set(path, "dir");
+        entries.push(walk(join(dir, entry.name), path));
+      } else {
+        entries.push(
+          Deno.lstat(join(dir, entry.name)).then((info) => {
+            out.set(
+              path,
+              `${info.isFile ? "file" : "other"} ${info.size} ${info.mtime?.getTime()}`,
+            );
+          }),
+        );
+      }
+    }
+    await Promise.all(entries);
+  };
+  await walk(root, "");
+  return out;
+}
+
+/** A copy of the checkout and what it held when made. */
+interface Copy {
+  root: string;
+  stamp: Stamp;
+}
+
+/**
+ * Copies of this test module that are as they were made (every mutation undone, and
+ * nothing else added, removed or written since: see {@linkcode release}), kept for its next
+ * mutant or control. A copy at the same paths lets Deno reuse what it transpiled there, so
+ * a mutant pays for the modules it changes, not for a new copy and every module again.
+ */
+const spare: Copy[] = [];
+
+/** A copy as the checkout is: a spare one, or a new one. */
+async function take(): Promise<Copy> {
+  const kept = spare.pop();
+  if (kept !== undefined) return kept;
+  const root = await copyTree();
+  return { root, stamp: await stampOf(root) };
+}
+
+/**
+ * Undo a mutant's changes (`originals`: file → its text before) and keep the copy for the
+ * next run only when it then holds exactly what it held when made: the same paths, and
+ * every file not restored the same size and modification time. Otherwise remove it.
+ */
+async function release(copy: Copy, originals: Map<string, string>): Promise<void> {
+  for (const [file, text] of originals) await Deno.writeTextFile(join(copy.root, file), text);
+  const now = await stampOf(copy.root);
+  let same = now.size === copy.stamp.size;
+  for (const [path, was] of copy.stamp) {
+    if (!same) break;
+    const is = now.get(path);
+    if (originals.has(path)) {
+      same = is !== undefined && is.startsWith("file ") &&
+        await Deno.readTextFile(join(copy.root, path)) === originals.get(path);
+    } else same = is === was;
+  }
+  if (same) spare.push({ root: copy.root, stamp: now }); // restored files: their new mtime
+  else await Deno.remove(copy.root, { recursive: true });
 }
 
 /** Regular-expression syntax to escape in a name filter (what `deno test --filter /…/` treats as syntax). */
@@ -149,8 +223,9 @@ async function bounded<T>(tasks: Array<() => Promise<T>>): Promise<T[]> {
 }
 
 /**
- * For each guard, mutate a fresh copy and run its test there; one test step a guard
- * asserts that the run failed.
+ * For each guard, mutate a copy that holds exactly what the checkout does (a new one, or
+ * one a finished mutant left as it was made: {@linkcode release}) and run its test there;
+ * one test step a guard asserts that the run failed.
  *
  * @param t The test context (steps are named after the guards).
  * @param cases The guards.
@@ -160,11 +235,18 @@ export async function assertEachMutantFails(
   cases: GuardCase[],
 ): Promise<void> {
   const results = await bounded(cases.map((c) => async () => {
-    const copy = await copyTree();
-    for (const m of c.mutations) await applyMutation(copy, m);
-    const r = await runTestsIn(copy, [c.file], phraseFilter([c.filter]));
-    await Deno.remove(copy, { recursive: true });
-    return { c, r };
+    const copy = await take();
+    const originals = new Map<string, string>();
+    try {
+      for (const m of c.mutations) {
+        const before = await applyMutation(copy.root, m);
+        if (!originals.has(m.file)) originals.set(m.file, before);
+      }
+      const r = await runTestsIn(copy.root, [c.file], phraseFilter([c.filter]));
+      return { c, r };
+    } finally {
+      await release(copy, originals);
+    }
   }));
   for (const { c, r } of results) {
     await t.step(`without "${c.guard}" the suite fails`, () => {
@@ -192,13 +274,17 @@ export async function assertEachMutantFails(
  * @param cases The guards.
  */
 export async function assertControlPasses(cases: GuardCase[]): Promise<void> {
-  const copy = await copyTree();
+  const copy = await take();
   const files = [...new Set(cases.map((c) => c.file))];
   const firsts = files.map((file) => cases.find((c) => c.file === file)!);
-  const runs = await bounded(
-    firsts.map((c) => () => runTestsIn(copy, [c.file], phraseFilter([c.filter]))),
-  );
-  await Deno.remove(copy, { recursive: true });
+  let runs: Run[];
+  try {
+    runs = await bounded(
+      firsts.map((c) => () => runTestsIn(copy.root, [c.file], phraseFilter([c.filter]))),
+    );
+  } finally {
+    await release(copy, new Map());
+  }
   firsts.forEach((c, i) => {
     const r = runs[i]!;
     const { failed } = counts(r.stdout);

@@ -1,12 +1,14 @@
 /**
- * Fixtures for worktree-mode tests: a parent repository with every kind of uncommitted
- * work, and a cleanup that removes every worktree, branch and spawn ref a test made.
+ * Fixtures for worktree-mode tests: a parent repository (with every kind of uncommitted
+ * work, or committed files only), a cleanup that removes every worktree, branch and spawn
+ * ref a test made, and the spawn, gate and land of children through the real binaries.
  *
  * @module
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { commitAll, git, makeRepo, tempDir, writeFiles } from "./_helpers.ts";
+import { assertEquals, assertOk } from "../src/_assert.ts";
+import { bin, commitAll, git, makeRepo, type Run, tempDir, writeFiles } from "./_helpers.ts";
 
 /** A parent repository and a directory for its children, both removed by `cleanup`. */
 export interface Family {
@@ -111,7 +113,22 @@ export async function dirtyFamily(options: { sha256?: boolean } = {}): Promise<F
     "secret.env": "TOKEN=do-not-copy\n",
     "build/out.env": "ignored too\n",
   });
+  return await withKids(parent, false);
+}
+
+/**
+ * A family of `parent` and a new directory for its children.
+ *
+ * @param parent The parent repository.
+ * @param tolerant Whether `cleanup` ignores a directory already gone.
+ * @returns The family.
+ */
+async function withKids(parent: string, tolerant: boolean): Promise<Family> {
   const kids = await tempDir("tether-kids-");
+  const remove = (dir: string) => {
+    const removed = Deno.remove(dir, { recursive: true });
+    return tolerant ? removed.catch(() => {}) : removed;
+  };
   return {
     parent,
     kids,
@@ -119,8 +136,8 @@ export async function dirtyFamily(options: { sha256?: boolean } = {}): Promise<F
       try {
         await removeWorktrees(parent);
       } finally {
-        await Deno.remove(parent, { recursive: true });
-        await Deno.remove(kids, { recursive: true });
+        await remove(parent);
+        await remove(kids);
       }
     },
   };
@@ -139,4 +156,181 @@ export async function treeFacts(dir: string): Promise<Record<string, string>> {
     staged: await git(dir, ["ls-files", "-s", "-z"]),
     stash: await git(dir, ["stash", "list", "--format=%H %s"]),
   };
+}
+
+/** Ten lines, `line 1` to `line 10`. */
+export const TEN: string = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join("\n") +
+  "\n";
+
+/**
+ * A parent repository whose one commit holds `files`, and a directory for its children.
+ *
+ * @param files path → content of the parent's commit.
+ * @returns The family; call `cleanup` in `finally` (every worktree, `tether/*` branch and
+ *   spawn ref, then both directories).
+ */
+export async function committedFamily(files: Record<string, string>): Promise<Family> {
+  return await withKids(await makeRepo({ files }), true);
+}
+
+/**
+ * Spawn children at `<kids>/<name>` with `handshake --worktree … --json` in the parent.
+ *
+ * @param f The family.
+ * @param name The worktree directory's name.
+ * @param count `--count`; not passed when undefined (one child).
+ * @returns The children's paths and the seed.
+ */
+export async function spawnChildren(
+  f: Family,
+  name: string,
+  count?: number,
+): Promise<[string[], string]> {
+  const r = await bin("handshake", [
+    "--worktree",
+    join(f.kids, name),
+    ...(count === undefined ? [] : ["--count", String(count)]),
+    "--json",
+  ], { cwd: f.parent });
+  assertEquals(r.code, 0, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  return [doc.worktrees.map((w: { path: string }) => w.path), doc.seed];
+}
+
+/**
+ * Spawn one child at `<kids>/<name>`.
+ *
+ * @param f The family.
+ * @param name The worktree directory's name.
+ * @returns The child's path and the seed.
+ */
+export async function spawnChild(f: Family, name: string): Promise<[string, string]> {
+  const [[path], seed] = await spawnChildren(f, name);
+  return [path!, seed];
+}
+
+/**
+ * A child's result: done, claiming `files`, with file evidence at the first.
+ *
+ * @param files `files_changed`.
+ * @returns The JSON text.
+ */
+export function claimResult(...files: string[]): string {
+  return JSON.stringify({
+    ok: true,
+    summary: "done",
+    files_changed: files,
+    errors: [],
+    evidence: [{ kind: "file", ref: files[0], ok: true }],
+  });
+}
+
+/**
+ * `gate --worktree DIR --seed SEED …more` in the parent.
+ *
+ * @param f The family.
+ * @param dir The child's worktree.
+ * @param seed The seed the parent gives.
+ * @param stdin The child's result.
+ * @param more More arguments (`--land`, `--json`, …).
+ * @returns Exit code and output.
+ */
+export function gateChild(
+  f: Family,
+  dir: string,
+  seed: string,
+  stdin: string,
+  ...more: string[]
+): Promise<Run> {
+  return bin("gate", ["--worktree", dir, "--seed", seed, ...more], { cwd: f.parent, stdin });
+}
+
+/**
+ * `gate --worktree DIR --seed SEED --land` in the parent, the child claiming `claims`.
+ *
+ * @param f The family.
+ * @param dir The child's worktree.
+ * @param seed The seed the parent gives.
+ * @param claims The paths the child claims ({@linkcode claimResult}).
+ * @param env Added to gate's environment (say, the `PATH` of a `gitShim` of tests/_helpers.ts).
+ * @returns Exit code and output.
+ */
+export function landChild(
+  f: Family,
+  dir: string,
+  seed: string,
+  claims: string[],
+  env?: Record<string, string>,
+): Promise<Run> {
+  return bin("gate", ["--worktree", dir, "--seed", seed, "--land"], {
+    cwd: f.parent,
+    stdin: claimResult(...claims),
+    ...(env === undefined ? {} : { env }),
+  });
+}
+
+/**
+ * A file's text.
+ *
+ * @param dir A directory.
+ * @param path The file, relative to it.
+ * @returns Its text.
+ */
+export function text(dir: string, path: string): Promise<string> {
+  return Deno.readTextFile(join(dir, path));
+}
+
+/**
+ * Whether anything (a dangling link included) is at `path`.
+ *
+ * @param path A path.
+ * @returns `lstat` found it.
+ */
+export async function exists(path: string): Promise<boolean> {
+  return await Deno.lstat(path).then(() => true, () => false);
+}
+
+/**
+ * A worktree's shared git directory, as an absolute path.
+ *
+ * @param dir The worktree.
+ * @returns The common dir.
+ */
+export async function commonDir(dir: string): Promise<string> {
+  return await git(dir, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
+}
+
+/**
+ * Write `<common dir>/info/attributes` as a child can.
+ *
+ * @param dir A worktree of the repository.
+ * @param lines The file's text.
+ */
+export async function plantAttributes(dir: string, lines: string): Promise<void> {
+  const common = await commonDir(dir);
+  await Deno.mkdir(join(common, "info"), { recursive: true });
+  await Deno.writeTextFile(join(common, "info", "attributes"), lines);
+}
+
+/**
+ * Set a key in the shared config as a child can.
+ *
+ * @param dir A worktree of the repository.
+ * @param key The config key.
+ * @param value Its value.
+ */
+export async function plantConfig(dir: string, key: string, value: string): Promise<void> {
+  await git(dir, ["config", "--file", join(await commonDir(dir), "config"), key, value]);
+}
+
+/**
+ * The id a kept land printed as its land record.
+ *
+ * @param stdout The land's output.
+ * @returns The record id.
+ */
+export function recordId(stdout: string): string {
+  const id = /^land record: ([0-9a-f]+) /m.exec(stdout)?.[1];
+  assertOk(id !== undefined, stdout);
+  return id!;
 }

@@ -9,36 +9,16 @@
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
-import { bin, git, makeRepo, type Run, tempDir, writeFiles } from "./_helpers.ts";
-import { type Family, removeWorktrees } from "./_worktree_fixture.ts";
+import { bin, git, type Run, writeFiles } from "./_helpers.ts";
+import { committedFamily, type Family, spawnChildren } from "./_worktree_fixture.ts";
 
 /** A committed parent with f.txt and a directory for its children. */
-async function family(): Promise<Family> {
-  const parent = await makeRepo({ files: { "f.txt": "f\n" } });
-  const kids = await tempDir("tether-kids-");
-  return {
-    parent,
-    kids,
-    cleanup: async () => {
-      try {
-        await removeWorktrees(parent);
-      } finally {
-        await Deno.remove(parent, { recursive: true }).catch(() => {});
-        await Deno.remove(kids, { recursive: true }).catch(() => {});
-      }
-    },
-  };
+function family(): Promise<Family> {
+  return committedFamily({ "f.txt": "f\n" });
 }
 
-async function spawn(f: Family, count: number): Promise<[string[], string]> {
-  const r = await bin(
-    "handshake",
-    ["--worktree", join(f.kids, "c"), "--count", String(count), "--json"],
-    { cwd: f.parent },
-  );
-  assertEquals(r.code, 0, r.stderr);
-  const doc = JSON.parse(r.stdout);
-  return [doc.worktrees.map((w: { path: string }) => w.path), doc.seed];
+function spawn(f: Family, count: number): Promise<[string[], string]> {
+  return spawnChildren(f, "c", count);
 }
 
 /** A result claiming `files`, citing `commit` as its only evidence. */

@@ -14,8 +14,8 @@
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
-import { bin, git, makeRepo, ROOT, type Run, run, tempDir, writeFiles } from "./_helpers.ts";
-import { type Family, removeWorktrees } from "./_worktree_fixture.ts";
+import { bin, git, makeRepo, ROOT, type Run, run, writeFiles } from "./_helpers.ts";
+import { committedFamily, exists, type Family } from "./_worktree_fixture.ts";
 
 /** Run a shell script in `cwd` (names with bytes that are not UTF-8 are made with printf). */
 async function sh(cwd: string, script: string): Promise<string> {
@@ -25,21 +25,8 @@ async function sh(cwd: string, script: string): Promise<string> {
 }
 
 /** A committed parent, and a directory for its children. */
-async function family(files: Record<string, string> = {}): Promise<Family> {
-  const parent = await makeRepo({ files: { "a.txt": "a\n", ".gitignore": "*.env\n", ...files } });
-  const kids = await tempDir("tether-kids-");
-  return {
-    parent,
-    kids,
-    cleanup: async () => {
-      try {
-        await removeWorktrees(parent);
-      } finally {
-        await Deno.remove(parent, { recursive: true }).catch(() => {});
-        await Deno.remove(kids, { recursive: true }).catch(() => {});
-      }
-    },
-  };
+function family(files: Record<string, string> = {}): Promise<Family> {
+  return committedFamily({ "a.txt": "a\n", ".gitignore": "*.env\n", ...files });
 }
 
 async function spawn(f: Family): Promise<[string, string]> {
@@ -64,10 +51,6 @@ function result(files: string[], evidence = files[0]): string {
 
 function gateWorktree(f: Family, dir: string, seed: string, stdin: string, ...more: string[]) {
   return bin("gate", ["--worktree", dir, "--seed", seed, ...more], { cwd: f.parent, stdin });
-}
-
-async function exists(path: string): Promise<boolean> {
-  return await Deno.lstat(path).then(() => true, () => false);
 }
 
 Deno.test("finding 2: a child that replaces a non-UTF-8 directory by a file is refused while the parent holds an ignored file in it", async () => {

@@ -14,76 +14,22 @@
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
-import { bin, git, makeRepo, type Run, tempDir } from "./_helpers.ts";
-import { type Family, removeWorktrees } from "./_worktree_fixture.ts";
-
-const TEN = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+import {
+  committedFamily,
+  commonDir,
+  exists,
+  type Family,
+  landChild as land,
+  plantAttributes,
+  plantConfig,
+  spawnChild as spawn,
+  TEN,
+  text,
+} from "./_worktree_fixture.ts";
 
 /** A committed parent with f.txt (ten lines), a.txt and b.txt, and a directory for children. */
-async function family(): Promise<Family> {
-  const parent = await makeRepo({ files: { "f.txt": TEN, "a.txt": "a\n", "b.txt": "b\n" } });
-  const kids = await tempDir("tether-kids-");
-  return {
-    parent,
-    kids,
-    cleanup: async () => {
-      try {
-        await removeWorktrees(parent);
-      } finally {
-        await Deno.remove(parent, { recursive: true }).catch(() => {});
-        await Deno.remove(kids, { recursive: true }).catch(() => {});
-      }
-    },
-  };
-}
-
-/** Spawn one child at `<kids>/<name>`; its path and seed. */
-async function spawn(f: Family, name: string): Promise<[string, string]> {
-  const r = await bin("handshake", ["--worktree", join(f.kids, name), "--json"], {
-    cwd: f.parent,
-  });
-  assertEquals(r.code, 0, r.stderr);
-  const doc = JSON.parse(r.stdout);
-  return [doc.worktrees[0].path, doc.seed];
-}
-
-function result(...files: string[]): string {
-  return JSON.stringify({
-    ok: true,
-    summary: "done",
-    files_changed: files,
-    errors: [],
-    evidence: [{ kind: "file", ref: files[0], ok: true }],
-  });
-}
-
-function land(f: Family, dir: string, seed: string, ...claims: string[]): Promise<Run> {
-  return bin("gate", ["--worktree", dir, "--seed", seed, "--land"], {
-    cwd: f.parent,
-    stdin: result(...claims),
-  });
-}
-
-const text = (dir: string, path: string) => Deno.readTextFile(join(dir, path));
-
-async function exists(path: string): Promise<boolean> {
-  return await Deno.stat(path).then(() => true, () => false);
-}
-
-async function commonDir(child: string): Promise<string> {
-  return await git(child, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
-}
-
-/** Write `<common>/info/attributes` as the child can. */
-async function plantAttributes(child: string, lines: string): Promise<void> {
-  const common = await commonDir(child);
-  await Deno.mkdir(join(common, "info"), { recursive: true });
-  await Deno.writeTextFile(join(common, "info", "attributes"), lines);
-}
-
-/** Set a key in the shared config as the child can. */
-async function plantConfig(child: string, key: string, value: string): Promise<void> {
-  await git(child, ["config", "--file", join(await commonDir(child), "config"), key, value]);
+function family(): Promise<Family> {
+  return committedFamily({ "f.txt": TEN, "a.txt": "a\n", "b.txt": "b\n" });
 }
 
 Deno.test("finding 1 (a): a merge driver from the shared .git never runs; the land is refused, exit 3", async () => {
@@ -95,7 +41,7 @@ Deno.test("finding 1 (a): a merge driver from the shared .git never runs; the la
     const marker = join(f.kids, "driver-ran");
     await plantAttributes(child, "f.txt merge=mine\n");
     await plantConfig(child, "merge.mine.driver", `sh -c 'echo ran > ${marker}; cp %B %A'`);
-    const r = await land(f, child, seed, "f.txt");
+    const r = await land(f, child, seed, ["f.txt"]);
     assertEquals(r.code, 3, r.stdout + r.stderr);
     assertIncludes(r.stderr, "f.txt (merge=mine)");
     assertIncludes(r.stderr, "nothing landed");
@@ -113,7 +59,7 @@ Deno.test("finding 1 (b): merge=union from info/attributes alone never turns a c
     await Deno.writeTextFile(join(f.parent, "f.txt"), TEN.replace("line 5\n", "parent 5\n"));
     await Deno.writeTextFile(join(child, "f.txt"), TEN.replace("line 5\n", "child 5\n"));
     await plantAttributes(child, "f.txt merge=union\n");
-    const r = await land(f, child, seed, "f.txt");
+    const r = await land(f, child, seed, ["f.txt"]);
     assertEquals(r.code, 3, r.stdout + r.stderr);
     assertIncludes(r.stderr, "f.txt (merge=union)");
     assertEquals(await text(f.parent, "f.txt"), TEN.replace("line 5\n", "parent 5\n"));
@@ -131,7 +77,7 @@ Deno.test("finding 1 (c): a merge.default driver from the shared config never ru
     const marker = join(f.kids, "driver-ran");
     await plantConfig(child, "merge.default", "mine");
     await plantConfig(child, "merge.mine.driver", `sh -c 'echo ran > ${marker}; cp %B %A'`);
-    const r = await land(f, child, seed, "f.txt");
+    const r = await land(f, child, seed, ["f.txt"]);
     assertEquals(r.code, 3, r.stdout + r.stderr);
     assertIncludes(r.stderr, "merge.default=mine (config)");
     assertEquals(await exists(marker), false, "the child's default driver ran inside gate");
@@ -150,7 +96,7 @@ Deno.test("finding 2: sparse checkout in the shared config deletes none of the p
     await Deno.writeTextFile(join(child, "f.txt"), TEN + "child line\n");
     await plantConfig(child, "core.sparseCheckout", "true");
     await Deno.writeTextFile(join(await commonDir(child), "info", "sparse-checkout"), "/f.txt\n");
-    const r = await land(f, child, seed, "f.txt");
+    const r = await land(f, child, seed, ["f.txt"]);
     assertEquals(r.code, 0, r.stdout + r.stderr);
     assertIncludes(r.stdout, "landed: 1 path: f.txt");
     assertEquals(await text(f.parent, "a.txt"), "a\n");
@@ -178,7 +124,7 @@ Deno.test("finding 3 (a): a filter from the shared .git never runs in the land; 
       `sh -c 'echo smudge >> ${marker}; sed s/child/SMUDGED/'`,
     );
     await plantConfig(child, "filter.sm.required", "true");
-    const r = await land(f, child, seed, "f.txt");
+    const r = await land(f, child, seed, ["f.txt"]);
     assertEquals(r.code, 0, r.stdout + r.stderr);
     assertIncludes(r.stdout, "landed: 1 path: f.txt");
     assertEquals(await exists(marker), false, "the child's filter ran inside gate");
@@ -214,7 +160,7 @@ async function refusedByInfoAttributes(attribute: string, content: string): Prom
     const [child, seed] = await spawn(f, "c1");
     await Deno.writeTextFile(join(child, "f.txt"), TEN + content);
     await plantAttributes(child, `f.txt ${attribute}\n`);
-    const r = await land(f, child, seed, "f.txt");
+    const r = await land(f, child, seed, ["f.txt"]);
     assertEquals(r.code, 3, r.stdout + r.stderr);
     assertIncludes(r.stderr, `f.txt (${attribute})`);
     assertEquals(await text(f.parent, "f.txt"), TEN);
@@ -235,7 +181,7 @@ Deno.test("finding 3 (d): eol=crlf in the child's own .gitattributes is refused 
     const [child, seed] = await spawn(f, "c1");
     await Deno.writeTextFile(join(child, "f.txt"), TEN + "child line\n");
     await Deno.writeTextFile(join(child, ".gitattributes"), "f.txt eol=crlf\n");
-    const r = await land(f, child, seed, "f.txt", ".gitattributes");
+    const r = await land(f, child, seed, ["f.txt", ".gitattributes"]);
     assertEquals(r.code, 3, r.stdout + r.stderr);
     assertIncludes(r.stderr, "f.txt (eol=crlf)");
     assertIncludes(r.stderr, "nothing landed");
@@ -249,31 +195,19 @@ Deno.test("finding 3 (d): eol=crlf in the child's own .gitattributes is refused 
 // Since review worktree-6 a filter at a landing path is refused, the parent's own included
 // (tests/review6_filter_test.ts); one at a path that does not land is harmless.
 Deno.test("finding 3 (e): the parent's own text=auto and filter attributes land the raw bytes", async () => {
-  const parent = await makeRepo({
-    files: { "f.txt": TEN, ".gitattributes": "* text=auto\n*.bin filter=lfs\n" },
+  const f = await committedFamily({
+    "f.txt": TEN,
+    ".gitattributes": "* text=auto\n*.bin filter=lfs\n",
   });
-  const kids = await tempDir("tether-kids-");
-  const f: Family = {
-    parent,
-    kids,
-    cleanup: async () => {
-      try {
-        await removeWorktrees(parent);
-      } finally {
-        await Deno.remove(parent, { recursive: true }).catch(() => {});
-        await Deno.remove(kids, { recursive: true }).catch(() => {});
-      }
-    },
-  };
   try {
     const [child, seed] = await spawn(f, "c1");
     await Deno.writeTextFile(join(child, "f.txt"), TEN + "child line\r\n");
     await Deno.writeTextFile(join(child, "x.txt"), "raw content\r\n");
-    const r = await land(f, child, seed, "f.txt", "x.txt");
+    const r = await land(f, child, seed, ["f.txt", "x.txt"]);
     assertEquals(r.code, 0, r.stdout + r.stderr);
     assertIncludes(r.stdout, "landed: 2 paths: f.txt, x.txt");
-    assertEquals(await text(parent, "f.txt"), TEN + "child line\r\n");
-    assertEquals(await text(parent, "x.txt"), "raw content\r\n");
+    assertEquals(await text(f.parent, "f.txt"), TEN + "child line\r\n");
+    assertEquals(await text(f.parent, "x.txt"), "raw content\r\n");
   } finally {
     await f.cleanup();
   }
@@ -289,7 +223,7 @@ Deno.test("finding 4: no hook from the shared .git runs in the land's clean-up o
     await Deno.mkdir(join(hook, ".."), { recursive: true });
     await Deno.writeTextFile(hook, `#!/bin/sh\necho "hook: $1" >> ${marker}\n`);
     await Deno.chmod(hook, 0o755);
-    const r = await land(f, child, seed, "m.txt");
+    const r = await land(f, child, seed, ["m.txt"]);
     assertEquals(r.code, 0, r.stdout + r.stderr);
     assertIncludes(r.stdout, "landed: 1 path: m.txt");
     assertOk(!r.stdout.includes("not removed"), r.stdout);

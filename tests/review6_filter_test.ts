@@ -11,90 +11,29 @@
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
-import { bin, git, gitShim, makeRepo, type Run, tempDir, writeFiles } from "./_helpers.ts";
-import { type Family, removeWorktrees } from "./_worktree_fixture.ts";
+import { git, gitShim, makeRepo, writeFiles } from "./_helpers.ts";
+import {
+  committedFamily,
+  exists,
+  type Family,
+  landChild,
+  plantAttributes,
+  plantConfig,
+  spawnChild,
+  TEN,
+  text,
+} from "./_worktree_fixture.ts";
 import { gate, result as gateResult, spawn as contextSpawn } from "./_gate_fixture.ts";
 
-const TEN = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
-
 /** A committed parent with `files` (f.txt of ten lines by default) and a directory for children. */
-async function family(files: Record<string, string> = { "f.txt": TEN }): Promise<Family> {
-  const parent = await makeRepo({ files });
-  const kids = await tempDir("tether-kids-");
-  return {
-    parent,
-    kids,
-    cleanup: async () => {
-      try {
-        await removeWorktrees(parent);
-      } finally {
-        await Deno.remove(parent, { recursive: true }).catch(() => {});
-        await Deno.remove(kids, { recursive: true }).catch(() => {});
-      }
-    },
-  };
-}
-
-/** Spawn one child at `<kids>/<name>`; its path and seed. */
-async function spawn(f: Family, name: string): Promise<[string, string]> {
-  const r = await bin("handshake", ["--worktree", join(f.kids, name), "--json"], {
-    cwd: f.parent,
-  });
-  assertEquals(r.code, 0, r.stderr);
-  const doc = JSON.parse(r.stdout);
-  return [doc.worktrees[0].path, doc.seed];
-}
-
-function result(...files: string[]): string {
-  return JSON.stringify({
-    ok: true,
-    summary: "done",
-    files_changed: files,
-    errors: [],
-    evidence: [{ kind: "file", ref: files[0], ok: true }],
-  });
-}
-
-function land(
-  f: Family,
-  dir: string,
-  seed: string,
-  claims: string[],
-  env?: Record<string, string>,
-): Promise<Run> {
-  return bin("gate", ["--worktree", dir, "--seed", seed, "--land"], {
-    cwd: f.parent,
-    stdin: result(...claims),
-    ...(env === undefined ? {} : { env }),
-  });
-}
-
-const text = (dir: string, path: string) => Deno.readTextFile(join(dir, path));
-
-async function exists(path: string): Promise<boolean> {
-  return await Deno.stat(path).then(() => true, () => false);
-}
-
-async function commonDir(dir: string): Promise<string> {
-  return await git(dir, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
-}
-
-/** Write `<common>/info/attributes` as the child can. */
-async function plantAttributes(dir: string, lines: string): Promise<void> {
-  const common = await commonDir(dir);
-  await Deno.mkdir(join(common, "info"), { recursive: true });
-  await Deno.writeTextFile(join(common, "info", "attributes"), lines);
-}
-
-/** Set a key in the shared config as the child can. */
-async function plantConfig(dir: string, key: string, value: string): Promise<void> {
-  await git(dir, ["config", "--file", join(await commonDir(dir), "config"), key, value]);
+function family(files: Record<string, string> = { "f.txt": TEN }): Promise<Family> {
+  return committedFamily(files);
 }
 
 Deno.test("finding 1 (a): a filter attribute with its smudge in the shared .git is refused; the smudge never runs", async () => {
   const f = await family();
   try {
-    const [child, seed] = await spawn(f, "c1");
+    const [child, seed] = await spawnChild(f, "c1");
     await Deno.writeTextFile(join(child, "f.txt"), TEN + "child line\n");
     const marker = join(f.kids, "smudge-ran");
     await plantAttributes(child, "f.txt filter=sm\n");
@@ -103,7 +42,7 @@ Deno.test("finding 1 (a): a filter attribute with its smudge in the shared .git 
       "filter.sm.smudge",
       `sh -c 'echo smudge >> ${marker}; sed s/child/SMUDGED/'`,
     );
-    const r = await land(f, child, seed, ["f.txt"]);
+    const r = await landChild(f, child, seed, ["f.txt"]);
     assertEquals(r.code, 3, r.stdout + r.stderr);
     assertIncludes(r.stderr, "f.txt (filter=sm)");
     assertIncludes(r.stderr, "nothing landed");
@@ -118,9 +57,9 @@ Deno.test("finding 1 (a): a filter attribute with its smudge in the shared .git 
 Deno.test("finding 1 (a): the parent's own committed filter=lfs at a landing path is refused too", async () => {
   const f = await family({ "f.txt": TEN, ".gitattributes": "*.bin filter=lfs\n" });
   try {
-    const [child, seed] = await spawn(f, "c1");
+    const [child, seed] = await spawnChild(f, "c1");
     await Deno.writeTextFile(join(child, "x.bin"), "raw content\n");
-    const r = await land(f, child, seed, ["x.bin"]);
+    const r = await landChild(f, child, seed, ["x.bin"]);
     assertEquals(r.code, 3, r.stdout + r.stderr);
     assertIncludes(r.stderr, "x.bin (filter=lfs)");
     assertEquals(await exists(join(f.parent, "x.bin")), false);
@@ -143,9 +82,9 @@ Deno.test("finding 1 (b): bytes the checkout wrote that are not the merged tree'
   const f = await family();
   const shim = await rewritingShim();
   try {
-    const [child, seed] = await spawn(f, "c1");
+    const [child, seed] = await spawnChild(f, "c1");
     await Deno.writeTextFile(join(child, "f.txt"), TEN + "child line\n");
-    const r = await land(f, child, seed, ["f.txt"], shim.env);
+    const r = await landChild(f, child, seed, ["f.txt"], shim.env);
     assertEquals(r.code, 3, r.stdout + r.stderr);
     assertIncludes(r.stderr, "f.txt");
     assertIncludes(r.stderr, "not the tree gate checked");
@@ -161,12 +100,12 @@ Deno.test("finding 1 (b): bytes the checkout wrote that are not the merged tree'
 Deno.test("finding 1 (b): the same land without the rewrite lands (control)", async () => {
   const f = await family();
   try {
-    const [child, seed] = await spawn(f, "c1");
+    const [child, seed] = await spawnChild(f, "c1");
     await Deno.writeTextFile(join(child, "f.txt"), TEN + "child line\n");
     await Deno.remove(join(child, "f.txt"));
     await Deno.writeTextFile(join(child, "g.txt"), "g\n");
     await Deno.symlink("g.txt", join(child, "l"));
-    const r = await land(f, child, seed, ["g.txt", "f.txt", "l"]);
+    const r = await landChild(f, child, seed, ["g.txt", "f.txt", "l"]);
     assertEquals(r.code, 0, r.stdout + r.stderr);
     assertIncludes(r.stdout, "landed: 3 paths");
     assertEquals(await exists(join(f.parent, "f.txt")), false);

@@ -12,37 +12,18 @@
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
-import {
-  bin,
-  commitAll,
-  git,
-  gitShim,
-  makeRepo,
-  type Run,
-  tempDir,
-  writeFiles,
-} from "./_helpers.ts";
-import { type Family, linkedWorktrees, removeWorktrees } from "./_worktree_fixture.ts";
+import { bin, commitAll, git, gitShim, type Run, writeFiles } from "./_helpers.ts";
+import { committedFamily, exists, type Family, linkedWorktrees } from "./_worktree_fixture.ts";
 
 /** A committed parent with an ignored secret, and a directory for its children. */
 async function family(files: Record<string, string> = {}): Promise<Family> {
-  const parent = await makeRepo({
-    files: { "a.txt": "one\ntwo\nthree\n", ".gitignore": "*.env\n", ...files },
+  const f = await committedFamily({
+    "a.txt": "one\ntwo\nthree\n",
+    ".gitignore": "*.env\n",
+    ...files,
   });
-  await writeFiles(parent, { "secret.env": "SECRET=parent\n" });
-  const kids = await tempDir("tether-kids-");
-  return {
-    parent,
-    kids,
-    cleanup: async () => {
-      try {
-        await removeWorktrees(parent);
-      } finally {
-        await Deno.remove(parent, { recursive: true }).catch(() => {});
-        await Deno.remove(kids, { recursive: true }).catch(() => {});
-      }
-    },
-  };
+  await writeFiles(f.parent, { "secret.env": "SECRET=parent\n" });
+  return f;
 }
 
 interface Child extends Run {
@@ -76,15 +57,6 @@ function result(files: string[], evidence: object[] = []): string {
 
 const bytes = (dir: string, path: string) => Deno.readFile(join(dir, path));
 const text = (dir: string, path: string) => Deno.readTextFile(join(dir, path));
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // Since review worktree-6 a `filter` attribute at a landing path is refused (here the child's
 // own `.gitattributes`, read from the merged tree): nothing lands, and nothing of the child's ran.

@@ -7,37 +7,13 @@
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { bin, git, writeFiles } from "./_helpers.ts";
-import { dirtyFamily, type Family, treeFacts } from "./_worktree_fixture.ts";
-
-async function spawn(f: Family, name: string, count = 1): Promise<[string[], string]> {
-  const r = await bin(
-    "handshake",
-    ["--worktree", join(f.kids, name), "--count", String(count), "--json"],
-    { cwd: f.parent },
-  );
-  assertEquals(r.code, 0, r.stderr);
-  const doc = JSON.parse(r.stdout);
-  return [doc.worktrees.map((w: { path: string }) => w.path), doc.seed];
-}
-
-function result(...files: string[]): string {
-  return JSON.stringify({
-    ok: true,
-    summary: "done",
-    files_changed: files,
-    errors: [],
-    evidence: [{ kind: "file", ref: files[0], ok: true }],
-  });
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import {
+  claimResult as result,
+  dirtyFamily,
+  exists,
+  spawnChildren as spawn,
+  treeFacts,
+} from "./_worktree_fixture.ts";
 
 Deno.test("a child's symlinks at the old land index names (its git dir) change neither the parent's index nor a file they name (finding 2)", async () => {
   const f = await dirtyFamily();

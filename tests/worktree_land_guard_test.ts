@@ -9,27 +9,19 @@
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
-import { bin, commitAll, git, makeRepo, type Run, tempDir, writeFiles } from "./_helpers.ts";
-import { type Family, linkedWorktrees, removeWorktrees } from "./_worktree_fixture.ts";
+import { bin, commitAll, git, type Run, writeFiles } from "./_helpers.ts";
+import {
+  claimResult,
+  committedFamily,
+  exists,
+  type Family,
+  linkedWorktrees,
+  text,
+} from "./_worktree_fixture.ts";
 
 /** A committed parent with an ignored secret rule, and a directory for its children. */
-async function family(files: Record<string, string> = {}): Promise<Family> {
-  const parent = await makeRepo({
-    files: { "a.txt": "one\ntwo\nthree\n", ".gitignore": "*.env\n", ...files },
-  });
-  const kids = await tempDir("tether-kids-");
-  return {
-    parent,
-    kids,
-    cleanup: async () => {
-      try {
-        await removeWorktrees(parent);
-      } finally {
-        await Deno.remove(parent, { recursive: true }).catch(() => {});
-        await Deno.remove(kids, { recursive: true }).catch(() => {});
-      }
-    },
-  };
+function family(files: Record<string, string> = {}): Promise<Family> {
+  return committedFamily({ "a.txt": "one\ntwo\nthree\n", ".gitignore": "*.env\n", ...files });
 }
 
 interface Child extends Run {
@@ -50,26 +42,8 @@ function gate(f: Family, child: Child, stdin: string, land = true, json = true):
   return bin("gate", [...args, ...(json ? ["--json"] : [])], { cwd: f.parent, stdin });
 }
 
-function result(files: string[]): string {
-  return JSON.stringify({
-    ok: true,
-    summary: "done",
-    files_changed: files,
-    errors: [],
-    evidence: [{ kind: "file", ref: files[0], ok: true }],
-  });
-}
-
-const text = (dir: string, path: string) => Deno.readTextFile(join(dir, path));
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** A result claiming `files`, with file evidence at the first. */
+const result = (files: string[]) => claimResult(...files);
 
 Deno.test("gate --worktree --land refuses when the parent's ignored file is below a directory the child replaces by a file (exit 1, nothing changed)", async () => {
   const f = await family({ "mix/t.txt": "tracked\n" });

@@ -11,76 +11,22 @@
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
-import { bin, commitAll, git, makeRepo, type Run, tempDir, writeFiles } from "./_helpers.ts";
-import { type Family, linkedWorktrees, removeWorktrees } from "./_worktree_fixture.ts";
+import { bin, commitAll, git, writeFiles } from "./_helpers.ts";
+import {
+  claimResult as result,
+  committedFamily,
+  exists,
+  type Family,
+  gateChild as gate,
+  linkedWorktrees,
+  recordId,
+  spawnChildren as spawn,
+  text,
+} from "./_worktree_fixture.ts";
 
 /** A committed parent with an ignored secret rule, and a directory for its children. */
-async function family(files: Record<string, string> = {}): Promise<Family> {
-  const parent = await makeRepo({
-    files: { "a.txt": "one\ntwo\nthree\n", ".gitignore": "*.env\n", ...files },
-  });
-  const kids = await tempDir("tether-kids-");
-  return {
-    parent,
-    kids,
-    cleanup: async () => {
-      try {
-        await removeWorktrees(parent);
-      } finally {
-        await Deno.remove(parent, { recursive: true }).catch(() => {});
-        await Deno.remove(kids, { recursive: true }).catch(() => {});
-      }
-    },
-  };
-}
-
-async function spawn(f: Family, name: string, count = 1): Promise<[string[], string]> {
-  const r = await bin(
-    "handshake",
-    ["--worktree", join(f.kids, name), "--count", String(count), "--json"],
-    { cwd: f.parent },
-  );
-  assertEquals(r.code, 0, r.stderr);
-  const doc = JSON.parse(r.stdout);
-  return [doc.worktrees.map((w: { path: string }) => w.path), doc.seed];
-}
-
-function result(...files: string[]): string {
-  return JSON.stringify({
-    ok: true,
-    summary: "done",
-    files_changed: files,
-    errors: [],
-    evidence: [{ kind: "file", ref: files[0], ok: true }],
-  });
-}
-
-function gate(
-  f: Family,
-  dir: string,
-  seed: string,
-  stdin: string,
-  ...more: string[]
-): Promise<Run> {
-  return bin("gate", ["--worktree", dir, "--seed", seed, ...more], { cwd: f.parent, stdin });
-}
-
-const text = (dir: string, path: string) => Deno.readTextFile(join(dir, path));
-
-/** The id a kept land printed as its land record. */
-function recordId(stdout: string): string {
-  const id = /^land record: ([0-9a-f]+) /m.exec(stdout)?.[1];
-  assertOk(id !== undefined, stdout);
-  return id!;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
+function family(files: Record<string, string> = {}): Promise<Family> {
+  return committedFamily({ "a.txt": "one\ntwo\nthree\n", ".gitignore": "*.env\n", ...files });
 }
 
 async function spawnRefOf(dir: string): Promise<string> {
