@@ -53,6 +53,13 @@ export interface CaptureStateOptions {
    * `config.worktree`, a rewritten `.git` file) then cannot point the capture elsewhere.
    */
   repo?: { gitDir: string; workTree: string };
+  /**
+   * Called with the working-tree tree of each attempt's first record, as soon as it is
+   * written and before anything confirms it: a spawn starts writing its children's files
+   * with it while the capture reads the tree again (and writes them again, from the tree
+   * returned, when it differs).
+   */
+  early?: (worktree: string) => void;
 }
 
 /**
@@ -205,13 +212,6 @@ export async function captureState(
     const [head, entries] = await headAndEntries(top, where);
     const unmerged = unmergedPaths(entries);
     if (unmerged.length > 0) throw new GitError("failed", unmergedMessage(unmerged)); // GUARD:seed-unmerged
-    await runGit([...PLAIN_CONFIG, "read-tree", "--empty"], { cwd: top, env: staged });
-    await runGit([...PLAIN_CONFIG, "update-index", "-z", "--index-info"], {
-      cwd: top,
-      env: staged,
-      stdin: entries,
-    });
-    const index = await gitText([...PLAIN_CONFIG, "write-tree"], { cwd: top, env: staged });
     const raw = {
       index: scratch,
       ...trackedPaths(entries),
@@ -219,7 +219,22 @@ export async function captureState(
       config: PLAIN_CONFIG,
       env: base,
     };
-    const worktree = await writeRawTree(top, raw);
+    // The index tree and the working-tree tree are built at once, each in its own index.
+    const [index, worktree] = await Promise.all([
+      (async () => {
+        await runGit([...PLAIN_CONFIG, "read-tree", "--empty"], { cwd: top, env: staged });
+        await runGit([...PLAIN_CONFIG, "update-index", "-z", "--index-info"], {
+          cwd: top,
+          env: staged,
+          stdin: entries,
+        });
+        return await gitText([...PLAIN_CONFIG, "write-tree"], { cwd: top, env: staged });
+      })(),
+      writeRawTree(top, raw).then((first) => {
+        options.early?.(first.tree);
+        return first;
+      }),
+    ]);
     const [headAfter, entriesAfter] = await headAndEntries(top, where);
     const again = await writeRawTree(top, raw);
     const still = head === headAfter && sameBytes(entries, entriesAfter) &&
