@@ -3,7 +3,8 @@
  * (500 modified, 500 new), every tether command run as its binary runs:
  *
  * - spawn: `handshake --worktree DIR --count 8` against the hand-made way, 8 ×
- *   (`git worktree add` + copying the dirty files with `cp`);
+ *   (`git worktree add` + copying the dirty files with `cp`), and in the same rounds its
+ *   floor: git alone writing the children's files (`git read-tree --reset -u`, no check);
  * - spawn by 8 concurrent processes (`handshake wrap --worktree DIR/i`, as a dispatcher that
  *   starts one per child does), against the same hand-made way;
  * - verify in a spawned child against the bash recipe there;
@@ -22,10 +23,12 @@ import {
   alternate,
   type GitShim,
   gitShim,
+  median,
   progress,
   type Row,
   table,
   tether,
+  wall,
   writeMany,
 } from "./_bench.ts";
 
@@ -73,41 +76,109 @@ async function spawnOne(repo: string, dir: string) {
   return { dir, prompt, seed };
 }
 
-/** The hand-made way: 8 × (`git worktree add` + copying the dirty files with `cp`). */
-function byHand(repo: string, kids: string) {
+/**
+ * The hand-made way: 8 × (`git worktree add` + copying the dirty files with `cp`), into
+ * `DIR/1` … `DIR/8`, the directories the tether run of the row writes: this file system's
+ * cost of making a file depends much on where it goes (which block group, and how many files
+ * were deleted there just before), so every run of a row writes in the same place.
+ */
+function byHand(repo: string, dir: string) {
   const script = `set -e
 for i in $(seq 1 ${CHILDREN}); do
-  git worktree add -q --detach "$KIDS/h$i" HEAD
-  git ls-files -z -m -o --exclude-standard | xargs -0 cp --parents -t "$KIDS/h$i"
+  git worktree add -q --detach "$DIR/$i" HEAD
+  git ls-files -z -m -o --exclude-standard | xargs -0 cp --parents -t "$DIR/$i"
 done`;
   return async () => {
-    await ok("by hand", await run("bash", ["-c", script], { cwd: repo, env: { KIDS: kids } }));
+    await ok("by hand", await run("bash", ["-c", script], { cwd: repo, env: { DIR: dir } }));
   };
 }
 
 const BY_HAND = `${CHILDREN} × (\`git worktree add --detach\` + ` +
   "`git ls-files -z -m -o --exclude-standard | xargs -0 cp --parents`)";
 
-async function benchSpawn(repo: string, kids: string, shim: GitShim): Promise<Row> {
-  const spawn = (env: Record<string, string> = {}) => async () => {
+/**
+ * Time runs in rotating order (round i starts with run i), after one warm-up round, with
+ * `between` after every run: each run follows every other alike, so a load change or the
+ * file system's state after a removal hits all of them.
+ */
+async function rotate(
+  rounds: number,
+  runs: readonly (() => Promise<unknown>)[],
+  between: () => Promise<unknown>,
+): Promise<number[]> {
+  const times: number[][] = runs.map(() => []);
+  for (let i = -1; i < rounds; i++) {
+    for (let k = 0; k < runs.length; k++) {
+      const j = (i + 1 + k) % runs.length;
+      const ms = await wall(runs[j]!);
+      await between();
+      if (i >= 0) times[j]!.push(ms);
+    }
+  }
+  return times.map(median);
+}
+
+/**
+ * The floor of a spawn: git alone writing the children's files, 8 × (`git worktree add
+ * --no-checkout` + `git read-tree --reset -u` of the seed's working tree), one at a time,
+ * in `DIR/1` … `DIR/8` as the spawn makes them. No check, no capture, no branch.
+ */
+function floor(repo: string, dir: string, tree: () => string) {
+  const script = `set -e
+for i in $(seq 1 ${CHILDREN}); do
+  git worktree add -q --no-checkout --detach "$DIR/$i" HEAD
+  git -C "$DIR/$i" read-tree --reset -u "$TREE"
+done`;
+  return async () => {
     await ok(
+      "floor",
+      await run("bash", ["-c", script], { cwd: repo, env: { DIR: dir, TREE: tree() } }),
+    );
+  };
+}
+
+async function benchSpawn(repo: string, kids: string, shim: GitShim): Promise<Row[]> {
+  const dir = join(kids, "t");
+  const spawn = (env: Record<string, string> = {}) => async () => {
+    const out = await ok(
       "handshake --worktree --count",
-      await tether("handshake", ["--worktree", join(kids, "t"), "--count", String(CHILDREN)], {
+      await tether("handshake", ["--worktree", dir, "--count", String(CHILDREN)], {
         cwd: repo,
         env,
       }),
     );
+    const seed = /^seed: ([0-9a-f]+)$/m.exec(out)?.[1];
+    if (!seed) throw new Error("no seed in the v2 block");
+    tree = await git(repo, ["rev-parse", `${seed}^{tree}`]);
   };
-  const timed = await alternate(3, spawn(), byHand(repo, kids), () => removeAll(repo));
+  let tree = "";
+  await spawn()();
+  await removeAll(repo);
+  const [t, b, f] = await rotate(
+    3,
+    [spawn(), byHand(repo, dir), floor(repo, dir, () => tree)],
+    () => removeAll(repo),
+  );
   const count = await shim.count(spawn(shim.env));
   await removeAll(repo);
-  return {
+  return [{
     name: `spawn ${CHILDREN} worktree children, ${DIRTY.toLocaleString("en")} dirty files`,
-    ...timed,
+    tether: t!,
+    baseline: b!,
     baselineCommand: BY_HAND,
     target: { kind: "ratio", max: 0.8, note: "well under" },
     git: count,
-  };
+  }, {
+    name: `floor of that spawn: git alone writing the ${CHILDREN} children's ${
+      (TRACKED + DIRTY / 2).toLocaleString("en")
+    } files each, one child at a time (timed in the same rounds)`,
+    tether: f!,
+    baseline: b!,
+    baselineCommand: `as the row above: ${BY_HAND}; the tether column is ${CHILDREN} × ` +
+      "(`git worktree add --no-checkout` + `git read-tree --reset -u <seed's tree>`)",
+    target: { kind: "none" },
+    git: 2 * CHILDREN,
+  }];
 }
 
 /** 8 `handshake wrap --worktree DIR/i` processes started at once, as a dispatcher would. */
@@ -126,7 +197,7 @@ async function benchConcurrent(repo: string, kids: string, shim: GitShim): Promi
     );
     runs.forEach((r) => ok("handshake wrap --worktree (concurrent)", r));
   };
-  const timed = await alternate(3, spawn(), byHand(repo, kids), () => removeAll(repo));
+  const timed = await alternate(3, spawn(), byHand(repo, join(kids, "p")), () => removeAll(repo));
   const count = await shim.count(spawn(shim.env));
   await removeAll(repo);
   return {
@@ -243,7 +314,9 @@ export async function benchWorktree(
         ["land", benchLand],
       ] as const
     ) {
-      if (only.length === 0 || only.includes(row)) rows.push(await bench(repo, kids, shim));
+      if (only.length === 0 || only.includes(row)) {
+        rows.push(...[await bench(repo, kids, shim)].flat());
+      }
     }
     return rows;
   } finally {

@@ -60,6 +60,13 @@ export interface CaptureStateOptions {
    * though the repository's settings do not (src/seed/excludes.ts), when given.
    */
   left?: Set<string>;
+  /**
+   * Called with the working-tree tree of each attempt's first record, as soon as it is
+   * written and before anything confirms it: a spawn starts writing its children's files
+   * with it while the capture reads the tree again (and writes them again, from the tree
+   * returned, when it differs).
+   */
+  early?: (worktree: string) => void;
 }
 
 /**
@@ -215,13 +222,6 @@ export async function captureState(
     const [head, entries] = await headAndEntries(top, where);
     const unmerged = unmergedPaths(entries);
     if (unmerged.length > 0) throw new GitError("failed", unmergedMessage(unmerged)); // GUARD:seed-unmerged
-    await runGit([...PLAIN_CONFIG, "read-tree", "--empty"], { cwd: top, env: staged });
-    await runGit([...PLAIN_CONFIG, "update-index", "-z", "--index-info"], {
-      cwd: top,
-      env: staged,
-      stdin: entries,
-    });
-    const index = await gitText([...PLAIN_CONFIG, "write-tree"], { cwd: top, env: staged });
     const raw = {
       index: scratch,
       ...trackedPaths(entries),
@@ -233,7 +233,22 @@ export async function captureState(
           trustedIgnored(top, ignoreFile, [...RAW_CONFIG, ...PLAIN_CONFIG], index),
       }),
     };
-    const worktree = await writeRawTree(top, raw);
+    // The index tree and the working-tree tree are built at once, each in its own index.
+    const [index, worktree] = await Promise.all([
+      (async () => {
+        await runGit([...PLAIN_CONFIG, "read-tree", "--empty"], { cwd: top, env: staged });
+        await runGit([...PLAIN_CONFIG, "update-index", "-z", "--index-info"], {
+          cwd: top,
+          env: staged,
+          stdin: entries,
+        });
+        return await gitText([...PLAIN_CONFIG, "write-tree"], { cwd: top, env: staged });
+      })(),
+      writeRawTree(top, raw).then((first) => {
+        options.early?.(first.tree);
+        return first;
+      }),
+    ]);
     const [headAfter, entriesAfter] = await headAndEntries(top, where);
     const again = await writeRawTree(top, raw);
     const still = head === headAfter && sameBytes(entries, entriesAfter) &&

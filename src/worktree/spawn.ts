@@ -182,13 +182,20 @@ async function dirExists(dir: string): Promise<boolean> {
  * again.
  */
 async function missingDirs(dirs: readonly string[]): Promise<string[]> {
+  // Every directory walks up at once; each one above them is asked about once.
+  const asked = new Map<string, Promise<boolean>>();
+  const exists = (dir: string) => {
+    let probe = asked.get(dir);
+    if (probe === undefined) asked.set(dir, probe = dirExists(dir));
+    return probe;
+  };
   const missing = new Set<string>();
-  for (const dir of dirs) {
-    for (let d = dir; d !== dirname(d) && !missing.has(d); d = dirname(d)) {
-      if (await dirExists(d)) break;
+  await Promise.all(dirs.map(async (dir) => {
+    for (let d = dir; d !== dirname(d); d = dirname(d)) {
+      if (await exists(d)) break;
       missing.add(d);
     }
-  }
+  }));
   return [...missing].sort((a, b) => b.length - a.length);
 }
 
@@ -296,6 +303,32 @@ async function claimBranches(seed: string, head: string, count: number): Promise
   return names;
 }
 
+/** What every child is filled with once the parent's state is confirmed and recorded. */
+interface Filling {
+  /** The parent's state. */
+  state: TreeState;
+  /** The seed's working-tree entries (path → mode and raw id). */
+  tracked: ReadonlyMap<string, RawEntry>;
+  /** The parent's dirty fingerprint. */
+  fp: string;
+  /** The intent-to-add entries to carry. */
+  ita: readonly Uint8Array[];
+  /** The branches claimed, one per child in order. */
+  branches: readonly string[];
+}
+
+/** A promise settled from outside; a rejection nobody awaits is not an unhandled one. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
+
 /**
  * Fill one child: check out the seed's working tree, then check that the files are exactly
  * its bytes (hashed raw, as the parent's were: {@linkcode checkoutModeDiffers} and
@@ -303,21 +336,30 @@ async function claimBranches(seed: string, head: string, count: number): Promise
  * written again and compared) while the index is set to the seed's index tree keeping stat
  * data and HEAD is attached to the branch; then check that the child's status has the
  * parent's fingerprint and the parent's directory exists in it.
+ *
+ * The files are first written from `early`, the working-tree tree of the parent's first
+ * reading, while the parent is read again; once `final` has the confirmed state they are
+ * written again from its tree when it is another one, so every check below is of the
+ * confirmed state's checkout.
  */
 async function fill(
   dir: string,
-  branch: string,
-  state: TreeState,
-  tracked: ReadonlyMap<string, RawEntry>,
-  fp: string,
+  index: number,
+  early: Promise<string>,
+  final: Promise<Filling>,
   prefix: string,
-  ita: readonly Uint8Array[],
 ): Promise<SpawnedChild> {
   // The checkout and index calls obey nothing the shared .git says about filters, sparse
   // checkout, line ends or attribute files (land_config.ts): every filter it names is
   // pinned to none, as they are when the parent's files were hashed raw.
   const [pins, opts] = pinned(await readDrivers(dir), { cwd: dir }); // tether:guard wt-spawn-pins
-  await runGit([...pins, "read-tree", "--reset", "-u", "--end-of-options", state.worktree], opts);
+  const checkout = (tree: string) =>
+    runGit([...pins, "read-tree", "--reset", "-u", "--end-of-options", tree], opts);
+  const first = await early;
+  await checkout(first);
+  const { state, tracked, fp, ita, branches } = await final;
+  const branch = branches[index]!;
+  if (state.worktree !== first) await checkout(state.worktree); // tether:guard wt-spawn-recheckout
   const modes = await checkoutModeDiffers(dir, tracked); // before the index changes
   const bytes = async () => {
     if (modes !== undefined) return await checkoutByteDiffers(dir, tracked, modes);
@@ -530,81 +572,110 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
     ]);
     created = missing;
     const targets: readonly string[] = paths; // tether:guard wt-spawn-real-add
-    for (const dir of targets) {
-      await addWorktree(dir, first.parent_head);
-      made.push({ path: dir });
-    }
-    // The scratch index of the first child: no other process uses it.
-    const scratch = await seedIndexPath(made[0]!.path);
-    let live = first;
-    let state: TreeState | undefined;
-    let ita: IntentToAdd = { carried: [], deleted: [] };
-    const files = new Map<string, RawEntry>();
-    const left = new Set<string>(); // ignored by the user's ignore file, not by the repository
-    for (let attempt = 1; state === undefined; attempt++) {
-      files.clear();
-      left.clear();
-      const candidate = await captureState(parent.top, { indexFile: scratch, files, left });
-      const entries = await intentToAdd(parent.top);
-      const after = await captureLive();
-      if (
-        candidate.head === live.parent_head && after.parent_head === live.parent_head &&
-        after.parent_dirty_fingerprint === live.parent_dirty_fingerprint
-      ) {
-        state = candidate;
-        ita = entries;
-      } else if (attempt >= 3) {
-        throw new GitError("failed", "The parent's tree kept changing while it was captured");
-      } else {
-        live = after;
+    // The worktrees are added (one at a time) while the parent is captured: the capture's
+    // scratch index is a fresh file of the object directory, which no other process uses.
+    const adding = (async () => {
+      for (const dir of targets) {
+        await addWorktree(dir, first.parent_head);
+        made.push({ path: dir });
       }
-    }
-    await refuseLeftOut(left); // tether:guard wt-spawn-left-out
-    if (state.head !== first.parent_head) {
-      throw new GitError("failed", "The parent's HEAD moved while the worktrees were made");
-    }
-    if (ita.deleted.length > 0) { // tether:guard wt-spawn-ita-deleted
-      throw new GitError(
-        "failed",
-        `Intent-to-add entries (git add -N) whose file is deleted cannot be carried into a worktree: ${
-          listPaths(ita.deleted)
-        }; restore the file, or drop the entry with git rm --cached -- PATH, and spawn again`,
-      );
-    }
-    // The seed ref is this spawn's to remove on failure only when it did not exist before.
-    const expected = await seedId(state, await objectFormat());
-    const before = await runGit(
-      ["rev-parse", "--verify", "-q", `${SEED_REF_PREFIX}${expected}`],
-      { allowFailure: true },
-    );
-    const seed = await writeSeed(parent.top, state);
-    if (before.code !== 0 && seed === expected) { // tether:guard wt-spawn-own-seed
-      seedRef = { ref: `${SEED_REF_PREFIX}${seed}`, seed };
-    }
-    const branches = await claimBranches(seed, state.head, made.length);
-    made.forEach((child, i) => child.branch = branches[i]!);
-    const filled = state;
-    // At most one fill per core at a time; after a failure no new one starts, and every
-    // started one settles before any undo, so nothing is written into a worktree being removed.
-    let failed: { reason: unknown } | undefined;
-    const children = await mapBounded(made, FILL_CONCURRENCY, async (child) => {
-      if (failed) return undefined;
-      try {
-        return await fill(
-          child.path,
-          child.branch!,
-          filled,
+    })();
+    // The children's files are written from the first reading of the parent's tree while
+    // the parent is read again (`early`); every check of a child waits for the confirmed,
+    // recorded state and its branches (`final`).
+    const early = deferred<string>();
+    const final = deferred<Filling>();
+    const preparing = (async (): Promise<{ live: LiveTree; state: TreeState; seed: string }> => {
+      const scratch = await seedIndexPath(parent.top);
+      let live = first;
+      let state: TreeState | undefined;
+      let ita: IntentToAdd = { carried: [], deleted: [] };
+      const files = new Map<string, RawEntry>();
+      const left = new Set<string>(); // ignored by the user's ignore file, not by the repository
+      for (let attempt = 1; state === undefined; attempt++) {
+        files.clear();
+        left.clear();
+        const candidate = await captureState(parent.top, {
+          indexFile: scratch,
           files,
-          live.parent_dirty_fingerprint,
-          parent.prefix,
-          ita.carried,
-        );
-      } catch (reason) {
-        failed ??= { reason };
-        return undefined;
+          left,
+          early: early.resolve,
+        });
+        const [entries, after] = await Promise.all([intentToAdd(parent.top), captureLive()]);
+        if (
+          candidate.head === live.parent_head && after.parent_head === live.parent_head &&
+          after.parent_dirty_fingerprint === live.parent_dirty_fingerprint
+        ) {
+          state = candidate;
+          ita = entries;
+        } else if (attempt >= 3) {
+          throw new GitError("failed", "The parent's tree kept changing while it was captured");
+        } else {
+          live = after;
+        }
       }
+      await refuseLeftOut(left); // tether:guard wt-spawn-left-out
+      if (state.head !== first.parent_head) {
+        throw new GitError("failed", "The parent's HEAD moved while the worktrees were made");
+      }
+      if (ita.deleted.length > 0) { // tether:guard wt-spawn-ita-deleted
+        throw new GitError(
+          "failed",
+          `Intent-to-add entries (git add -N) whose file is deleted cannot be carried into a worktree: ${
+            listPaths(ita.deleted)
+          }; restore the file, or drop the entry with git rm --cached -- PATH, and spawn again`,
+        );
+      }
+      // The seed ref is this spawn's to remove on failure only when it did not exist before.
+      const expected = await seedId(state, await objectFormat());
+      const before = await runGit(
+        ["rev-parse", "--verify", "-q", `${SEED_REF_PREFIX}${expected}`],
+        { allowFailure: true },
+      );
+      const seed = await writeSeed(parent.top, state);
+      if (before.code !== 0 && seed === expected) { // tether:guard wt-spawn-own-seed
+        seedRef = { ref: `${SEED_REF_PREFIX}${seed}`, seed };
+      }
+      await adding;
+      const branches = await claimBranches(seed, state.head, made.length);
+      made.forEach((child, i) => child.branch = branches[i]!);
+      final.resolve({
+        state,
+        tracked: files,
+        fp: live.parent_dirty_fingerprint,
+        ita: ita.carried,
+        branches,
+      });
+      return { live, state, seed };
+    })();
+    // At most one fill per core at a time; after a failure no new one starts, and every
+    // started one settles (as do the adds and the capture) before any undo, so nothing is
+    // written into a worktree being removed.
+    let failed: { reason: unknown } | undefined;
+    preparing.catch((reason) => {
+      failed ??= { reason };
+      early.reject(reason);
+      final.reject(reason);
     });
+    const [added] = await Promise.allSettled([adding]);
+    const children = added.status === "rejected" ? [] : await mapBounded(
+      made,
+      FILL_CONCURRENCY,
+      async (child, i) => {
+        if (failed) return undefined;
+        try {
+          return await fill(child.path, i, early.promise, final.promise, parent.prefix);
+        } catch (reason) {
+          failed ??= { reason };
+          return undefined;
+        }
+      },
+    );
+    const [prepared] = await Promise.allSettled([preparing]);
+    if (added.status === "rejected") throw added.reason;
+    if (prepared.status === "rejected") throw prepared.reason;
     if (failed) throw failed.reason;
+    const { live, state, seed } = prepared.value;
     return { live, state, seed, children: children as SpawnedChild[], rollback };
   } catch (error) {
     await rollback();
