@@ -166,26 +166,53 @@ function at(cwd: string | undefined): { cwd?: string } {
   return cwd === undefined ? {} : { cwd };
 }
 
-async function probe(cwd: string | undefined): Promise<Probe> {
-  const clean = runGit(["-c", "safe.directory=*", ...PROBE_ARGS], {
-    ...at(cwd),
-    parse: true,
-    allowFailure: true,
-    cleanEnv: true, // tether:guard f1-clean-probe
-    env: { GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" },
-  });
-  clean.catch(() => {});
-  const mine = await runGit(PROBE_ARGS, { ...at(cwd), parse: true });
-  const theirs = await clean;
-  const text = decoder.decode(mine.stdout);
-  if (theirs.code !== 0 || decoder.decode(theirs.stdout) !== text) { // tether:guard f1-same-answer
-    throw new GitError("failed", ENVIRONMENT_REASON);
-  }
+/** The probe, asked first with the caller's environment; the second answer on demand. */
+interface Probing {
+  /** Where git says the directory is, with the caller's environment (not yet confirmed). */
+  where: Promise<Probe>;
+  /**
+   * Ask again without the caller's environment.
+   *
+   * @returns The answer, once both agree: the environment points git nowhere else.
+   */
+  confirm(): Promise<Probe>;
+}
+
+function readProbe(text: string): Probe {
   const lines = text.replace(/\n$/, "").split("\n");
   if (lines.length !== PROBE_LINES) {
     throw new GitError("failed", "Cannot read where this directory is: a git path holds a newline");
   }
   return { location: parseLocation(lines.slice(5)), reflog: lines[4]!, commonDir: lines[1]! };
+}
+
+function startProbe(cwd: string | undefined): Probing {
+  const mine = runGit(PROBE_ARGS, { ...at(cwd), parse: true });
+  const where = mine.then((r) => readProbe(decoder.decode(r.stdout)));
+  for (const p of [mine, where]) p.catch(() => {});
+  return {
+    where,
+    async confirm() {
+      const clean = runGit(["-c", "safe.directory=*", ...PROBE_ARGS], {
+        ...at(cwd),
+        parse: true,
+        allowFailure: true,
+        cleanEnv: true, // tether:guard f1-clean-probe
+        env: { GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" },
+      });
+      clean.catch(() => {});
+      const text = decoder.decode((await mine).stdout);
+      const theirs = await clean;
+      if (theirs.code !== 0 || decoder.decode(theirs.stdout) !== text) { // tether:guard f1-same-answer
+        throw new GitError("failed", ENVIRONMENT_REASON);
+      }
+      return readProbe(text);
+    },
+  };
+}
+
+async function probe(cwd: string | undefined): Promise<Probe> {
+  return await startProbe(cwd).confirm();
 }
 
 async function reflogId(reflogs: readonly string[], cwd: string | undefined): Promise<string> {
@@ -271,18 +298,20 @@ interface Moment {
  * One attempt: reflog, then status with HEAD and branch read while it runs, then reflog,
  * HEAD and branch again.
  *
- * @param where The probe's answer.
+ * @param where Where the probe says the directory is.
  * @param cwd Where to capture.
  * @param attachedNow The ref HEAD is attached to, when already being read.
+ * @param started Called once status has started.
  * @returns The moment, or undefined when HEAD moved.
  */
 async function attempt(
-  where: Probe,
+  where: Promise<Probe>,
   cwd: string | undefined,
   attachedNow?: Promise<string>,
+  started: () => void = () => {},
 ): Promise<Moment | undefined> {
   const attached = await (attachedNow ?? readHeadRef(cwd));
-  const reflogs = reflogsOf(where, attached);
+  const reflogs = reflogsOf(await where, attached);
   const before = await reflogId(reflogs, cwd);
   const during = [
     runGit(["status", "--porcelain"], { ...at(cwd), keepReplaceObjects: true }), // parity with the bash recipe
@@ -290,6 +319,7 @@ async function attempt(
     readHeadRef(cwd),
   ] as const;
   for (const p of during) p.catch(() => {});
+  started();
   const [status, head, ref] = await Promise.all(during);
   const [after, headAfter, refAfter] = await Promise.all([
     reflogId(reflogs, cwd),
@@ -300,27 +330,55 @@ async function attempt(
   return still && ref === attached ? { head, ref, status } : undefined;
 }
 
-async function capture(cwd: string | undefined): Promise<LiveTree> {
-  const version = assertGitVersion();
-  const probing = probe(cwd);
-  // Read-only, so it may run before the probe has cleared the environment; its answer is
-  // used only once the probe has.
+/** Called when a capture's first `git status` has started (or the capture has ended without one). */
+type Started = () => void;
+
+async function capture(cwd: string | undefined, started: Started = () => {}): Promise<LiveTree> {
+  // Status is the slow part, and the first one waits for two answers only: where the
+  // reflogs are (the probe with the caller's environment) and the branch HEAD is attached
+  // to. Those two start first; everything else starts once status has started: the probe
+  // without the caller's environment and git's version are needed only before the capture
+  // is used. All of it is read-only, so it may run before the environment has been
+  // cleared; nothing it read is used unless that and the version check out.
+  const probing = startProbe(cwd);
   const attached = readHeadRef(cwd);
-  for (const p of [probing, attached]) p.catch(() => {});
-  await version; // a git too old to answer the probe is named as too old
-  const where = await probing;
-  for (let n = 1; n <= CAPTURE_ATTEMPTS; n++) {
-    const moment = await attempt(where, cwd, n === 1 ? attached : undefined);
-    if (moment) {
-      return {
-        parent_head: moment.head,
-        parent_branch: branchValue(moment.ref),
-        parent_cwd: cwd ?? Deno.cwd(),
-        parent_dirty_fingerprint: await fingerprint(moment.status.stdout),
-        location: where.location,
-        headRef: moment.ref,
-      };
+  attached.catch(() => {});
+  let checks: Promise<Probe> | undefined;
+  const checked = () =>
+    checks ??= (async () => {
+      const confirmed = probing.confirm();
+      confirmed.catch(() => {});
+      await assertGitVersion(); // a git too old to answer the probe is named as too old
+      return await confirmed; // then an environment that points git elsewhere
+    })();
+  const rest = () => {
+    checked().catch(() => {});
+    started();
+  };
+  try {
+    for (let n = 1; n <= CAPTURE_ATTEMPTS; n++) {
+      let moment: Moment | undefined;
+      try {
+        moment = await attempt(probing.where, cwd, n === 1 ? attached : undefined, rest);
+      } catch (error) {
+        await checked();
+        throw error;
+      }
+      if (moment) {
+        const where = await checked();
+        return {
+          parent_head: moment.head,
+          parent_branch: branchValue(moment.ref),
+          parent_cwd: cwd ?? Deno.cwd(),
+          parent_dirty_fingerprint: await fingerprint(moment.status.stdout),
+          location: where.location,
+          headRef: moment.ref,
+        };
+      }
     }
+    await checked();
+  } finally {
+    rest();
   }
   throw new GitError(
     "failed",
@@ -345,11 +403,16 @@ let early: Promise<LiveTree> | undefined;
 /**
  * Start the capture now, so that it runs while the caller loads the rest of its code and
  * reads its input. The next {@linkcode captureLive} uses it.
+ *
+ * @returns Settles once the capture's `git status` has started (or the capture ended
+ *   without one): loading and reading then run beside status, not before it.
  */
-export function prestartCapture(): void {
-  if (early) return;
-  early = capture(undefined);
+export function prestartCapture(): Promise<void> {
+  if (early) return Promise.resolve();
+  const { promise, resolve } = Promise.withResolvers<void>();
+  early = capture(undefined, resolve);
   early.catch(() => {}); // awaited later; never an unhandled rejection
+  return promise;
 }
 
 /** Where {@linkcode captureLive} captures. */
