@@ -11,10 +11,10 @@ import { join } from "node:path";
 import { assertEquals, assertOk } from "../src/_assert.ts";
 import { bin, git, gitShim, makeRepo, writeFiles } from "./_helpers.ts";
 
-/** A shim that logs `start <pid> <args>` and `end <pid>` around the real git, after `before`. */
+/** A shim that logs `start <pid> <args>`, runs `before`, the real git, and logs `end <pid>`. */
 function logging(before = ""): Promise<{ dir: string; env: Record<string, string> }> {
   return gitShim(
-    `${before}\necho "start $$ $*" >> "$DIR/log"\n"$REAL" "$@"; rc=$?\necho "end $$" >> "$DIR/log"\nexit $rc`,
+    `echo "start $$ $*" >> "$DIR/log"\n${before}\n"$REAL" "$@"; rc=$?\necho "end $$" >> "$DIR/log"\nexit $rc`,
   );
 }
 
