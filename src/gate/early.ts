@@ -11,13 +11,13 @@
 import type { StatusEntry } from "../context/porcelain.ts";
 import { readStatus, type RepoDirs, repoDirs } from "../context/status.ts";
 import { isFullOid } from "../git.ts";
-import { type LiveRepo, openRepo, readBlob } from "./repo.ts";
+import { type LiveRepo, openTop, readBlob, withHead } from "./repo.ts";
 
 /** The reads a `gate --since` run started early. */
 export interface EarlyReads {
   /** The `--since` value they were started for. */
   since: string;
-  /** {@linkcode openRepo} of the current directory. */
+  /** The repository around the current directory, as `openRepo` reads it. */
   repo: Promise<LiveRepo>;
   /** The live status (undefined when the repository could not be opened). */
   status: Promise<StatusEntry[] | undefined>;
@@ -38,9 +38,11 @@ let early: EarlyReads | undefined;
  */
 export function prestartGate(since: string): void {
   if (early) return;
-  const repo = openRepo();
-  const opened = repo.then((r) => r, () => undefined);
+  const top = openTop();
+  const opened = top.then((r) => r, () => undefined);
+  // Status first, the moment the top level is known; HEAD beside it.
   const status = opened.then((r) => r && readStatus(r.top));
+  const repo = top.then(withHead);
   const dirs = opened.then((r) => r && repoDirs(r.top));
   const blob = opened.then((r) =>
     r && isFullOid(since, r.format) ? readBlob(r.top, since, r.format) : undefined

@@ -7,7 +7,7 @@
 import { SubagentResult } from "../contract/schemas.ts";
 import type { WorkingContextSnapshot } from "../context/snapshot.ts";
 import { readStatus, repoDirs } from "../context/status.ts";
-import { addFilteredIds, readContents } from "../context/content.ts";
+import { addFilteredIds, type PathContent, readContents } from "../context/content.ts";
 import { isFullOid } from "../git.ts";
 import { releaseObject } from "../anchor.ts";
 import { SNAPSHOT_ANCHOR, SNAPSHOT_HEAD_ANCHOR } from "../context/capture.ts";
@@ -165,11 +165,25 @@ async function observe(
     );
   }
   const heads = [git.head, repo.head].filter((h): h is string => h !== null);
-  const [live, commits, dirs] = await Promise.all([
+  const spawnPaths = git.entries.map((e) => plainPath(e.path));
+  const dirsRead = early?.dirs.then((d) => d ?? repoDirs(repo.top)) ?? repoDirs(repo.top);
+  // What the paths the snapshot records and the child claims hold now is read while the
+  // live status and the trees are: nothing about them depends on either. The other paths
+  // (listed now, or differing between the trees) are read once those are known.
+  const known = [...new Set([...spawnPaths, ...claimed])];
+  const first = dirsRead.then((d) => readContents(repo.top, d.commonDir, d.format, known));
+  first.catch(() => {}); // awaited below, after what may fail first
+  // Whatever fails first, the early read has ended before gate does (no git left running).
+  const settled = <T>(p: Promise<T>): Promise<T> =>
+    p.catch(async (error) => {
+      await first.catch(() => {});
+      throw error;
+    });
+  const [live, commits, dirs] = await settled(Promise.all([
     early?.status.then((s) => s ?? readStatus(repo.top)) ?? readStatus(repo.top),
     readCommits(repo.top, heads, repo.format),
-    early?.dirs.then((d) => d ?? repoDirs(repo.top)) ?? repoDirs(repo.top),
-  ]);
+    dirsRead,
+  ]));
   const tree = (head: string | null, whose: string): string | null => {
     if (head === null) return null;
     const read = commits.get(head);
@@ -180,26 +194,30 @@ async function observe(
         : `Cannot evaluate: ${whose} HEAD "${head}" is no longer in this repository`,
     );
   };
-  const spawnPaths = git.entries.map((e) => plainPath(e.path));
   const livePaths = live.map((e) => plainPath(e.path));
   const recorded = new Set(spawnPaths);
   // A path the snapshot records is judged by its record alone; the trees' leaves are
   // wanted only for the others (the paths that differ between the trees come anyway).
-  const trees = await compareTrees(
-    repo.top,
-    repo.format,
-    tree(git.head, "the snapshot's"),
-    tree(repo.head, "the live"),
-    [...livePaths.filter((p) => !recorded.has(p)), ...claimed, ...evidencePaths],
-  );
+  const trees = await settled((async () =>
+    await compareTrees(
+      repo.top,
+      repo.format,
+      tree(git.head, "the snapshot's"),
+      tree(repo.head, "the live"),
+      [...livePaths.filter((p) => !recorded.has(p)), ...claimed, ...evidencePaths],
+    ))());
   let now;
   try {
-    now = await readContents(repo.top, dirs.commonDir, dirs.format, [
-      ...spawnPaths,
-      ...livePaths,
-      ...claimed,
-      ...trees.differ,
+    const read = new Set(known);
+    const others = [...new Set([...livePaths, ...trees.differ])].filter((p) => !read.has(p));
+    const reads = await Promise.allSettled([
+      first,
+      others.length === 0
+        ? new Map<string, PathContent>()
+        : readContents(repo.top, dirs.commonDir, dirs.format, others),
     ]);
+    for (const r of reads) if (r.status === "rejected") throw r.reason;
+    now = new Map(reads.flatMap((r) => r.status === "fulfilled" ? [...r.value] : []));
     // A path that held the spawn HEAD's content, with raw bytes that differ from it, may
     // still hold what `git add` would store as it (a line-ending conversion): read that.
     await addFilteredIds(

@@ -49,6 +49,56 @@ export interface LiveRepo {
   head: string | null;
 }
 
+/** Git failing while the repository is opened, in gate's words. */
+function openError(error: unknown): unknown {
+  if (error instanceof GitError && error.kind === "not-a-repository") {
+    return new GateError("Cannot evaluate: not inside a git worktree");
+  }
+  if (error instanceof GitError) return new GateError(`Cannot evaluate: ${error.message}`);
+  return error;
+}
+
+/**
+ * The top level and object format around the current directory (or `cwd`): one git call,
+ * what a `git status` of the worktree needs.
+ *
+ * @param cwd A directory inside the worktree; defaults to the current directory.
+ * @returns Top level and object format.
+ * @throws {GateError} when the directory is not inside a git worktree or git fails.
+ */
+export async function openTop(cwd?: string): Promise<Omit<LiveRepo, "head">> {
+  try {
+    const [top, format] = (await gitText(
+      ["rev-parse", "--show-toplevel", "--show-object-format"],
+      cwd === undefined ? {} : { cwd },
+    )).split("\n");
+    if (!top) throw new GateError("Cannot evaluate: git printed no top level");
+    return { top, format: format === "sha256" ? "sha256" : "sha1" };
+  } catch (error) {
+    throw openError(error);
+  }
+}
+
+/**
+ * The repository {@linkcode openTop} found, with its HEAD.
+ *
+ * @param opened What {@linkcode openTop} returned.
+ * @returns Top level, object format and HEAD.
+ * @throws {GateError} when git fails.
+ */
+export async function withHead(opened: Omit<LiveRepo, "head">): Promise<LiveRepo> {
+  try {
+    const head = await runGit(["rev-parse", "--verify", "-q", "HEAD"], {
+      cwd: opened.top,
+      parse: true,
+      allowFailure: true,
+    });
+    return { ...opened, head: head.code === 0 ? decoder.decode(head.stdout).trim() : null };
+  } catch (error) {
+    throw openError(error);
+  }
+}
+
 /**
  * Read the repository around the current directory (or `cwd`).
  *
@@ -57,29 +107,7 @@ export interface LiveRepo {
  * @throws {GateError} when the directory is not inside a git worktree or git fails.
  */
 export async function openRepo(cwd?: string): Promise<LiveRepo> {
-  try {
-    const [top, format] = (await gitText(
-      ["rev-parse", "--show-toplevel", "--show-object-format"],
-      cwd === undefined ? {} : { cwd },
-    )).split("\n");
-    if (!top) throw new GateError("Cannot evaluate: git printed no top level");
-    const head = await runGit(["rev-parse", "--verify", "-q", "HEAD"], {
-      cwd: top,
-      parse: true,
-      allowFailure: true,
-    });
-    return {
-      top,
-      format: format === "sha256" ? "sha256" : "sha1",
-      head: head.code === 0 ? decoder.decode(head.stdout).trim() : null,
-    };
-  } catch (error) {
-    if (error instanceof GitError && error.kind === "not-a-repository") {
-      throw new GateError("Cannot evaluate: not inside a git worktree");
-    }
-    if (error instanceof GitError) throw new GateError(`Cannot evaluate: ${error.message}`);
-    throw error;
-  }
+  return await withHead(await openTop(cwd));
 }
 
 /**
