@@ -48,10 +48,9 @@ const decoder = new TextDecoder();
 
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
 
-function hex(bytes: Uint8Array): string {
-  let out = "";
-  for (const b of bytes) out += HEX[b];
-  return out;
+/** Bytes below 0x80 as the characters they are. */
+function latin(bytes: Uint8Array): string {
+  return String.fromCharCode.apply(null, bytes as unknown as number[]);
 }
 
 /** An object read from the store: its type and content, or why it cannot be trusted. */
@@ -152,12 +151,17 @@ export function parseTree(content: Uint8Array, format: ObjectFormat): TreeEntry[
     if (space < 0 || nul < 0 || nul + 1 + width > content.length) {
       throw new Error("Cannot parse tree object: truncated entry");
     }
+    // An ASCII name is itself (most are), read without a decoder call; anything else is
+    // decoded exactly. Plain loops: a tree of a large directory has many entries.
+    let ascii = true;
+    for (let i = space + 1; i < nul && ascii; i++) ascii = content[i]! < 0x80;
     const name = content.subarray(space + 1, nul);
+    let oid = "";
+    for (let i = nul + 1; i < nul + 1 + width; i++) oid += HEX[content[i]!];
     entries.push({
-      mode: String.fromCharCode(...content.subarray(at, space)),
-      // An ASCII name is itself (most are); anything else is decoded exactly.
-      name: name.every((b) => b < 0x80) ? String.fromCharCode(...name) : decodePath(name),
-      oid: hex(content.subarray(nul + 1, nul + 1 + width)),
+      mode: latin(content.subarray(at, space)),
+      name: ascii ? latin(name) : decodePath(name),
+      oid,
     });
     at = nul + 1 + width;
   }
