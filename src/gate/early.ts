@@ -35,20 +35,23 @@ let early: EarlyReads | undefined;
  * here on.
  *
  * @param since The checked `--since` value (a full object id).
+ * @returns Settles once the reads have started (status first, the moment the top level is
+ *   known), or could not: loading the rest of gate then runs beside them, not before.
  */
-export function prestartGate(since: string): void {
-  if (early) return;
+export function prestartGate(since: string): Promise<void> {
+  if (early) return Promise.resolve();
   const top = openTop();
   const opened = top.then((r) => r, () => undefined);
-  // Status first, the moment the top level is known; HEAD beside it.
+  // Status first, the moment the top level is known; HEAD and the rest beside it.
   const status = opened.then((r) => r && readStatus(r.top));
-  const repo = top.then(withHead);
+  const repo = opened.then((r) => r ? withHead(r) : top.then(withHead));
   const dirs = opened.then((r) => r && repoDirs(r.top));
   const blob = opened.then((r) =>
     r && isFullOid(since, r.format) ? readBlob(r.top, since, r.format) : undefined
   );
   for (const p of [repo, status, dirs, blob]) p.catch(() => {}); // awaited later, if at all
   early = { since, repo, status, dirs, blob };
+  return opened.then(() => {}); // after the callbacks above: their git calls have started
 }
 
 /**
