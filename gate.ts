@@ -7,7 +7,7 @@
  */
 import { runMain } from "./src/cli.ts";
 import { EXIT_CANNOT_EVALUATE, gateArgs, readResultText } from "./src/gate/args.ts";
-import { prestartGate } from "./src/gate/early.ts";
+import { gateStarted, prestartGate } from "./src/gate/early.ts";
 
 if (import.meta.main) {
   await runMain("gate", async () => {
@@ -18,9 +18,8 @@ if (import.meta.main) {
     const parsed = await gateArgs(Deno.args);
     if (typeof parsed === "number") return parsed;
     const read = await readResultText(); // tether:guard gate3-tree-after-result
-    if (parsed.since !== undefined && parsed.worktree === undefined) {
-      await prestartGate(parsed.since); // started: zod and the contracts load beside them
-    }
+    if (parsed.since !== undefined && parsed.worktree === undefined) prestartGate(parsed.since);
+    await gateStarted(); // the early reads have started: zod and the contracts load beside them
     const { gateRun } = await import("./src/gate/command.ts");
     return await gateRun(parsed, read);
   }, EXIT_CANNOT_EVALUATE);

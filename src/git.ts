@@ -209,6 +209,11 @@ function learnBlockedVariables(message: string): boolean {
   return true;
 }
 
+/** Whether Deno refused a spawn for a permission the binary lacks (`--allow-run`). */
+function missingPermission(error: unknown): boolean {
+  return error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied;
+}
+
 /**
  * Run git with the hardening options and return its raw result.
  *
@@ -259,11 +264,7 @@ export async function runGit(
       }
       if (attempt < 2 && learnBlockedVariables(message)) continue;
       // A missing Deno permission is reported as one by the entry point, never as "no git".
-      if (
-        error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied
-      ) {
-        throw error;
-      }
+      if (missingPermission(error)) throw error;
       throw new GitError("missing", `Cannot start git: ${message.split("\n")[0]}`);
     }
   }
@@ -486,11 +487,7 @@ export function startGit(args: readonly string[], options: GitOptions = {}): Git
         throw new GitError("missing", "git is not installed or not on PATH");
       }
       if (attempt < 2 && learnBlockedVariables(message)) continue;
-      if (
-        error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied
-      ) {
-        throw error;
-      }
+      if (missingPermission(error)) throw error;
       throw new GitError("missing", `Cannot start git: ${message.split("\n")[0]}`);
     }
   }

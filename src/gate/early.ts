@@ -29,17 +29,17 @@ export interface EarlyReads {
 
 let early: EarlyReads | undefined;
 
+let started: Promise<void> = Promise.resolve();
+
 /**
  * Start `gate --since`'s reads in the current directory now. Call it only once the command
  * line has been checked and the child's result read to its end: the tree is observed from
- * here on.
+ * here on. {@linkcode gateStarted} tells when they have started.
  *
  * @param since The checked `--since` value (a full object id).
- * @returns Settles once the reads have started (status first, the moment the top level is
- *   known), or could not: loading the rest of gate then runs beside them, not before.
  */
-export function prestartGate(since: string): Promise<void> {
-  if (early) return Promise.resolve();
+export function prestartGate(since: string): void {
+  if (early) return;
   const top = openTop();
   const opened = top.then((r) => r, () => undefined);
   // Status first, the moment the top level is known; HEAD and the rest beside it.
@@ -51,7 +51,18 @@ export function prestartGate(since: string): Promise<void> {
   );
   for (const p of [repo, status, dirs, blob]) p.catch(() => {}); // awaited later, if at all
   early = { since, repo, status, dirs, blob };
-  return opened.then(() => {}); // after the callbacks above: their git calls have started
+  started = opened.then(() => {}); // after the callbacks above: their git calls have started
+}
+
+/**
+ * Settles once the reads {@linkcode prestartGate} started have (status first, the moment
+ * the top level is known) or could not, at once when none were: loading the rest of gate
+ * then runs beside them, not before.
+ *
+ * @returns A promise that never rejects.
+ */
+export function gateStarted(): Promise<void> {
+  return started;
 }
 
 /**
