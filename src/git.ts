@@ -291,6 +291,11 @@ function learnBlockedVariables(message: string): boolean {
   return true;
 }
 
+/** Whether Deno refused a spawn for a permission the binary lacks (`--allow-run`). */
+function missingPermission(error: unknown): boolean {
+  return error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied;
+}
+
 /**
  * Run git with the hardening options and return its raw result.
  *
@@ -345,11 +350,7 @@ export async function runGit(
       }
       if (attempt < 2 && learnBlockedVariables(message)) continue;
       // A missing Deno permission is reported as one by the entry point, never as "no git".
-      if (
-        error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied
-      ) {
-        throw error;
-      }
+      if (missingPermission(error)) throw error;
       throw new GitError("missing", `Cannot start git: ${message.split("\n")[0]}`);
     }
   }
@@ -545,7 +546,8 @@ export interface GitProcess {
  * @param args The subcommand and its arguments.
  * @param options Where to run and extra environment.
  * @returns The running process.
- * @throws {GitError} `missing` when git cannot be started.
+ * @throws {GitError} `missing` when git cannot be started; a missing Deno permission as
+ *   itself, as {@linkcode runGit} does.
  */
 export function startGit(args: readonly string[], options: GitOptions = {}): GitProcess {
   const argv = [
@@ -576,24 +578,39 @@ export function startGit(args: readonly string[], options: GitOptions = {}): Git
         throw new GitError("missing", "git is not installed or not on PATH");
       }
       if (attempt < 2 && learnBlockedVariables(message)) continue;
+      if (missingPermission(error)) throw error;
       throw new GitError("missing", `Cannot start git: ${message.split("\n")[0]}`);
     }
   }
   const proc = child;
   const writer = proc.stdin.getWriter();
-  const reader = proc.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  const stderr = new Response(proc.stderr).text();
+  // Plain readers, decoded here: no stream transforms to set up before the first line.
+  const reader = proc.stdout.getReader();
+  const stdout = new TextDecoder();
+  const stderr = (async () => {
+    const chunks: Uint8Array[] = [];
+    const errReader = proc.stderr.getReader();
+    for (;;) {
+      const chunk = await errReader.read();
+      if (chunk.done) break;
+      chunks.push(chunk.value);
+    }
+    const errText = new TextDecoder();
+    return chunks.map((c) => errText.decode(c, { stream: true })).join("") + errText.decode();
+  })();
   let buffered = "";
   let done = false;
   return {
     async send(text) {
-      await writer.write(new TextEncoder().encode(text));
+      await writer.write(encodePath(text)); // lossless, as runGit's stdin
     },
     async readLine() {
       while (!buffered.includes("\n") && !done) {
         const chunk = await reader.read();
-        if (chunk.done) done = true;
-        else buffered += chunk.value;
+        if (chunk.done) {
+          done = true;
+          buffered += stdout.decode();
+        } else buffered += stdout.decode(chunk.value, { stream: true });
       }
       if (!buffered) return undefined;
       const end = buffered.includes("\n") ? buffered.indexOf("\n") : buffered.length;

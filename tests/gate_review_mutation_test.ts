@@ -21,8 +21,8 @@ const GUARDS: Omit<GuardCase, "file">[] = [
     guard: "the v1 fingerprint keeps replace refs for bash parity",
     mutations: [{
       file: "src/handshake/capture.ts",
-      find: `runGit(["status", "--porcelain"], { ...at(cwd), keepReplaceObjects: true }),`,
-      replace: `runGit(["status", "--porcelain"], at(cwd)),`,
+      find: `runGit(["status", "--porcelain"], { ...at(cwd), keepReplaceObjects: true });`,
+      replace: `runGit(["status", "--porcelain"], at(cwd));`,
     }],
     filter: "fingerprint keeps bash parity",
   },

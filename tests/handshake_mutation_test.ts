@@ -28,7 +28,8 @@ const CASES: GuardCase[] = [
     guard: "capture taken again when HEAD moves during status",
     mutations: [{
       file: "src/handshake/capture.ts",
-      find: "const still = after === before && headAfter === head && refAfter === ref;",
+      find:
+        "const still = after.reflog === reflog && after.head === head && after.ref === attached;",
       replace: "const still = true;",
     }],
     file: "tests/handshake_test.ts",
@@ -38,11 +39,52 @@ const CASES: GuardCase[] = [
     guard: "f4: HEAD's reflog unchanged across status (a HEAD that moved away and back)",
     mutations: [{
       file: "src/handshake/capture.ts",
-      find: "const still = after === before && headAfter === head && refAfter === ref;",
-      replace: "const still = headAfter === head && refAfter === ref;",
+      find:
+        "const still = after.reflog === reflog && after.head === head && after.ref === attached;",
+      replace: "const still = after.head === head && after.ref === attached;",
     }],
     file: "tests/verify_review_test.ts",
     filter: "moves away and back",
+  },
+  {
+    guard:
+      "issue 10: HEAD read again after status, a move no reflog records (the branch rewritten)",
+    mutations: [{
+      file: "src/handshake/capture.ts",
+      find:
+        "const still = after.reflog === reflog && after.head === head && after.ref === attached;",
+      replace: "const still = after.reflog === reflog && after.ref === attached;",
+    }],
+    file: "tests/verify_scale_test.ts",
+    filter: "the branch moved while status runs",
+  },
+  {
+    guard: "issue 10: the HEAD file read after status must name the branch read before it",
+    mutations: [{
+      file: "src/handshake/capture.ts",
+      find:
+        "if (!(await blobIds(written)).includes(ids[0]!)) return undefined; // tether:guard f4-head-file",
+      replace: "",
+    }],
+    file: "tests/verify_scale_test.ts",
+    filter: "HEAD put on another branch while status runs",
+  },
+  {
+    guard: "issue 10: status starts only once the first reflog read has answered",
+    mutations: [
+      {
+        file: "src/handshake/capture.ts",
+        find: "const reflog = await reflogId(reflogs, cwd);",
+        replace: "const reflogRead = reflogId(reflogs, cwd);\n  reflogRead.catch(() => {});",
+      },
+      {
+        file: "src/handshake/capture.ts",
+        find: "const still = after.reflog === reflog && ",
+        replace: "const still = after.reflog === await reflogRead && ",
+      },
+    ],
+    file: "tests/verify_scale_test.ts",
+    filter: "verify starts status only once the first reflog read has answered",
   },
   {
     guard: "f1: the probe asks git once without the caller's environment",

@@ -263,8 +263,18 @@ async function walked(top: string, commonDir: string, paths: readonly string[]) 
  * device is reported as a regular file here.
  */
 async function lstatModes(top: string, env: Record<string, string>): Promise<Map<string, string>> {
+  // No preload: placeholders never match their stat data, so a preload pass would only
+  // `lstat` every path a second time.
   const diff = decodePaths(
-    (await runGit([...LSTAT_CONFIG, "diff-files", "--raw", "-z", "--no-renames"], {
+    (await runGit([
+      ...LSTAT_CONFIG,
+      "-c",
+      "core.preloadIndex=false",
+      "diff-files",
+      "--raw",
+      "-z",
+      "--no-renames",
+    ], {
       cwd: top,
       env,
       parse: true,

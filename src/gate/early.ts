@@ -11,13 +11,13 @@
 import type { StatusEntry } from "../context/porcelain.ts";
 import { readStatus, type RepoDirs, repoDirs } from "../context/status.ts";
 import { isFullOid } from "../git.ts";
-import { type LiveRepo, openRepo, readBlob } from "./repo.ts";
+import { type LiveRepo, openTop, readBlob, withHead } from "./repo.ts";
 
 /** The reads a `gate --since` run started early. */
 export interface EarlyReads {
   /** The `--since` value they were started for. */
   since: string;
-  /** {@linkcode openRepo} of the current directory, which pins every later git call to it. */
+  /** The repository around the current directory, as `openRepo` reads it. */
   repo: Promise<LiveRepo>;
   /** The live status (undefined when the repository could not be opened). */
   status: Promise<StatusEntry[] | undefined>;
@@ -29,24 +29,40 @@ export interface EarlyReads {
 
 let early: EarlyReads | undefined;
 
+let started: Promise<void> = Promise.resolve();
+
 /**
  * Start `gate --since`'s reads in the current directory now. Call it only once the command
  * line has been checked and the child's result read to its end: the tree is observed from
- * here on.
+ * here on. {@linkcode gateStarted} tells when they have started.
  *
  * @param since The checked `--since` value (a full object id).
  */
 export function prestartGate(since: string): void {
   if (early) return;
-  const repo = openRepo(undefined, true); // pinned: src/repo_pin.ts
-  const opened = repo.then((r) => r, () => undefined);
+  const top = openTop(undefined, true); // pinned: src/repo_pin.ts
+  const opened = top.then((r) => r, () => undefined);
+  // Status first, the moment the top level is known; HEAD and the rest beside it.
   const status = opened.then((r) => r && readStatus(r.top));
+  const repo = opened.then((r) => r ? withHead(r) : top.then(withHead));
   const dirs = opened.then((r) => r && repoDirs(r.top));
   const blob = opened.then((r) =>
     r && isFullOid(since, r.format) ? readBlob(r.top, since, r.format) : undefined
   );
   for (const p of [repo, status, dirs, blob]) p.catch(() => {}); // awaited later, if at all
   early = { since, repo, status, dirs, blob };
+  started = opened.then(() => {}); // after the callbacks above: their git calls have started
+}
+
+/**
+ * Settles once the reads {@linkcode prestartGate} started have (status first, the moment
+ * the top level is known) or could not, at once when none were: loading the rest of gate
+ * then runs beside them, not before.
+ *
+ * @returns A promise that never rejects.
+ */
+export function gateStarted(): Promise<void> {
+  return started;
 }
 
 /**

@@ -7,7 +7,7 @@
 import { SubagentResult } from "../contract/schemas.ts";
 import type { WorkingContextSnapshot } from "../context/snapshot.ts";
 import { readStatus, repoDirs } from "../context/status.ts";
-import { addFilteredIds, readContents } from "../context/content.ts";
+import { addFilteredIds, type PathContent, readContents } from "../context/content.ts";
 import { isFullOid } from "../git.ts";
 import { releaseObject } from "../anchor.ts";
 import { SNAPSHOT_ANCHOR, SNAPSHOT_HEAD_ANCHOR } from "../context/capture.ts";
@@ -27,7 +27,15 @@ import {
   isCheckable,
   type SpawnState,
 } from "./evidence.ts";
-import { GateError, type LiveRepo, openRepo, readBlob, readCommits } from "./repo.ts";
+import {
+  type CommitRead,
+  GateError,
+  inspectWorktreeFiles,
+  type LiveRepo,
+  openRepo,
+  readBlob,
+  readCommits,
+} from "./repo.ts";
 import { MAX_JSON_DEPTH, scanJson } from "./json_keys.ts";
 import { compareTrees } from "./trees.ts";
 import { parseSnapshot } from "./snapshot_schema.ts";
@@ -165,12 +173,20 @@ async function observe(
     );
   }
   const heads = [git.head, repo.head].filter((h): h is string => h !== null);
-  const [live, commits, dirs] = await Promise.all([
-    early?.status.then((s) => s ?? readStatus(repo.top)) ?? readStatus(repo.top),
-    readCommits(repo.top, heads, repo.format),
-    early?.dirs.then((d) => d ?? repoDirs(repo.top)) ?? repoDirs(repo.top),
-  ]);
-  const tree = (head: string | null, whose: string): string | null => {
+  const spawnPaths = git.entries.map((e) => plainPath(e.path));
+  const dirsRead = early?.dirs.then((d) => d ?? repoDirs(repo.top)) ?? repoDirs(repo.top);
+  // What the paths the snapshot records and the child claims hold now is read while the
+  // live status and the trees are: nothing about them depends on either. The other paths
+  // (listed now, or differing between the trees) are read once those are known.
+  const known = [...new Set([...spawnPaths, ...claimed])];
+  const first = dirsRead.then((d) => readContents(repo.top, d.commonDir, d.format, known));
+  first.catch(() => {}); // awaited below, after what may fail first
+  const commitsRead = readCommits(repo.top, heads, repo.format);
+  const tree = (
+    commits: Map<string, CommitRead>,
+    head: string | null,
+    whose: string,
+  ): string | null => {
     if (head === null) return null;
     const read = commits.get(head);
     if (read?.kind === "commit") return read.tree;
@@ -180,26 +196,56 @@ async function observe(
         : `Cannot evaluate: ${whose} HEAD "${head}" is no longer in this repository`,
     );
   };
-  const spawnPaths = git.entries.map((e) => plainPath(e.path));
+  // The trees are compared while status runs too. A path the snapshot records is judged by
+  // its record alone; the trees' leaves are wanted for the others: the claims and the
+  // evidence now, the live paths the snapshot does not record once status has listed them
+  // (the paths that differ between the trees come anyway).
+  const wantedFirst = new Set([...claimed, ...evidencePaths]);
+  const treesFirst = commitsRead.then((commits) => {
+    const pair: [string | null, string | null] = [
+      tree(commits, git.head, "the snapshot's"),
+      tree(commits, repo.head, "the live"),
+    ];
+    return compareTrees(repo.top, repo.format, ...pair, wantedFirst).then((t) => ({
+      pair,
+      trees: t,
+    }));
+  });
+  treesFirst.catch(() => {}); // awaited below, after what may fail first
+  // Whatever fails first, the early reads have ended before gate does (no git left running).
+  const settled = <T>(p: Promise<T>): Promise<T> =>
+    p.catch(async (error) => {
+      await Promise.allSettled([first, treesFirst]);
+      throw error;
+    });
+  const [live, , dirs] = await settled(Promise.all([
+    early?.status.then((s) => s ?? readStatus(repo.top)) ?? readStatus(repo.top),
+    commitsRead,
+    dirsRead,
+  ]));
   const livePaths = live.map((e) => plainPath(e.path));
   const recorded = new Set(spawnPaths);
-  // A path the snapshot records is judged by its record alone; the trees' leaves are
-  // wanted only for the others (the paths that differ between the trees come anyway).
-  const trees = await compareTrees(
-    repo.top,
-    repo.format,
-    tree(git.head, "the snapshot's"),
-    tree(repo.head, "the live"),
-    [...livePaths.filter((p) => !recorded.has(p)), ...claimed, ...evidencePaths],
-  );
+  const trees = await settled((async () => {
+    const { pair, trees } = await treesFirst;
+    const more = livePaths.filter((p) => !recorded.has(p) && !wantedFirst.has(p));
+    if (more.length === 0) return trees;
+    const leaves = await compareTrees(repo.top, repo.format, ...pair, more, false);
+    for (const [path, leaf] of leaves.before) trees.before.set(path, leaf);
+    for (const [path, leaf] of leaves.after) trees.after.set(path, leaf);
+    return trees;
+  })());
   let now;
   try {
-    now = await readContents(repo.top, dirs.commonDir, dirs.format, [
-      ...spawnPaths,
-      ...livePaths,
-      ...claimed,
-      ...trees.differ,
+    const read = new Set(known);
+    const others = [...new Set([...livePaths, ...trees.differ])].filter((p) => !read.has(p));
+    const reads = await Promise.allSettled([
+      first,
+      others.length === 0
+        ? new Map<string, PathContent>()
+        : readContents(repo.top, dirs.commonDir, dirs.format, others),
     ]);
+    for (const r of reads) if (r.status === "rejected") throw r.reason;
+    now = new Map(reads.flatMap((r) => r.status === "fulfilled" ? [...r.value] : []));
     // A path that held the spawn HEAD's content, with raw bytes that differ from it, may
     // still hold what `git add` would store as it (a line-ending conversion): read that.
     await addFilteredIds(
@@ -282,9 +328,27 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
   const evidencePaths = (result?.evidence ?? []).filter((e) => e.kind === "file").map((e) =>
     evidencePath(e.ref)
   ).filter((p): p is string => typeof p === "string");
-  const observation = repo && options.since !== undefined
-    ? await observe(repo, options.since, claimed, evidencePaths, early)
+  // With --since, the evidence files are looked at while the changes are observed (what
+  // they hold now does not depend on it; only the judging does).
+  const looked = result && repo && options.since !== undefined && !options.inspect &&
+      evidencePaths.length > 0
+    ? inspectWorktreeFiles(repo.top, evidencePaths)
     : undefined;
+  looked?.catch(() => {}); // awaited by checkEvidence, or below when observing fails
+  let observation;
+  try {
+    observation = repo && options.since !== undefined
+      ? await observe(repo, options.since, claimed, evidencePaths, early)
+      : undefined;
+  } catch (error) {
+    await looked?.catch(() => {});
+    throw error;
+  }
+  const lookedAt = new Set(evidencePaths);
+  const inspect: FileInspector | undefined = looked
+    ? (top, paths) =>
+      paths.every((p) => lookedAt.has(p)) ? looked : inspectWorktreeFiles(top, paths)
+    : options.inspect;
 
   let findings: EvidenceFinding[] = [];
   if (result && repo) {
@@ -292,7 +356,7 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
       result.evidence,
       repo,
       observation?.spawn ?? options.spawn,
-      options.inspect,
+      inspect,
     );
   } else if (result) {
     findings = result.evidence.map((e) => ({ kind: e.kind, ref: e.ref, status: "unverified" }));

@@ -48,10 +48,9 @@ const decoder = new TextDecoder();
 
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
 
-function hex(bytes: Uint8Array): string {
-  let out = "";
-  for (const b of bytes) out += HEX[b];
-  return out;
+/** Bytes below 0x80 as the characters they are. */
+function latin(bytes: Uint8Array): string {
+  return String.fromCharCode.apply(null, bytes as unknown as number[]);
 }
 
 /** An object read from the store: its type and content, or why it cannot be trusted. */
@@ -87,6 +86,7 @@ export async function readObjects(
     stdin: unique.join("\n") + "\n",
   });
   let at = 0;
+  const checks: Promise<void>[] = [];
   for (const oid of unique) {
     const end = stdout.indexOf(10, at);
     if (end < 0) break;
@@ -100,11 +100,19 @@ export async function readObjects(
     const [, name, type, size] = match as unknown as [string, string, string, string];
     const content = stdout.slice(at, at + Number(size));
     at += Number(size) + 1;
-    const checked = name === oid && content.length === Number(size) &&
-      await objectId(type, content, format) === oid; // guard: object hashes to its name
-    out.set(oid, checked ? { kind: "ok", type, content } : { kind: "forged", type });
+    // Every object is hashed at once (one digest does not wait for the last).
+    checks.push((async () => {
+      const checked = name === oid && content.length === Number(size) &&
+        await objectId(type, content, format) === oid; // guard: object hashes to its name
+      out.set(oid, checked ? { kind: "ok", type, content } : { kind: "forged", type });
+    })());
   }
-  return out;
+  await Promise.all(checks);
+  // In the order asked for, as before: the checks may finish in any order.
+  return new Map([...unique].flatMap((oid) => {
+    const found = out.get(oid);
+    return found ? [[oid, found] as const] : [];
+  }));
 }
 
 /** One entry of a tree object. */
@@ -125,6 +133,8 @@ export interface TreeEntry {
  * import { assertEquals } from "../_assert.ts";
  * const raw = new Uint8Array([...new TextEncoder().encode("100644 a\0"), ...new Uint8Array(20).fill(171)]);
  * assertEquals(parseTree(raw, "sha1"), [{ mode: "100644", name: "a", oid: "ab".repeat(20) }]);
+ * const odd = new Uint8Array([...new TextEncoder().encode("100644 é"), 0xff, 0, ...new Uint8Array(20)]);
+ * assertEquals(parseTree(odd, "sha1")[0]!.name, "é\udcff");
  * ```
  * @param content The tree's content.
  * @param format The repository's object format (the raw id is 20 or 32 bytes).
@@ -141,10 +151,17 @@ export function parseTree(content: Uint8Array, format: ObjectFormat): TreeEntry[
     if (space < 0 || nul < 0 || nul + 1 + width > content.length) {
       throw new Error("Cannot parse tree object: truncated entry");
     }
+    // An ASCII name is itself (most are), read without a decoder call; anything else is
+    // decoded exactly. Plain loops: a tree of a large directory has many entries.
+    let ascii = true;
+    for (let i = space + 1; i < nul && ascii; i++) ascii = content[i]! < 0x80;
+    const name = content.subarray(space + 1, nul);
+    let oid = "";
+    for (let i = nul + 1; i < nul + 1 + width; i++) oid += HEX[content[i]!];
     entries.push({
-      mode: String.fromCharCode(...content.subarray(at, space)),
-      name: decodePath(content.subarray(space + 1, nul)),
-      oid: hex(content.subarray(nul + 1, nul + 1 + width)),
+      mode: latin(content.subarray(at, space)),
+      name: ascii ? latin(name) : decodePath(name),
+      oid,
     });
     at = nul + 1 + width;
   }

@@ -50,17 +50,27 @@ export interface LiveRepo {
   head: string | null;
 }
 
+/** Git failing while the repository is opened, in gate's words. */
+function openError(error: unknown): unknown {
+  if (error instanceof GitError && error.kind === "not-a-repository") {
+    return new GateError("Cannot evaluate: not inside a git worktree");
+  }
+  if (error instanceof GitError) return new GateError(`Cannot evaluate: ${error.message}`);
+  return error;
+}
+
 /**
- * Read the repository around the current directory (or `cwd`).
+ * The top level and object format around the current directory (or `cwd`): one git call,
+ * what a `git status` of the worktree needs.
  *
  * @param cwd A directory inside the worktree; defaults to the current directory.
  * @param pin Pin every later git call of the process to this repository (`gate --since`
  *   in the current directory, see src/repo_pin.ts), after refusing a directory outside the
  *   work tree git names (a `core.worktree` elsewhere) or a main git dir with a `commondir`.
- * @returns Top level, object format and HEAD.
+ * @returns Top level and object format.
  * @throws {GateError} when the directory is not inside a git worktree or git fails.
  */
-export async function openRepo(cwd?: string, pin = false): Promise<LiveRepo> {
+export async function openTop(cwd?: string, pin = false): Promise<Omit<LiveRepo, "head">> {
   try {
     const pins = pin ? ["--absolute-git-dir", "--git-common-dir", "--is-inside-work-tree"] : [];
     const [top, format, gitDir = "", commonDir = "", inside] = (await gitText(
@@ -73,23 +83,42 @@ export async function openRepo(cwd?: string, pin = false): Promise<LiveRepo> {
       if (problem !== undefined) throw new GateError(`Cannot evaluate: ${problem}`);
       pinRepository({ top, gitDir, commonDir });
     }
+    return { top, format: format === "sha256" ? "sha256" : "sha1" };
+  } catch (error) {
+    throw openError(error);
+  }
+}
+
+/**
+ * The repository {@linkcode openTop} found, with its HEAD.
+ *
+ * @param opened What {@linkcode openTop} returned.
+ * @returns Top level, object format and HEAD.
+ * @throws {GateError} when git fails.
+ */
+export async function withHead(opened: Omit<LiveRepo, "head">): Promise<LiveRepo> {
+  try {
     const head = await runGit(["rev-parse", "--verify", "-q", "HEAD"], {
-      cwd: top,
+      cwd: opened.top,
       parse: true,
       allowFailure: true,
     });
-    return {
-      top,
-      format: format === "sha256" ? "sha256" : "sha1",
-      head: head.code === 0 ? decoder.decode(head.stdout).trim() : null,
-    };
+    return { ...opened, head: head.code === 0 ? decoder.decode(head.stdout).trim() : null };
   } catch (error) {
-    if (error instanceof GitError && error.kind === "not-a-repository") {
-      throw new GateError("Cannot evaluate: not inside a git worktree");
-    }
-    if (error instanceof GitError) throw new GateError(`Cannot evaluate: ${error.message}`);
-    throw error;
+    throw openError(error);
   }
+}
+
+/**
+ * Read the repository around the current directory (or `cwd`).
+ *
+ * @param cwd A directory inside the worktree; defaults to the current directory.
+ * @param pin Pin every later git call of the process to it (see {@linkcode openTop}).
+ * @returns Top level, object format and HEAD.
+ * @throws {GateError} when the directory is not inside a git worktree or git fails.
+ */
+export async function openRepo(cwd?: string, pin = false): Promise<LiveRepo> {
+  return await withHead(await openTop(cwd, pin));
 }
 
 /**

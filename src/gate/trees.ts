@@ -44,6 +44,8 @@ interface Item {
  * @param a The first tree id, or null.
  * @param b The second tree id, or null.
  * @param wanted Paths whose leaves the caller needs from both trees.
+ * @param differences Whether to compare at all; when false, only the wanted paths' leaves
+ *   are looked up (`differ` stays empty, and only their directories are read).
  * @returns The differing paths and both trees' leaves.
  * @throws {GateError} when a tree is missing or does not hash to its id.
  */
@@ -53,6 +55,7 @@ export async function compareTrees(
   a: string | null,
   b: string | null,
   wanted: Iterable<string>,
+  differences = true,
 ): Promise<TreePair> {
   const want = new Set(wanted);
   const dirs = new Set<string>();
@@ -62,7 +65,7 @@ export async function compareTrees(
     }
   }
   const pair: TreePair = { differ: [], before: new Map(), after: new Map() };
-  let items: Item[] = a === b && want.size === 0 ? [] : [{ dir: "", a, b }];
+  let items: Item[] = (a === b || !differences) && want.size === 0 ? [] : [{ dir: "", a, b }];
   while (items.length > 0) {
     const ids = items.flatMap((i) => [i.a, i.b]).filter((x): x is string => x !== null);
     const read = await readObjects(top, ids, format);
@@ -88,12 +91,14 @@ export async function compareTrees(
         const y = eb.get(name);
         const ta = x?.mode === TREE_MODE ? x.oid : null;
         const tb = y?.mode === TREE_MODE ? y.oid : null;
-        if ((ta !== null || tb !== null) && (ta !== tb || dirs.has(`${path}/`))) {
+        if (
+          (ta !== null || tb !== null) && ((differences && ta !== tb) || dirs.has(`${path}/`))
+        ) {
           next.push({ dir: `${path}/`, a: ta, b: tb });
         }
         const la = x && x.mode !== TREE_MODE ? { mode: x.mode, oid: x.oid } : undefined;
         const lb = y && y.mode !== TREE_MODE ? { mode: y.mode, oid: y.oid } : undefined;
-        const same = la?.mode === lb?.mode && la?.oid === lb?.oid;
+        const same = !differences || (la?.mode === lb?.mode && la?.oid === lb?.oid);
         if (!same) pair.differ.push(path);
         if (!same || want.has(path)) {
           if (la) pair.before.set(path, la);

@@ -19,7 +19,16 @@
  *
  * @module
  */
-import { assertGitVersion, GitError, type GitResult, runGit, UNBORN_MESSAGE } from "../git.ts";
+import {
+  assertGitVersion,
+  GitError,
+  type GitProcess,
+  type GitResult,
+  runGit,
+  startGit,
+  UNBORN_MESSAGE,
+} from "../git.ts";
+import { quoteLine } from "../seed/paths.ts";
 import { absoluteDir, HOST_OS } from "./cwd.ts";
 import { fingerprint } from "./fingerprint.ts";
 import type { TreeState } from "./fields.ts";
@@ -153,6 +162,8 @@ export function branchRef(value: string): string {
 
 /** Where git says the current directory is, confirmed without the caller's environment. */
 interface Probe {
+  /** The git directory, absolute (where this worktree's `HEAD` file is). */
+  gitDir: string;
   /** `top/prefix`, or undefined when the directory is not inside a work tree. */
   location: string | undefined;
   /** HEAD's reflog, as git names it relative to the current directory. */
@@ -166,27 +177,59 @@ function at(cwd: string | undefined): { cwd?: string } {
   return cwd === undefined ? {} : { cwd };
 }
 
-async function probe(cwd: string | undefined): Promise<Probe> {
-  const clean = runGit(["-c", "safe.directory=*", ...PROBE_ARGS], {
-    ...at(cwd),
-    parse: true,
-    allowFailure: true,
-    cleanEnv: true, // tether:guard f1-clean-probe
-    env: { GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" },
-  });
-  clean.catch(() => {});
-  // What git finds itself, as the clean probe does: never a pin (src/repo_pin.ts).
-  const mine = await runGit(PROBE_ARGS, { ...at(cwd), parse: true, ownRepository: true });
-  const theirs = await clean;
-  const text = decoder.decode(mine.stdout);
-  if (theirs.code !== 0 || decoder.decode(theirs.stdout) !== text) { // tether:guard f1-same-answer
-    throw new GitError("failed", ENVIRONMENT_REASON);
-  }
+/** The probe, asked first with the caller's environment; the second answer on demand. */
+interface Probing {
+  /** Where git says the directory is, with the caller's environment (not yet confirmed). */
+  where: Promise<Probe>;
+  /**
+   * Ask again without the caller's environment.
+   *
+   * @returns The answer, once both agree: the environment points git nowhere else.
+   */
+  confirm(): Promise<Probe>;
+}
+
+function readProbe(text: string): Probe {
   const lines = text.replace(/\n$/, "").split("\n");
   if (lines.length !== PROBE_LINES) {
     throw new GitError("failed", "Cannot read where this directory is: a git path holds a newline");
   }
-  return { location: parseLocation(lines.slice(5)), reflog: lines[4]!, commonDir: lines[1]! };
+  return {
+    gitDir: lines[0]!,
+    location: parseLocation(lines.slice(5)),
+    reflog: lines[4]!,
+    commonDir: lines[1]!,
+  };
+}
+
+function startProbe(cwd: string | undefined): Probing {
+  // What git finds itself, as the clean probe does: never a pin (src/repo_pin.ts).
+  const mine = runGit(PROBE_ARGS, { ...at(cwd), parse: true, ownRepository: true });
+  const where = mine.then((r) => readProbe(decoder.decode(r.stdout)));
+  for (const p of [mine, where]) p.catch(() => {});
+  return {
+    where,
+    async confirm() {
+      const clean = runGit(["-c", "safe.directory=*", ...PROBE_ARGS], {
+        ...at(cwd),
+        parse: true,
+        allowFailure: true,
+        cleanEnv: true, // tether:guard f1-clean-probe
+        env: { GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" },
+      });
+      clean.catch(() => {});
+      const text = decoder.decode((await mine).stdout);
+      const theirs = await clean;
+      if (theirs.code !== 0 || decoder.decode(theirs.stdout) !== text) { // tether:guard f1-same-answer
+        throw new GitError("failed", ENVIRONMENT_REASON);
+      }
+      return readProbe(text);
+    },
+  };
+}
+
+async function probe(cwd: string | undefined): Promise<Probe> {
+  return await startProbe(cwd).confirm();
 }
 
 async function reflogId(reflogs: readonly string[], cwd: string | undefined): Promise<string> {
@@ -205,7 +248,7 @@ async function reflogId(reflogs: readonly string[], cwd: string | undefined): Pr
       r.code,
     );
   }
-  return decoder.decode(r.stdout);
+  return decoder.decode(r.stdout).replace(/\n$/, "");
 }
 
 /**
@@ -217,7 +260,7 @@ async function reflogId(reflogs: readonly string[], cwd: string | undefined): Pr
  * @example
  * ```ts
  * import { assertEquals } from "../_assert.ts";
- * const where = { location: undefined, reflog: ".git/logs/HEAD", commonDir: ".git" };
+ * const where = { gitDir: "/r/.git", location: undefined, reflog: ".git/logs/HEAD", commonDir: ".git" };
  * assertEquals(reflogsOf(where, "refs/heads/main"), [".git/logs/HEAD", ".git/logs/refs/heads/main"]);
  * assertEquals(reflogsOf(where, "HEAD"), [".git/logs/HEAD"]);
  * ```
@@ -268,60 +311,254 @@ interface Moment {
   status: GitResult;
 }
 
+/** A capture's readers for after status: up while status runs, asked once it has ended. */
+interface Readers {
+  /** `git cat-file --batch-check`: a line `HEAD` gives HEAD's id now. */
+  head: GitProcess;
+  /** `git hash-object --no-filters --stdin-paths`: a line per file gives its blob id now. */
+  files: GitProcess;
+  /** False once an answer was missing or not an id: a later one could be out of step. */
+  usable: boolean;
+}
+
+function startReaders(cwd: string | undefined): Readers | undefined {
+  // Flushed per answer whatever the caller's GIT_FLUSH: each one is waited for.
+  const env = { GIT_FLUSH: "1", GIT_NO_REPLACE_OBJECTS: "1" };
+  let head: GitProcess | undefined;
+  try {
+    head = startGit(["cat-file", "--batch-check=%(objectname)"], { ...at(cwd), env });
+    const files = startGit(["hash-object", "--no-filters", "--stdin-paths"], { ...at(cwd), env });
+    return { head, files, usable: true };
+  } catch {
+    head?.finish().catch(() => {});
+    return undefined; // the reads after status start their own processes instead
+  }
+}
+
+async function closeReaders(readers: Readers | undefined): Promise<void> {
+  if (readers) await Promise.all([readers.head.finish(), readers.files.finish()]).catch(() => {});
+}
+
 /**
- * One attempt: reflog, then status with HEAD and branch read while it runs, then reflog,
- * HEAD and branch again.
+ * A path git printed relative to where it ran, made absolute against that directory (the
+ * kernel resolves any `..` from there, as git would). `hash-object --stdin-paths` may move
+ * to the top level before it reads a path (git 2.39 does), unlike paths given as arguments.
  *
- * @param where The probe's answer.
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(absoluteFrom("/r/sub", "../.git/logs/HEAD"), "/r/sub/../.git/logs/HEAD");
+ * assertEquals(absoluteFrom("/r", "/elsewhere/.git/logs/HEAD"), "/elsewhere/.git/logs/HEAD");
+ * assertEquals(absoluteFrom("C:/r", "D:/g/logs/HEAD"), "D:/g/logs/HEAD");
+ * ```
+ * @param base The directory git ran in (absolute).
+ * @param path The path as git printed it.
+ * @returns The absolute path.
+ */
+export function absoluteFrom(base: string, path: string): string {
+  return /^(?:[/\\]|[A-Za-z]:[/\\])/.test(path) ? path : `${base}/${path}`;
+}
+
+/**
+ * The blob ids a file holding exactly `text` has, in either object format: the ids
+ * `hash-object` prints for it.
+ *
+ * @example The empty file
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals((await blobIds(""))[0], "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
+ * ```
+ * @param text The content.
+ * @returns The SHA-1 and the SHA-256 id.
+ */
+export async function blobIds(text: string): Promise<string[]> {
+  const body = new TextEncoder().encode(text);
+  const object = new Uint8Array([...new TextEncoder().encode(`blob ${body.length}\0`), ...body]);
+  return await Promise.all(["SHA-1", "SHA-256"].map(async (algorithm) =>
+    Array.from(
+      new Uint8Array(await crypto.subtle.digest(algorithm, object)),
+      (b) => b.toString(16).padStart(2, "0"),
+    ).join("")
+  ));
+}
+
+/** What the reads after status found: HEAD, the ref it is attached to, the reflogs' ids. */
+interface After {
+  head: string;
+  ref: string;
+  reflog: string;
+}
+
+const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** One line of `--stdin-paths`: C-quoted when it starts with a quote or holds a control character. */
+function pathLine(path: string): string {
+  // deno-lint-ignore no-control-regex
+  return /^"|[\u0000-\u001f\u007f]/.test(path) ? quoteLine(path) : path;
+}
+
+/**
+ * The reads after status through the readers, one after another and no process started:
+ * HEAD's id, then the `HEAD` file (it must hold what git writes for `attached`, so that its
+ * id names the ref HEAD is attached to), then the reflogs.
+ *
+ * @returns What they found, or undefined when the readers cannot vouch for it (a reader
+ *   failed, an answer is not an id, the `HEAD` file holds anything else): then the caller
+ *   reads with processes of its own.
+ */
+async function readAfter(
+  readers: Readers,
+  where: Probe,
+  attached: string,
+  reflogs: readonly string[],
+): Promise<After | undefined> {
+  if (!readers.usable) return undefined;
+  readers.usable = false; // until every answer has been read
+  try {
+    await readers.head.send("HEAD\n");
+    const head = await readers.head.readLine();
+    if (head === undefined || !OID.test(head)) return undefined;
+    const files = [`${where.gitDir}/HEAD`, ...reflogs];
+    await readers.files.send(files.map((f) => `${pathLine(f)}\n`).join(""));
+    const ids: string[] = [];
+    for (const _ of files) {
+      const id = await readers.files.readLine();
+      if (id === undefined || !OID.test(id)) return undefined;
+      ids.push(id);
+    }
+    readers.usable = true;
+    const written = attached === "HEAD" ? `${head}\n` : `ref: ${attached}\n`;
+    if (!(await blobIds(written)).includes(ids[0]!)) return undefined; // tether:guard f4-head-file
+    return { head, ref: attached, reflog: ids.slice(1).join("\n") };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One attempt: the reflogs are read once HEAD and the branch have been (they name the
+ * branch's reflog), status starts once the reflogs have been read, and once status has
+ * ended HEAD, the branch and the reflogs are read again, in that order.
+ *
+ * @param where Where the probe says the directory is.
  * @param cwd Where to capture.
- * @param attachedNow The ref HEAD is attached to, when already being read.
+ * @param before HEAD and the ref it is attached to, being read.
+ * @param started Called once status has started; gives the readers for after it, if any.
  * @returns The moment, or undefined when HEAD moved.
  */
 async function attempt(
-  where: Probe,
+  where: Promise<Probe>,
   cwd: string | undefined,
-  attachedNow?: Promise<string>,
+  before: Before,
+  started: () => Readers | undefined,
 ): Promise<Moment | undefined> {
-  const attached = await (attachedNow ?? readHeadRef(cwd));
-  const reflogs = reflogsOf(where, attached);
-  const before = await reflogId(reflogs, cwd);
-  const during = [
-    runGit(["status", "--porcelain"], { ...at(cwd), keepReplaceObjects: true }), // parity with the bash recipe
-    readHeadOid(cwd),
-    readHeadRef(cwd),
-  ] as const;
-  for (const p of during) p.catch(() => {});
-  const [status, head, ref] = await Promise.all(during);
-  const [after, headAfter, refAfter] = await Promise.all([
-    reflogId(reflogs, cwd),
-    readHeadOid(cwd),
-    readHeadRef(cwd),
-  ]);
-  const still = after === before && headAfter === head && refAfter === ref; // tether:guard f4-still
-  return still && ref === attached ? { head, ref, status } : undefined;
+  const attached = await before.attached;
+  const probed = await where;
+  const base = cwd ?? Deno.cwd();
+  const reflogs = reflogsOf(probed, attached).map((p) => absoluteFrom(base, p));
+  const reflog = await reflogId(reflogs, cwd);
+  const head = await before.head;
+  // Every move of HEAD from here on is in a reflog read above.
+  const status = await (async () => {
+    const running = runGit(["status", "--porcelain"], { ...at(cwd), keepReplaceObjects: true }); // parity with the bash recipe
+    running.catch(() => {});
+    const readers = started();
+    return { result: await running, readers };
+  })();
+  // HEAD and the branch are read before the reflogs: what they say held from the first
+  // reflog read to the second.
+  let after = status.readers && await readAfter(status.readers, probed, attached, reflogs);
+  if (!after) {
+    const [headAfter, refAfter] = await Promise.all([readHeadOid(cwd), readHeadRef(cwd)]);
+    after = { head: headAfter, ref: refAfter, reflog: await reflogId(reflogs, cwd) };
+  }
+  const still = after.reflog === reflog && after.head === head && after.ref === attached; // tether:guard f4-still
+  return still ? { head, ref: attached, status: status.result } : undefined;
 }
 
-async function capture(cwd: string | undefined): Promise<LiveTree> {
-  const version = assertGitVersion();
-  const probing = probe(cwd);
-  // Read-only, so it may run before the probe has cleared the environment; its answer is
-  // used only once the probe has.
-  const attached = readHeadRef(cwd);
-  for (const p of [probing, attached]) p.catch(() => {});
-  await version; // a git too old to answer the probe is named as too old
-  const where = await probing;
-  for (let n = 1; n <= CAPTURE_ATTEMPTS; n++) {
-    const moment = await attempt(where, cwd, n === 1 ? attached : undefined);
-    if (moment) {
-      return {
-        parent_head: moment.head,
-        parent_branch: branchValue(moment.ref),
-        parent_cwd: cwd ?? Deno.cwd(),
-        parent_dirty_fingerprint: await fingerprint(moment.status.stdout),
-        location: where.location,
-        headRef: moment.ref,
-      };
+/** What one attempt reads first: HEAD and the ref it is attached to. */
+interface Before {
+  attached: Promise<string>;
+  head: Promise<string>;
+}
+
+function readBefore(cwd: string | undefined): Before {
+  const before = { attached: readHeadRef(cwd), head: readHeadOid(cwd) };
+  for (const p of [before.attached, before.head]) p.catch(() => {});
+  return before;
+}
+
+/** Called when a capture's first `git status` has started (or the capture has ended without one). */
+type Started = () => void;
+
+/**
+ * Take a capture.
+ *
+ * @param cwd Where (default: the current directory).
+ * @param started Called once the first status has started, or the capture ended without.
+ * @param linger Do not wait for the readers after status to exit (they have been told to):
+ *   for a process that exits right after the capture.
+ * @returns The live tree.
+ */
+async function capture(
+  cwd: string | undefined,
+  started: Started = () => {},
+  linger = false,
+): Promise<LiveTree> {
+  // Status is the slow part, and the first one waits for three answers only: where the
+  // reflogs are (the probe with the caller's environment), the branch HEAD is attached to,
+  // and HEAD; then for the reflogs. Those start first; everything else starts once status
+  // has: the probe without the caller's environment and git's version (needed only before
+  // the capture is used) and the readers for after status. All read-only, so they may
+  // run before the environment has been cleared; nothing read is used unless it and the
+  // version check out.
+  const probing = startProbe(cwd);
+  const first = readBefore(cwd);
+  let checks: Promise<Probe> | undefined;
+  const checked = () =>
+    checks ??= (async () => {
+      const confirmed = probing.confirm();
+      confirmed.catch(() => {});
+      await assertGitVersion(); // a git too old to answer the probe is named as too old
+      return await confirmed; // then an environment that points git elsewhere
+    })();
+  let readers: Readers | undefined;
+  let opened = false;
+  const rest = () => {
+    checked().catch(() => {});
+    if (!opened) {
+      opened = true;
+      readers = startReaders(cwd);
     }
+    started();
+    return readers;
+  };
+  try {
+    for (let n = 1; n <= CAPTURE_ATTEMPTS; n++) {
+      let moment: Moment | undefined;
+      try {
+        moment = await attempt(probing.where, cwd, n === 1 ? first : readBefore(cwd), rest);
+      } catch (error) {
+        await checked();
+        throw error;
+      }
+      if (moment) {
+        const where = await checked();
+        return {
+          parent_head: moment.head,
+          parent_branch: branchValue(moment.ref),
+          parent_cwd: cwd ?? Deno.cwd(),
+          parent_dirty_fingerprint: await fingerprint(moment.status.stdout),
+          location: where.location,
+          headRef: moment.ref,
+        };
+      }
+    }
+    await checked();
+  } finally {
+    started();
+    const closing = closeReaders(readers);
+    if (!linger) await closing;
   }
   throw new GitError(
     "failed",
@@ -346,11 +583,19 @@ let early: Promise<LiveTree> | undefined;
 /**
  * Start the capture now, so that it runs while the caller loads the rest of its code and
  * reads its input. The next {@linkcode captureLive} uses it.
+ *
+ * For a process that exits once it has used the capture (`verify`): the capture's last
+ * readers are told to end but not waited for.
+ *
+ * @returns Settles once the capture's `git status` has started (or the capture ended
+ *   without one): loading and reading then run beside status, not before it.
  */
-export function prestartCapture(): void {
-  if (early) return;
-  early = capture(undefined);
+export function prestartCapture(): Promise<void> {
+  if (early) return Promise.resolve();
+  const { promise, resolve } = Promise.withResolvers<void>();
+  early = capture(undefined, resolve, true);
   early.catch(() => {}); // awaited later; never an unhandled rejection
+  return promise;
 }
 
 /** Where {@linkcode captureLive} captures. */
