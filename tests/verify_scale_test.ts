@@ -96,9 +96,11 @@ Deno.test("verify starts status only once the first reflog read has answered, an
 Deno.test("verify: HEAD put on another branch while status runs, with no reflog entry (the HEAD file rewritten), is never paired with that status", async () => {
   const repo = await makeRepo();
   await git(repo, ["branch", "side"]);
+  // Rewritten as git writes it (a new file renamed over the old): a truncated HEAD would
+  // make any git started meanwhile say "not a repository", which no real move does.
   const s = await logging(
     `case " $* " in *" status "*) if [ ! -e "$DIR/moved" ]; then : > "$DIR/moved"\n` +
-      `printf 'ref: refs/heads/side\\n' > '${repo}/.git/HEAD'; fi ;; esac`,
+      `printf 'ref: refs/heads/side\\n' > '${repo}/.git/HEAD.new'; mv '${repo}/.git/HEAD.new' '${repo}/.git/HEAD'; fi ;; esac`,
   );
   try {
     const r = await verifyRun(repo, s.env);
@@ -123,7 +125,7 @@ Deno.test("verify: the branch moved while status runs, with no reflog entry (the
   const c2 = await git(repo, ["rev-parse", "HEAD"]);
   const s = await logging(
     `case " $* " in *" status "*) if [ ! -e "$DIR/moved" ]; then : > "$DIR/moved"\n` +
-      `printf '%s\\n' ${c1} > '${repo}/.git/refs/heads/main'; fi ;; esac`,
+      `printf '%s\\n' ${c1} > '${repo}/.git/main.new'; mv '${repo}/.git/main.new' '${repo}/.git/refs/heads/main'; fi ;; esac`,
   );
   try {
     const r = await bin("verify", [
