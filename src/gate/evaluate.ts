@@ -8,7 +8,7 @@ import { SubagentResult } from "../contract/schemas.ts";
 import type { WorkingContextSnapshot } from "../context/snapshot.ts";
 import { readStatus, repoDirs } from "../context/status.ts";
 import { addFilteredIds, type PathContent, readContents } from "../context/content.ts";
-import { isFullOid } from "../git.ts";
+import { isFullOid, runGit } from "../git.ts";
 import { releaseObject } from "../anchor.ts";
 import { SNAPSHOT_ANCHOR, SNAPSHOT_HEAD_ANCHOR } from "../context/capture.ts";
 import {
@@ -223,6 +223,17 @@ async function observe(
     commitsRead,
     dirsRead,
   ]));
+  // HEAD read again once status has ended: a commit between the two readings (a sibling's,
+  // or a job the child left running) would pair the old HEAD's tree with a status taken
+  // after the commit, and what it committed would be seen nowhere (review verify-2, F3).
+  const headAfter = await settled(readHead(repo.top));
+  if (headAfter !== repo.head) { // tether:guard gate-head-still
+    throw new GateError(
+      `Cannot evaluate: HEAD moved while gate read the tree (from ${repo.head ?? "no commit"} to ${
+        headAfter ?? "no commit"
+      }): run gate again once nothing commits in this worktree`,
+    );
+  }
   const livePaths = live.map((e) => plainPath(e.path));
   const recorded = new Set(spawnPaths);
   const trees = await settled((async () => {
@@ -443,4 +454,14 @@ async function judge(
     reasons.push(`Claimed changes were not observed: ${list}${more}`);
   }
   return reasons;
+}
+
+/** HEAD's commit id now, or null on an unborn branch. */
+async function readHead(top: string): Promise<string | null> {
+  const head = await runGit(["rev-parse", "--verify", "-q", "HEAD"], {
+    cwd: top,
+    parse: true,
+    allowFailure: true,
+  });
+  return head.code === 0 ? new TextDecoder().decode(head.stdout).trim() : null;
 }
