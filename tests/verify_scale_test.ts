@@ -59,10 +59,11 @@ async function order(files: number): Promise<Event[]> {
   for (let i = 0; i < files; i++) tracked[`d${i % 7}/f${i}.txt`] = `${i}\n`;
   const repo = await makeRepo({ files: { "README.md": "r\n", ...tracked } });
   // The first reflog read answers late: a status started beside it would start first. And
-  // status takes its time: what starts while it runs logs its start before status ends.
+  // status takes its time (long enough for a loaded machine): what starts while it runs
+  // logs its start before status ends.
   const s = await logging(
     `case " $* " in *" hash-object --no-filters -- "*) /bin/sleep 0.3 ;;\n` +
-      `*" status "*) /bin/sleep 0.5 ;; esac`,
+      `*" status "*) /bin/sleep 1.5 ;; esac`,
   );
   try {
     const r = await verifyRun(repo, s.env);
