@@ -61,5 +61,6 @@ Deno.test({
   const small = await processes(10);
   const large = await processes(2000);
   assertEquals(large, small);
-  assertEquals(small.capture < 22 && small.gate < 22, true, JSON.stringify(small));
+  // A sanity bound, not a target: gate reads HEAD again after status (review verify-2 F3).
+  assertEquals(small.capture < 22 && small.gate < 24, true, JSON.stringify(small));
 });
