@@ -118,3 +118,20 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+/**
+ * Whether two byte arrays hold the same bytes.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * assertEquals(sameBytes(new Uint8Array([1, 2]), new Uint8Array([1, 2])), true);
+ * assertEquals(sameBytes(new Uint8Array([1]), new Uint8Array([1, 0])), false);
+ * ```
+ * @param a One array.
+ * @param b The other.
+ * @returns True when their lengths and every byte agree.
+ */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
+}

@@ -76,6 +76,12 @@ export interface GitOptions {
    * ({@linkcode pinRepository}): for a check of what the directory itself says now.
    */
   ownRepository?: boolean;
+  /**
+   * Environment variables git is asked to name (`GIT_TRACE2_ENV_VARS`, its trace on
+   * stderr): tether runs without environment access, and git reports what it sees. Their
+   * values come back in {@linkcode GitResult.traced}; the trace lines never reach `stderr`.
+   */
+  traceEnv?: readonly string[];
 }
 
 /**
@@ -163,6 +169,41 @@ export interface GitResult {
   stdout: Uint8Array;
   /** Standard error as text. */
   stderr: string;
+  /** The variables asked for with `traceEnv` that are set, by name. */
+  traced?: Record<string, string>;
+}
+
+/**
+ * Split git's trace events (`GIT_TRACE2_EVENT=2`) from its stderr: the `def_param` values
+ * they name, and the other lines as they were.
+ *
+ * @example A variable named, a message kept
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * const err = '{"event":"def_param","param":"HOME","value":"/h"}\nfatal: no\n';
+ * assertEquals(splitTrace(err), { traced: { HOME: "/h" }, stderr: "fatal: no\n" });
+ * ```
+ * @param stderr What git wrote to stderr.
+ * @returns The traced variables and the rest of stderr.
+ */
+export function splitTrace(stderr: string): { traced: Record<string, string>; stderr: string } {
+  const traced: Record<string, string> = {};
+  const rest: string[] = [];
+  for (const line of stderr.split("\n")) {
+    if (!line.startsWith('{"event":')) {
+      rest.push(line);
+      continue;
+    }
+    try {
+      const event = JSON.parse(line);
+      if (event?.event === "def_param" && typeof event.param === "string") {
+        if (typeof event.value === "string") traced[event.param] = event.value;
+      }
+    } catch {
+      rest.push(line); // not an event after all
+    }
+  }
+  return { traced, stderr: rest.join("\n") };
 }
 
 /**
@@ -324,6 +365,10 @@ export async function runGit(
   // parity with the user's shell.
   if (!options.keepReplaceObjects) env.GIT_NO_REPLACE_OBJECTS = "1"; // guard: no replace objects
   if (options.parse) env.LC_ALL = "C";
+  if (options.traceEnv) {
+    env.GIT_TRACE2_EVENT = "2";
+    env.GIT_TRACE2_ENV_VARS = options.traceEnv.join(",");
+  }
   // The whole output is read when git exits, so git need not flush after every record
   // (hash-object --stdin-paths, rev-list and the like write one line per syscall into a
   // pipe otherwise). Changes no byte of it; startGit's conversations keep flushing.
@@ -367,6 +412,7 @@ export async function runGit(
     stdout: output.stdout,
     stderr: decoder.decode(output.stderr),
   };
+  if (options.traceEnv) Object.assign(result, splitTrace(result.stderr));
   if (result.code !== 0 && !options.allowFailure) throw failure(args, result);
   return result;
 }

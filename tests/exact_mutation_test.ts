@@ -73,12 +73,18 @@ const CASES: GuardCase[] = [
     filter: "update-ref of this branch",
   },
   {
-    guard: "the caller's GIT_CONFIG_* reach no private-index call",
+    guard: "the caller's GIT_CONFIG_* reach no private-index call (behind the capture's refusal)",
     mutations: [{
       file: "src/seed/state.ts",
       find:
         `const NO_CALLER_CONFIG = { GIT_CONFIG_COUNT: "0", GIT_CONFIG_PARAMETERS: "" }; // GUARD:seed-no-caller-config`,
       replace: "const NO_CALLER_CONFIG = {};",
+    }, {
+      // The capture refuses such configuration first (review verify-2 F1): the seed's own
+      // guard is the second layer, shown needed with the first disabled.
+      file: "src/handshake/capture.ts",
+      find: "if (set.length === 0) return; // tether:guard env-config-seen",
+      replace: "if (set.length >= 0) return; // tether:guard env-config-seen",
     }],
     file: "tests/verify_review2_test.ts",
     filter: "GIT_CONFIG_PARAMETERS core.excludesFile",

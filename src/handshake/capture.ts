@@ -32,6 +32,7 @@ import { quoteLine } from "../seed/paths.ts";
 import { absoluteDir, HOST_OS } from "./cwd.ts";
 import { fingerprint } from "./fingerprint.ts";
 import type { TreeState } from "./fields.ts";
+import { sameBytes } from "../encoding.ts";
 
 /** A capture of the live tree. */
 export interface LiveTree extends TreeState {
@@ -74,6 +75,55 @@ export const ENVIRONMENT_REASON =
   "git's environment points it away from the directory it runs in (GIT_DIR, GIT_WORK_TREE, " +
   "GIT_INDEX_FILE, GIT_OBJECT_DIRECTORY, GIT_COMMON_DIR or the like is set); tether measures " +
   "the tree it stands in: unset them and run again";
+
+/**
+ * The variables that carry configuration, or settings like it, in git's environment: the
+ * probe asks git whether any is set, and then status is taken a second time without them.
+ */
+export const CONFIG_VARIABLES: readonly string[] = [
+  "GIT_CONFIG_COUNT",
+  "GIT_CONFIG_PARAMETERS",
+  "GIT_CONFIG_GLOBAL",
+  "GIT_CONFIG_SYSTEM",
+  "GIT_CONFIG_NOSYSTEM",
+  "GIT_ATTR_NOSYSTEM",
+];
+
+/** What the second status needs from the caller's environment to find the user's config. */
+const HOME_VARIABLES: readonly string[] = ["HOME", "XDG_CONFIG_HOME"];
+
+/** Why a capture refuses configuration in the environment that changes what status prints. */
+export const CONFIG_REASON =
+  "configuration carried in git's environment (GIT_CONFIG_COUNT, GIT_CONFIG_PARAMETERS, " +
+  "GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, GIT_CONFIG_NOSYSTEM or GIT_ATTR_NOSYSTEM) changes " +
+  "what git status prints here, so the tree would be judged under settings the block's " +
+  "capture may not have had: unset them and run again";
+
+/**
+ * Which of {@linkcode CONFIG_VARIABLES} say something, of what git traced: a count of
+ * none and empty parameters are nothing.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(configInEnvironment({ GIT_CONFIG_COUNT: "0", GIT_CONFIG_PARAMETERS: "", HOME: "/h" }), []);
+ * assertEquals(configInEnvironment({ GIT_CONFIG_COUNT: "1", GIT_CONFIG_NOSYSTEM: "" }), [
+ *   "GIT_CONFIG_COUNT",
+ *   "GIT_CONFIG_NOSYSTEM",
+ * ]);
+ * ```
+ * @param traced The variables git named.
+ * @returns Their names, in {@linkcode CONFIG_VARIABLES} order.
+ */
+export function configInEnvironment(traced: Readonly<Record<string, string>>): string[] {
+  return CONFIG_VARIABLES.filter((name) => {
+    const value = traced[name];
+    if (value === undefined) return false;
+    if (name === "GIT_CONFIG_COUNT") return value.trim() !== "" && value.trim() !== "0";
+    if (name === "GIT_CONFIG_PARAMETERS") return value.trim() !== "";
+    return true;
+  });
+}
 
 const decoder = new TextDecoder();
 
@@ -170,6 +220,8 @@ interface Probe {
   reflog: string;
   /** The common git directory, as git names it relative to the current directory. */
   commonDir: string;
+  /** What git traced of {@linkcode CONFIG_VARIABLES} and the home variables. */
+  traced: Record<string, string>;
 }
 
 /** The `cwd` part of git options for a capture elsewhere (empty for the current directory). */
@@ -189,7 +241,7 @@ interface Probing {
   confirm(): Promise<Probe>;
 }
 
-function readProbe(text: string): Probe {
+function readProbe(text: string, traced: Record<string, string> = {}): Probe {
   const lines = text.replace(/\n$/, "").split("\n");
   if (lines.length !== PROBE_LINES) {
     throw new GitError("failed", "Cannot read where this directory is: a git path holds a newline");
@@ -199,31 +251,51 @@ function readProbe(text: string): Probe {
     location: parseLocation(lines.slice(5)),
     reflog: lines[4]!,
     commonDir: lines[1]!,
+    traced,
   };
 }
 
 function startProbe(cwd: string | undefined): Probing {
   // What git finds itself, as the clean probe does: never a pin (src/repo_pin.ts).
-  const mine = runGit(PROBE_ARGS, { ...at(cwd), parse: true, ownRepository: true });
-  const where = mine.then((r) => readProbe(decoder.decode(r.stdout)));
+  const mine = runGit(PROBE_ARGS, {
+    ...at(cwd),
+    parse: true,
+    ownRepository: true,
+    traceEnv: [...CONFIG_VARIABLES, ...HOME_VARIABLES],
+  });
+  const where = mine.then((r) => readProbe(decoder.decode(r.stdout), r.traced));
   for (const p of [mine, where]) p.catch(() => {});
   return {
     where,
     async confirm() {
-      const clean = runGit(["-c", "safe.directory=*", ...PROBE_ARGS], {
+      // safe.directory through the environment, not `-c`: git passes its own `-c` options
+      // on in GIT_CONFIG_PARAMETERS, which then holds only tether's hardening here, the
+      // reference for what the caller's environment added to it.
+      const clean = runGit(PROBE_ARGS, {
         ...at(cwd),
         parse: true,
         allowFailure: true,
         cleanEnv: true, // tether:guard f1-clean-probe
-        env: { GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" },
+        env: {
+          GIT_DISCOVERY_ACROSS_FILESYSTEM: "1",
+          GIT_CONFIG_COUNT: "1",
+          GIT_CONFIG_KEY_0: "safe.directory",
+          GIT_CONFIG_VALUE_0: "*",
+        },
+        traceEnv: ["GIT_CONFIG_PARAMETERS"],
       });
       clean.catch(() => {});
-      const text = decoder.decode((await mine).stdout);
+      const answer = await mine;
+      const text = decoder.decode(answer.stdout);
       const theirs = await clean;
       if (theirs.code !== 0 || decoder.decode(theirs.stdout) !== text) { // tether:guard f1-same-answer
         throw new GitError("failed", ENVIRONMENT_REASON);
       }
-      return readProbe(text);
+      const traced = { ...answer.traced };
+      if (traced.GIT_CONFIG_PARAMETERS === theirs.traced?.GIT_CONFIG_PARAMETERS) { // tether:guard env-config-own-parameters
+        delete traced.GIT_CONFIG_PARAMETERS; // only tether's own options
+      }
+      return readProbe(text, traced);
     },
   };
 }
@@ -476,6 +548,41 @@ async function attempt(
   return still ? { head, ref: attached, status: status.result } : undefined;
 }
 
+/**
+ * Refuse configuration carried in the caller's environment when it changes what status
+ * prints (see {@linkcode CONFIG_REASON}): with any of {@linkcode CONFIG_VARIABLES} set,
+ * status is taken again with none of the caller's environment but the home variables
+ * (the user's own config files are read as in their shell), and the two must agree byte
+ * for byte. A harness that sets such a variable without effect on status is not refused.
+ *
+ * @param where The confirmed probe.
+ * @param cwd Where the capture ran.
+ * @param status The capture's status.
+ * @throws {GitError} when the two disagree or the second cannot be taken.
+ */
+async function assertStatusWithoutConfig(
+  where: Probe,
+  cwd: string | undefined,
+  status: GitResult,
+): Promise<void> {
+  const set = configInEnvironment(where.traced);
+  if (set.length === 0) return; // tether:guard env-config-seen
+  const home: Record<string, string> = {};
+  for (const name of HOME_VARIABLES) {
+    const value = where.traced[name];
+    if (value !== undefined) home[name] = value;
+  }
+  const plain = await runGit(["-c", "safe.directory=*", "status", "--porcelain"], {
+    ...at(cwd),
+    keepReplaceObjects: true,
+    allowFailure: true,
+    cleanEnv: true,
+    env: { ...home, GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" },
+  });
+  const same = plain.code === 0 && sameBytes(plain.stdout, status.stdout); // tether:guard env-config-same-status
+  if (!same) throw new GitError("failed", `${CONFIG_REASON} (set: ${set.join(", ")})`);
+}
+
 /** What one attempt reads first: HEAD and the ref it is attached to. */
 interface Before {
   attached: Promise<string>;
@@ -544,6 +651,7 @@ async function capture(
       }
       if (moment) {
         const where = await checked();
+        await assertStatusWithoutConfig(where, cwd, moment.status);
         return {
           parent_head: moment.head,
           parent_branch: branchValue(moment.ref),

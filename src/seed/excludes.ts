@@ -73,26 +73,6 @@ export function defaultExcludesFile(
   return undefined;
 }
 
-/**
- * The variables git's trace names in its `def_param` events (`GIT_TRACE2_ENV_VARS`): tether
- * runs without environment access, and git reports what it sees.
- */
-function tracedVariables(stderr: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of stderr.split("\n")) {
-    if (!line.startsWith("{")) continue;
-    try {
-      const event = JSON.parse(line);
-      if (event?.event === "def_param" && typeof event.param === "string") {
-        if (typeof event.value === "string") out[event.param] = event.value;
-      }
-    } catch {
-      // not an event line
-    }
-  }
-  return out;
-}
-
 let resolved: Promise<string | undefined> | undefined;
 
 /**
@@ -112,7 +92,7 @@ export function trustedExcludesFile(): Promise<string | undefined> {
       {
         ...(Deno.build.os === "windows" ? {} : { cwd: "/" }), // tether:guard excl-outside-repo
         allowFailure: true,
-        env: { GIT_TRACE2_EVENT: "2", GIT_TRACE2_ENV_VARS: "XDG_CONFIG_HOME,HOME" },
+        traceEnv: ["XDG_CONFIG_HOME", "HOME"],
       },
     );
     if (read.code !== 0 && read.code !== 1) { // 1: no value set
@@ -122,7 +102,7 @@ export function trustedExcludesFile(): Promise<string | undefined> {
       );
     }
     const configured = trustedValue(new TextDecoder().decode(read.stdout));
-    const file = configured ?? defaultExcludesFile(tracedVariables(read.stderr));
+    const file = configured ?? defaultExcludesFile(read.traced ?? {});
     return file === "" ? undefined : file;
   })();
   return resolved;

@@ -26,6 +26,7 @@ import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
 import { decodePaths } from "./paths.ts";
 import { excludesFileAt, trustedIgnored } from "./excludes.ts";
 import { unmergedMessage, unmergedPaths } from "./refusal.ts";
+import { sameBytes } from "../encoding.ts";
 
 /** A worktree's content at one consistent moment. */
 export interface TreeState {
@@ -155,10 +156,6 @@ async function headAndEntries(
     runGit(["ls-files", "--stage", "-z", "--full-name", "--", ":/"], { cwd: top, env }),
   ]);
   return [head, entries.stdout];
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }
 
 /**

@@ -30,6 +30,7 @@ import { changedPaths } from "../seed/state.ts";
 import { parseMergeTree } from "./conflicts.ts";
 import { mergeTrees } from "./merge.ts";
 import { LANDED_REF_PREFIX } from "./plan.ts";
+import { sameBytes } from "../encoding.ts";
 
 /**
  * The ref that anchors a child's records against pruning (never read as a record).
@@ -126,10 +127,6 @@ export async function anchorRecord(branch: string, id: string): Promise<string |
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 const RECORD_MESSAGE = /\n\ntether: landed (\S+) ([0-9a-f]{32})\n$/;
