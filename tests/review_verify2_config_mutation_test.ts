@@ -34,11 +34,21 @@ const CASES: GuardCase[] = [
     mutations: [{
       file: CAPTURE,
       find:
-        "if (traced.GIT_CONFIG_PARAMETERS === theirs.traced?.GIT_CONFIG_PARAMETERS) { // tether:guard env-config-own-parameters",
+        "if (traced.GIT_CONFIG_PARAMETERS === where.ownParameters) { // tether:guard env-config-own-parameters",
       replace: "if (true) { // tether:guard env-config-own-parameters",
     }],
     file: FILE,
     filter: "hides an untracked file",
+  },
+  {
+    guard: "a git whose trace named nothing is taken as configuration unknown",
+    mutations: [{
+      file: CAPTURE,
+      find: "const set = ran ? configInEnvironment(traced) :",
+      replace: "const set = true ? configInEnvironment(traced) :",
+    }],
+    file: FILE,
+    filter: "names none of its environment",
   },
 ];
 

@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
-import { bin, makeRepo, tempDir } from "./_helpers.ts";
+import { bin, gitShim, makeRepo, tempDir } from "./_helpers.ts";
 
 const HIDE_UNTRACKED = {
   GIT_CONFIG_COUNT: "1",
@@ -96,5 +96,22 @@ Deno.test("verify-2 F1: the parent's capture refuses it too: handshake exits 3 a
     assertIncludes(made.stderr, "configuration carried in git's environment");
   } finally {
     await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("verify-2 F1: a git that names none of its environment still gets the second status: refused, never a match", async () => {
+  const { repo, block } = await divergedRepo();
+  const shim = await gitShim("unset GIT_TRACE2_ENV_VARS"); // git traces no variable
+  try {
+    const env = { ...shim.env, ...HIDE_UNTRACKED };
+    const hidden = await bin("verify", [], { cwd: repo, stdin: block, env });
+    assertEquals(hidden.code, 3, hidden.stdout + hidden.stderr);
+    assertIncludes(hidden.stdout, "git named none of its variables");
+    await Deno.remove(join(repo, "evil.txt"));
+    const clean = await bin("verify", [], { cwd: repo, stdin: block, env: shim.env });
+    assertEquals(clean.code, 0, clean.stdout + clean.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+    await Deno.remove(shim.dir, { recursive: true });
   }
 });

@@ -222,6 +222,8 @@ interface Probe {
   commonDir: string;
   /** What git traced of {@linkcode CONFIG_VARIABLES} and the home variables. */
   traced: Record<string, string>;
+  /** GIT_CONFIG_PARAMETERS as it is with tether's own options alone (the confirmed probe's). */
+  ownParameters?: string | undefined;
 }
 
 /** The `cwd` part of git options for a capture elsewhere (empty for the current directory). */
@@ -291,11 +293,10 @@ function startProbe(cwd: string | undefined): Probing {
       if (theirs.code !== 0 || decoder.decode(theirs.stdout) !== text) { // tether:guard f1-same-answer
         throw new GitError("failed", ENVIRONMENT_REASON);
       }
-      const traced = { ...answer.traced };
-      if (traced.GIT_CONFIG_PARAMETERS === theirs.traced?.GIT_CONFIG_PARAMETERS) { // tether:guard env-config-own-parameters
-        delete traced.GIT_CONFIG_PARAMETERS; // only tether's own options
-      }
-      return readProbe(text, traced);
+      return {
+        ...readProbe(text, answer.traced),
+        ownParameters: theirs.traced?.GIT_CONFIG_PARAMETERS,
+      };
     },
   };
 }
@@ -565,11 +566,18 @@ async function assertStatusWithoutConfig(
   cwd: string | undefined,
   status: GitResult,
 ): Promise<void> {
-  const set = configInEnvironment(where.traced);
+  // tether's own `-c` options are always in GIT_CONFIG_PARAMETERS: a trace without it did
+  // not run, and then nothing is known of the environment.
+  const traced = { ...where.traced };
+  const ran = traced.GIT_CONFIG_PARAMETERS !== undefined;
+  if (traced.GIT_CONFIG_PARAMETERS === where.ownParameters) { // tether:guard env-config-own-parameters
+    delete traced.GIT_CONFIG_PARAMETERS; // only tether's own options
+  }
+  const set = ran ? configInEnvironment(traced) : ["(git named none of its variables)"]; // tether:guard env-config-untraced
   if (set.length === 0) return; // tether:guard env-config-seen
   const home: Record<string, string> = {};
   for (const name of HOME_VARIABLES) {
-    const value = where.traced[name];
+    const value = traced[name];
     if (value !== undefined) home[name] = value;
   }
   const plain = await runGit(["-c", "safe.directory=*", "status", "--porcelain"], {
