@@ -10,15 +10,10 @@ const FILE = "tests/review8_ignore_test.ts";
 
 const CASES: GuardCase[] = [
   {
-    // Two layers: the call starts outside any repository, and a value of another scope
-    // would be dropped anyway; either alone keeps the test passing.
+    // The call runs in the repository (as git reads it there, review worktree-9 finding 1):
+    // only the scope keeps the repository's own value out.
     guard: "only the global and system configuration name the user's ignore file",
     mutations: [{
-      file: "src/seed/excludes.ts",
-      find:
-        '...(Deno.build.os === "windows" ? {} : { cwd: "/" }), // tether:guard excl-outside-repo',
-      replace: "// tether:guard excl-outside-repo",
-    }, {
       file: "src/seed/excludes.ts",
       find:
         "if (TRUSTED_SCOPES.has(parts[i]!)) value = parts[i + 1]!; // tether:guard excl-trusted-scope",
@@ -26,6 +21,18 @@ const CASES: GuardCase[] = [
     }],
     file: FILE,
     filter: "finding 3 (a) spawn",
+  },
+  {
+    guard: "the user's ignore file is asked where git asks it: in the repository",
+    mutations: [{
+      file: "src/seed/excludes.ts",
+      find:
+        '{ cwd: top, allowFailure: true, traceEnv: ["XDG_CONFIG_HOME", "HOME"] }, // tether:guard excl-in-repo',
+      replace:
+        '{ cwd: "/", allowFailure: true, traceEnv: ["XDG_CONFIG_HOME", "HOME"] }, // tether:guard excl-in-repo',
+    }],
+    file: FILE,
+    filter: "worktree-9 finding 1",
   },
   {
     guard: "the default ignore file is under $XDG_CONFIG_HOME when it is set",
@@ -53,7 +60,7 @@ const CASES: GuardCase[] = [
     guard: "a spawn whose capture left a path out is refused in one line",
     mutations: [{
       file: "src/worktree/spawn.ts",
-      find: "await refuseLeftOut(left); // tether:guard wt-spawn-left-out",
+      find: "await refuseLeftOut(left, parent.top); // tether:guard wt-spawn-left-out",
       replace: "// tether:guard wt-spawn-left-out",
     }],
     file: FILE,
@@ -63,7 +70,7 @@ const CASES: GuardCase[] = [
     guard: "the harness form whose capture left a path out is refused",
     mutations: [{
       file: "src/worktree/spawn.ts",
-      find: "await refuseLeftOut(left); // tether:guard wt-seed-left-out",
+      find: "await refuseLeftOut(left, parent.top); // tether:guard wt-seed-left-out",
       replace: "// tether:guard wt-seed-left-out",
     }],
     file: FILE,

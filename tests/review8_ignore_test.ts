@@ -45,7 +45,7 @@ interface Fam {
  *   the global configuration names.
  */
 async function fam(
-  how: "xdg" | "home" | "global" = "xdg",
+  how: "xdg" | "home" | "global" | "includeif" = "xdg",
   patterns = ".env.local\n",
 ): Promise<Fam> {
   const parent = await makeRepo({ files: { "f.txt": TEN, ".gitignore": "*.log\n" } });
@@ -60,10 +60,22 @@ async function fam(
     env.XDG_CONFIG_HOME = ""; // unset, to git
     await Deno.mkdir(join(home, ".config", "git"), { recursive: true });
     await Deno.writeTextFile(join(home, ".config", "git", "ignore"), patterns);
-  } else {
+  } else if (how === "global") {
     env.XDG_CONFIG_HOME = "";
     await Deno.writeTextFile(join(home, "my-ignore"), patterns);
     await Deno.writeTextFile(join(home, ".gitconfig"), "[core]\n\texcludesFile = ~/my-ignore\n");
+  } else {
+    // Set only for repositories under the parent's directory (review worktree-9, finding 1),
+    // beside a default ignore file that git does not read there.
+    env.XDG_CONFIG_HOME = "";
+    await Deno.writeTextFile(join(home, "work-ignore"), patterns);
+    await Deno.writeTextFile(join(home, "work.inc"), "[core]\n\texcludesFile = ~/work-ignore\n");
+    await Deno.writeTextFile(
+      join(home, ".gitconfig"),
+      `[includeIf "gitdir:${await Deno.realPath(parent)}/"]\n\tpath = ${join(home, "work.inc")}\n`,
+    );
+    await Deno.mkdir(join(home, ".config", "git"), { recursive: true });
+    await Deno.writeTextFile(join(home, ".config", "git", "ignore"), "*.tmp\n");
   }
   await Deno.writeTextFile(join(parent, ".env.local"), SECRET);
   await Deno.writeTextFile(join(parent, "u.txt"), "untracked\n");
@@ -264,6 +276,34 @@ Deno.test("observation: a ! line on for the land's check and off for its checkou
     );
   } finally {
     await Deno.remove(shim.dir, { recursive: true }).catch(() => {});
+    await f.cleanup();
+  }
+});
+
+Deno.test("worktree-9 finding 1 (a): an ignore file set in an includeIf gitdir: section is the user's: a child's info/exclude line gets the next spawn refused", async () => {
+  const f = await fam("includeif");
+  try {
+    const [first] = await spawn(f, "first");
+    assertEquals(await exists(join(first, ".env.local")), false);
+    await PLANTS[1]![1](first);
+    const r = await spawnRun(f, "second");
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertIncludes(r.stderr, `The user's ignore file ${join(f.home, "work-ignore")}`);
+    assertEquals(await exists(join(f.kids, "second")), false, "no worktree is made");
+    assertEquals(await secretStored(f), false, "the secret's bytes reached the object store");
+  } finally {
+    await f.cleanup();
+  }
+});
+
+Deno.test("worktree-9 finding 1 (b): the default ignore file git does not read there plays no part: a correct spawn carries debug.tmp", async () => {
+  const f = await fam("includeif");
+  try {
+    await Deno.writeTextFile(join(f.parent, "debug.tmp"), "debug\n");
+    const [child] = await spawn(f, "c");
+    assertEquals(await text(child, "debug.tmp"), "debug\n");
+    assertEquals(await exists(join(child, ".env.local")), false);
+  } finally {
     await f.cleanup();
   }
 });

@@ -73,27 +73,29 @@ export function defaultExcludesFile(
   return undefined;
 }
 
-let resolved: Promise<string | undefined> | undefined;
+const resolved = new Map<string, Promise<string | undefined>>();
 
 /**
- * The user's ignore file as git finds it when the repository sets nothing: the global or
- * system `core.excludesFile` (`~` expanded), else the default
- * ({@linkcode defaultExcludesFile}). Read once per process, in one git call started outside
- * any repository (`/`; a repository's values are dropped by scope anyway), so every capture
- * of one run reads the same file. An empty value names no file, as in git.
+ * The user's ignore file as git finds it in the worktree at `top` when the repository sets
+ * nothing: the global or system `core.excludesFile` (`~` expanded), else the default
+ * ({@linkcode defaultExcludesFile}). Asked where git asks it, in the repository, so that a
+ * value the global configuration sets in an `[includeIf "gitdir:…"]` section applies as it
+ * does for git there (review worktree-9, finding 1); the repository's own records
+ * (`local`, `worktree`, and what they include) are dropped by scope. Read once per top
+ * level and process, in one git call, so every capture of one run reads the same file. An
+ * empty value names no file, as in git.
  *
+ * @param top The worktree's top level.
  * @returns The path (relative values as written), or undefined.
- * @throws {GitError} when the global or system configuration cannot be read.
+ * @throws {GitError} when the configuration cannot be read.
  */
-export function trustedExcludesFile(): Promise<string | undefined> {
-  resolved ??= (async () => {
+export function trustedExcludesFile(top: string): Promise<string | undefined> {
+  let known = resolved.get(top);
+  if (known) return known;
+  known = (async () => {
     const read = await runGit(
       ["config", "--show-scope", "-z", "--type=path", "--get-all", "core.excludesFile"],
-      {
-        ...(Deno.build.os === "windows" ? {} : { cwd: "/" }), // tether:guard excl-outside-repo
-        allowFailure: true,
-        traceEnv: ["XDG_CONFIG_HOME", "HOME"],
-      },
+      { cwd: top, allowFailure: true, traceEnv: ["XDG_CONFIG_HOME", "HOME"] }, // tether:guard excl-in-repo
     );
     if (read.code !== 0 && read.code !== 1) { // 1: no value set
       throw new GitError(
@@ -105,7 +107,8 @@ export function trustedExcludesFile(): Promise<string | undefined> {
     const file = configured ?? defaultExcludesFile(read.traced ?? {});
     return file === "" ? undefined : file;
   })();
-  return resolved;
+  resolved.set(top, known);
+  return known;
 }
 
 const readable = new Map<string, Promise<boolean>>();
@@ -131,7 +134,7 @@ function exists(file: string): Promise<boolean> {
  * @returns The absolute path, or undefined (no file, or none git can read).
  */
 export async function excludesFileAt(top: string): Promise<string | undefined> {
-  const file = await trustedExcludesFile();
+  const file = await trustedExcludesFile(top);
   if (file === undefined) return undefined;
   const absolute = isAbsolute(file) ? file : join(top, file);
   return await exists(absolute) ? absolute : undefined;
@@ -174,11 +177,12 @@ export async function trustedIgnored(
  * it left none.
  *
  * @param left The paths the capture left out.
+ * @param top The top level of the worktree captured.
  * @throws {GitError} when there is one.
  */
-export async function refuseLeftOut(left: ReadonlySet<string>): Promise<void> {
+export async function refuseLeftOut(left: ReadonlySet<string>, top: string): Promise<void> {
   if (left.size === 0) return;
-  throw new GitError("failed", leftOutMessage([...left].sort(), await trustedExcludesFile()));
+  throw new GitError("failed", leftOutMessage([...left].sort(), await trustedExcludesFile(top)));
 }
 
 /**

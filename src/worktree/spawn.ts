@@ -614,7 +614,7 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
           live = after;
         }
       }
-      await refuseLeftOut(left); // tether:guard wt-spawn-left-out
+      await refuseLeftOut(left, parent.top); // tether:guard wt-spawn-left-out
       if (state.head !== first.parent_head) {
         throw new GitError("failed", "The parent's HEAD moved while the worktrees were made");
       }
@@ -710,7 +710,7 @@ export async function seedParent(cwd?: string): Promise<Omit<Spawn, "children">>
     const live = await captureLive(where);
     const left = new Set<string>();
     const state = await captureState(parent.top, { left });
-    await refuseLeftOut(left); // tether:guard wt-seed-left-out
+    await refuseLeftOut(left, parent.top); // tether:guard wt-seed-left-out
     const after = await captureLive(where);
     if (
       state.head === live.parent_head && after.parent_head === live.parent_head &&
