@@ -341,7 +341,7 @@ async function reflogId(reflogs: readonly string[], cwd: string | undefined): Pr
  * @param ref The ref HEAD is attached to, or `HEAD`.
  * @returns The reflog files to read.
  */
-export function reflogsOf(where: Probe, ref: string): string[] {
+export function reflogsOf(where: Pick<Probe, "reflog" | "commonDir">, ref: string): string[] {
   if (ref === "HEAD") return [where.reflog];
   return [where.reflog, `${where.commonDir}/logs/${ref}`]; // tether:guard f4-branch-reflog
 }
