@@ -221,17 +221,14 @@ export const HARDENING_ARGS: readonly string[] = [
   "core.fsmonitor=false",
   "-c",
   "protocol.allow=never",
-  "-c",
-  "trace2.normalTarget=",
-  "-c",
-  "trace2.perfTarget=",
-  "-c",
-  "trace2.eventTarget=",
 ];
 
 /**
- * Git's trace switches. Empty turns each off: a caller could otherwise point one at a
- * file and have git write there what it read (every worktree's reflog, for coord).
+ * Git's trace switches, each set to `0`, which turns it off. A caller could otherwise
+ * point one at a file and have git write there what it read (every worktree's reflog, for
+ * coord). Empty is not off for trace2: it then takes `trace2.eventTarget` and the like from
+ * the system or global configuration (which a caller can choose with `HOME` or
+ * `GIT_CONFIG_GLOBAL`), and trace2 never reads `-c` options.
  */
 export const TRACE_VARIABLES: readonly string[] = [
   "GIT_TRACE",
@@ -261,7 +258,7 @@ export const HARDENING_ENV: Readonly<Record<string, string>> = {
   GIT_OPTIONAL_LOCKS: "0",
   GIT_PAGER: "cat",
   PAGER: "cat",
-  ...Object.fromEntries(TRACE_VARIABLES.map((name) => [name, ""])),
+  ...Object.fromEntries(TRACE_VARIABLES.map((name) => [name, "0"])), // tether:guard trace-off
 };
 
 const decoder = new TextDecoder();

@@ -13,11 +13,23 @@ const GUARDS: Omit<GuardCase, "file">[] = [
     mutations: [
       {
         file: "src/git.ts",
-        find: `  ...Object.fromEntries(TRACE_VARIABLES.map((name) => [name, ""])),\n`,
+        find:
+          `  ...Object.fromEntries(TRACE_VARIABLES.map((name) => [name, "0"])), // tether:guard trace-off\n`,
         replace: "",
       },
     ],
     filter: "trace variables",
+  },
+  {
+    guard: "git trace switches set to 0, not empty (empty falls back to the configuration)",
+    mutations: [
+      {
+        file: "src/git.ts",
+        find: `TRACE_VARIABLES.map((name) => [name, "0"])), // tether:guard trace-off`,
+        replace: `TRACE_VARIABLES.map((name) => [name, ""])), // tether:guard trace-off`,
+      },
+    ],
+    filter: "trace targets in a configuration file",
   },
   {
     guard: "status hides work items the caller cannot see",

@@ -52,6 +52,41 @@ Deno.test("coord: git trace variables set by W2 do not dump W1's reflog to a fil
   }
 });
 
+Deno.test("coord: trace targets in a configuration file W2 chooses do not dump W1's reflog either", async () => {
+  const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
+  try {
+    const secret = await repo.commit("W1", { "s.md": "s\n" }, "W1 secret XYZZY");
+    await repo.commit("W2", { "w2.md": "w2\n" }, "W2 work");
+    const trace = join(repo.root, "trace");
+    const config = join(repo.root, "w2.gitconfig");
+    await Deno.writeTextFile(
+      config,
+      `[trace2]\n\teventTarget = ${trace}.event\n\tperfTarget = ${trace}.perf\n` +
+        `\tnormalTarget = ${trace}.normal\n\tconfigParams = *\n`,
+    );
+    const r = await bin("coord", [
+      "handoff",
+      "E001",
+      "--to",
+      "Primary",
+      "--sha",
+      "HEAD",
+      "--path",
+      "w2.md",
+      "--subject",
+      "x",
+    ], { cwd: repo.wt.W2, stdin: "b\n", env: { GIT_CONFIG_GLOBAL: config } });
+    assertEquals(r.code, 0, r.stderr);
+    for (const kind of ["event", "perf", "normal"]) {
+      const text = await Deno.readTextFile(`${trace}.${kind}`).catch(() => "");
+      assertEquals(text, "", `git traced to ${kind}`);
+      assertExcludes(text, secret);
+    }
+  } finally {
+    await repo.cleanup();
+  }
+});
+
 Deno.test("coord status does not list a work item in which the caller sees nothing", async () => {
   const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
   try {
