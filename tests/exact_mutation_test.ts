@@ -83,8 +83,8 @@ const CASES: GuardCase[] = [
       // The capture refuses such configuration first (review verify-2 F1): the seed's own
       // guard is the second layer, shown needed with the first disabled.
       file: "src/handshake/capture.ts",
-      find: "if (set.length === 0) return; // tether:guard env-config-seen",
-      replace: "if (set.length >= 0) return; // tether:guard env-config-seen",
+      find: "if (differs.length === 0) return; // tether:guard env-config-seen",
+      replace: "if (differs.length >= 0) return; // tether:guard env-config-seen",
     }],
     file: "tests/verify_review2_test.ts",
     filter: "GIT_CONFIG_PARAMETERS core.excludesFile",

@@ -10,11 +10,11 @@ const CAPTURE = "src/handshake/capture.ts";
 
 const CASES: GuardCase[] = [
   {
-    guard: "a capture looks for configuration in the environment",
+    guard: "a capture takes status again when the environment changes a setting",
     mutations: [{
       file: CAPTURE,
-      find: "if (set.length === 0) return; // tether:guard env-config-seen",
-      replace: "if (set.length >= 0) return; // tether:guard env-config-seen",
+      find: "if (differs.length === 0) return; // tether:guard env-config-seen",
+      replace: "if (differs.length >= 0) return; // tether:guard env-config-seen",
     }],
     file: FILE,
     filter: "hides an untracked file",
@@ -23,29 +23,40 @@ const CASES: GuardCase[] = [
     guard: "status without the caller's environment must print the same bytes",
     mutations: [{
       file: CAPTURE,
-      find: "const same = plain.code === 0 && sameBytes(plain.stdout, status.stdout);",
-      replace: "const same = plain.code === 0 || sameBytes(plain.stdout, status.stdout);",
+      find: "if (!sameBytes(plain.stdout, status.stdout)) { // tether:guard env-config-same-status",
+      replace: "if (false) { // tether:guard env-config-same-status",
     }],
     file: FILE,
     filter: "hides an untracked file",
   },
   {
-    guard: "only tether's own options in GIT_CONFIG_PARAMETERS are set aside",
+    guard: "the settings git reads are compared with the clean probe's",
+    mutations: [{
+      file: CAPTURE,
+      find: "const same = clean !== undefined &&",
+      replace: "const same = true || clean !== undefined &&",
+    }],
+    file: FILE,
+    filter: "empty GIT_CONFIG_GLOBAL",
+  },
+  {
+    guard: "variables that change what status reads are compared with the clean probe's",
     mutations: [{
       file: CAPTURE,
       find:
-        "if (traced.GIT_CONFIG_PARAMETERS === where.ownParameters) { // tether:guard env-config-own-parameters",
-      replace: "if (true) { // tether:guard env-config-own-parameters",
+        "if (mine.traced[name] !== where.cleanTraced?.[name]) out.push(name); // tether:guard env-status-variables",
+      replace: "// tether:guard env-status-variables",
     }],
     file: FILE,
-    filter: "hides an untracked file",
+    filter: "GIT_REPLACE_REF_BASE",
   },
   {
-    guard: "a git whose trace named nothing is taken as configuration unknown",
+    guard: "a trace that named nothing is taken as an environment unknown",
     mutations: [{
       file: CAPTURE,
-      find: "const set = ran ? configInEnvironment(traced) :",
-      replace: "const set = true ? configInEnvironment(traced) :",
+      find:
+        `if (mine.config.length === 0) return ["(git's trace named nothing)"]; // tether:guard env-config-untraced`,
+      replace: "// tether:guard env-config-untraced",
     }],
     file: FILE,
     filter: "names none of its environment",

@@ -192,7 +192,7 @@ for (const c of HIDING) {
       });
       // Configuration in the environment is refused by the capture (exit 3, review verify-2
       // F1) before the seed is compared, else the seed halts: never a match.
-      if (r.code === 3) assert.match(r.stdout, /configuration carried in git's environment/);
+      if (r.code === 3) assert.match(r.stdout, /git's environment changes its configuration/);
       else assertEquals(r.code, 1, r.stdout + r.stderr);
     }, { "a.txt": "a\n", "README.md": "# r\n" });
   });

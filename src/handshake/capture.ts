@@ -77,52 +77,98 @@ export const ENVIRONMENT_REASON =
   "the tree it stands in: unset them and run again";
 
 /**
- * The variables that carry configuration, or settings like it, in git's environment: the
- * probe asks git whether any is set, and then status is taken a second time without them.
+ * Variables that change what status reads without changing the configuration: the probe
+ * asks git whether any is set, and then status is taken a second time without them.
  */
-export const CONFIG_VARIABLES: readonly string[] = [
-  "GIT_CONFIG_COUNT",
-  "GIT_CONFIG_PARAMETERS",
-  "GIT_CONFIG_GLOBAL",
-  "GIT_CONFIG_SYSTEM",
-  "GIT_CONFIG_NOSYSTEM",
+export const STATUS_VARIABLES: readonly string[] = [
   "GIT_ATTR_NOSYSTEM",
+  "GIT_REPLACE_REF_BASE",
+  "GIT_NO_REPLACE_OBJECTS",
+  "GIT_EXEC_PATH",
 ];
 
-/** What the second status needs from the caller's environment to find the user's config. */
+/**
+ * What the comparisons keep of the caller's environment: where the user's own
+ * configuration and ignore file are, as in their shell. Not `PATH`: git's trace names it
+ * with git's own directory first, and git found there is not the `git` this binary may run.
+ */
 const HOME_VARIABLES: readonly string[] = ["HOME", "XDG_CONFIG_HOME"];
 
-/** Why a capture refuses configuration in the environment that changes what status prints. */
+/** Why a capture refuses an environment whose settings change what status prints. */
 export const CONFIG_REASON =
-  "configuration carried in git's environment (GIT_CONFIG_COUNT, GIT_CONFIG_PARAMETERS, " +
-  "GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, GIT_CONFIG_NOSYSTEM or GIT_ATTR_NOSYSTEM) changes " +
-  "what git status prints here, so the tree would be judged under settings the block's " +
+  "git's environment changes its configuration or what it reads (GIT_CONFIG_COUNT, " +
+  "GIT_CONFIG_PARAMETERS, GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, GIT_CONFIG_NOSYSTEM, " +
+  "GIT_ATTR_NOSYSTEM, GIT_REPLACE_REF_BASE or the like is set), and git status prints " +
+  "something else without it, so the tree would be judged under settings the block's " +
   "capture may not have had: unset them and run again";
 
 /**
- * Which of {@linkcode CONFIG_VARIABLES} say something, of what git traced: a count of
- * none and empty parameters are nothing.
+ * The settings of a probe's trace, without the one the clean probe adds itself
+ * (`safe.directory=*` on the command line), sorted: equal lists mean the caller's
+ * environment changed no setting git read.
  *
  * @example
  * ```ts
  * import { assertEquals } from "../_assert.ts";
- * assertEquals(configInEnvironment({ GIT_CONFIG_COUNT: "0", GIT_CONFIG_PARAMETERS: "", HOME: "/h" }), []);
- * assertEquals(configInEnvironment({ GIT_CONFIG_COUNT: "1", GIT_CONFIG_NOSYSTEM: "" }), [
- *   "GIT_CONFIG_COUNT",
- *   "GIT_CONFIG_NOSYSTEM",
- * ]);
+ * assertEquals(settings(["command\tsafe.directory\t*", "global\tuser.name\tu"], true), ["global\tuser.name\tu"]);
+ * assertEquals(settings(["command\tcolor.ui\tnever"], false), ["command\tcolor.ui\tnever"]);
  * ```
- * @param traced The variables git named.
- * @returns Their names, in {@linkcode CONFIG_VARIABLES} order.
+ * @param config The trace's settings.
+ * @param clean Whether they are the clean probe's.
+ * @returns The list to compare.
  */
-export function configInEnvironment(traced: Readonly<Record<string, string>>): string[] {
-  return CONFIG_VARIABLES.filter((name) => {
-    const value = traced[name];
-    if (value === undefined) return false;
-    if (name === "GIT_CONFIG_COUNT") return value.trim() !== "" && value.trim() !== "0";
-    if (name === "GIT_CONFIG_PARAMETERS") return value.trim() !== "";
-    return true;
-  });
+export function settings(config: readonly string[], clean: boolean): string[] {
+  const out = [...config];
+  if (clean) {
+    const own = out.lastIndexOf("command\tsafe.directory\t*");
+    if (own >= 0) out.splice(own, 1);
+  }
+  return out.sort();
+}
+
+/**
+ * What a probe's trace says changes status in the caller's environment: the settings git
+ * read differ from the clean probe's, a variable of {@linkcode STATUS_VARIABLES} differs
+ * from the clean probe's (git sets `GIT_EXEC_PATH` itself), or the trace said nothing at all (every call carries tether's own `-c` options, so a
+ * trace that ran names settings): then nothing is known of the environment.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const own = ["command\tcore.hookspath\t/dev/null"];
+ * const clean = [...own, "command\tsafe.directory\t*"];
+ * const exec = { GIT_EXEC_PATH: "/usr/lib/git-core" };
+ * const probe = (config: string[], traced: Record<string, string>) => ({
+ *   config,
+ *   traced,
+ *   cleanConfig: clean,
+ *   cleanTraced: exec,
+ * });
+ * assertEquals(environmentSettings(probe(own, { HOME: "/h", ...exec })), []);
+ * assertEquals(environmentSettings(probe([...own, "command\tcolor.ui\tnever"], exec)), [
+ *   "its configuration",
+ * ]);
+ * assertEquals(environmentSettings(probe(own, { GIT_EXEC_PATH: "/x" })), ["GIT_EXEC_PATH"]);
+ * assertEquals(environmentSettings(probe([], {})), ["(git's trace named nothing)"]);
+ * ```
+ * @param where The confirmed probe: the settings and variables with the caller's
+ *   environment and without it.
+ * @returns What differs, in words; empty when nothing does.
+ */
+export function environmentSettings(
+  where: Pick<Probe, "config" | "traced" | "cleanConfig" | "cleanTraced">,
+): string[] {
+  const mine = where;
+  const clean = where.cleanConfig;
+  if (mine.config.length === 0) return ["(git's trace named nothing)"]; // tether:guard env-config-untraced
+  const out: string[] = [];
+  const same = clean !== undefined &&
+    settings(mine.config, false).join("\n") === settings(clean, true).join("\n"); // tether:guard env-config-compare
+  if (!same) out.push("its configuration");
+  for (const name of STATUS_VARIABLES) {
+    if (mine.traced[name] !== where.cleanTraced?.[name]) out.push(name); // tether:guard env-status-variables
+  }
+  return out;
 }
 
 const decoder = new TextDecoder();
@@ -220,10 +266,14 @@ interface Probe {
   reflog: string;
   /** The common git directory, as git names it relative to the current directory. */
   commonDir: string;
-  /** What git traced of {@linkcode CONFIG_VARIABLES} and the home variables. */
+  /** What git traced of {@linkcode STATUS_VARIABLES} and the home variables. */
   traced: Record<string, string>;
-  /** GIT_CONFIG_PARAMETERS as it is with tether's own options alone (the confirmed probe's). */
-  ownParameters?: string | undefined;
+  /** The settings git read with the caller's environment (its trace). */
+  config: string[];
+  /** The settings the clean probe read (set once confirmed). */
+  cleanConfig?: string[] | undefined;
+  /** What the clean probe's trace named of {@linkcode STATUS_VARIABLES} (once confirmed). */
+  cleanTraced?: Record<string, string> | undefined;
 }
 
 /** The `cwd` part of git options for a capture elsewhere (empty for the current directory). */
@@ -243,7 +293,7 @@ interface Probing {
   confirm(): Promise<Probe>;
 }
 
-function readProbe(text: string, traced: Record<string, string> = {}): Probe {
+function readProbe(text: string, result: GitResult): Probe {
   const lines = text.replace(/\n$/, "").split("\n");
   if (lines.length !== PROBE_LINES) {
     throw new GitError("failed", "Cannot read where this directory is: a git path holds a newline");
@@ -253,7 +303,8 @@ function readProbe(text: string, traced: Record<string, string> = {}): Probe {
     location: parseLocation(lines.slice(5)),
     reflog: lines[4]!,
     commonDir: lines[1]!,
-    traced,
+    traced: result.traced ?? {},
+    config: result.config ?? [],
   };
 }
 
@@ -263,39 +314,36 @@ function startProbe(cwd: string | undefined): Probing {
     ...at(cwd),
     parse: true,
     ownRepository: true,
-    traceEnv: [...CONFIG_VARIABLES, ...HOME_VARIABLES],
+    traceEnv: [...STATUS_VARIABLES, ...HOME_VARIABLES],
+    traceConfig: true,
+    keepReplaceObjects: true, // so the trace names the caller's GIT_NO_REPLACE_OBJECTS, not tether's
   });
-  const where = mine.then((r) => readProbe(decoder.decode(r.stdout), r.traced));
+  const where = mine.then((r) => readProbe(decoder.decode(r.stdout), r));
   for (const p of [mine, where]) p.catch(() => {});
   return {
     where,
     async confirm() {
-      // safe.directory through the environment, not `-c`: git passes its own `-c` options
-      // on in GIT_CONFIG_PARAMETERS, which then holds only tether's hardening here, the
-      // reference for what the caller's environment added to it.
-      const clean = runGit(PROBE_ARGS, {
+      // Without the caller's environment but where the user's configuration is: the
+      // settings git reads here are then those of the user's own files alone.
+      const answer = await mine;
+      const clean = await runGit(["-c", "safe.directory=*", ...PROBE_ARGS], {
         ...at(cwd),
         parse: true,
         allowFailure: true,
         cleanEnv: true, // tether:guard f1-clean-probe
-        env: {
-          GIT_DISCOVERY_ACROSS_FILESYSTEM: "1",
-          GIT_CONFIG_COUNT: "1",
-          GIT_CONFIG_KEY_0: "safe.directory",
-          GIT_CONFIG_VALUE_0: "*",
-        },
-        traceEnv: ["GIT_CONFIG_PARAMETERS"],
+        env: { ...homeOf(answer.traced ?? {}), GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" },
+        traceEnv: STATUS_VARIABLES,
+        traceConfig: true,
+        keepReplaceObjects: true,
       });
-      clean.catch(() => {});
-      const answer = await mine;
       const text = decoder.decode(answer.stdout);
-      const theirs = await clean;
-      if (theirs.code !== 0 || decoder.decode(theirs.stdout) !== text) { // tether:guard f1-same-answer
+      if (clean.code !== 0 || decoder.decode(clean.stdout) !== text) { // tether:guard f1-same-answer
         throw new GitError("failed", ENVIRONMENT_REASON);
       }
       return {
-        ...readProbe(text, answer.traced),
-        ownParameters: theirs.traced?.GIT_CONFIG_PARAMETERS,
+        ...readProbe(text, answer),
+        cleanConfig: clean.config ?? [],
+        cleanTraced: clean.traced ?? {},
       };
     },
   };
@@ -550,11 +598,11 @@ async function attempt(
 }
 
 /**
- * Refuse configuration carried in the caller's environment when it changes what status
- * prints (see {@linkcode CONFIG_REASON}): with any of {@linkcode CONFIG_VARIABLES} set,
- * status is taken again with none of the caller's environment but the home variables
- * (the user's own config files are read as in their shell), and the two must agree byte
- * for byte. A harness that sets such a variable without effect on status is not refused.
+ * Refuse an environment whose settings change what status prints (see
+ * {@linkcode CONFIG_REASON}): when {@linkcode environmentSettings} finds any, status is
+ * taken again with none of the caller's environment but the home variables (the user's own
+ * configuration and ignore file are read as in their shell), and the two must agree byte
+ * for byte. A harness whose settings change nothing status prints is not refused.
  *
  * @param where The confirmed probe.
  * @param cwd Where the capture ran.
@@ -566,29 +614,38 @@ async function assertStatusWithoutConfig(
   cwd: string | undefined,
   status: GitResult,
 ): Promise<void> {
-  // tether's own `-c` options are always in GIT_CONFIG_PARAMETERS: a trace without it did
-  // not run, and then nothing is known of the environment.
-  const traced = { ...where.traced };
-  const ran = traced.GIT_CONFIG_PARAMETERS !== undefined;
-  if (traced.GIT_CONFIG_PARAMETERS === where.ownParameters) { // tether:guard env-config-own-parameters
-    delete traced.GIT_CONFIG_PARAMETERS; // only tether's own options
-  }
-  const set = ran ? configInEnvironment(traced) : ["(git named none of its variables)"]; // tether:guard env-config-untraced
-  if (set.length === 0) return; // tether:guard env-config-seen
-  const home: Record<string, string> = {};
-  for (const name of HOME_VARIABLES) {
-    const value = traced[name];
-    if (value !== undefined) home[name] = value;
-  }
+  const differs = environmentSettings(where);
+  if (differs.length === 0) return; // tether:guard env-config-seen
   const plain = await runGit(["-c", "safe.directory=*", "status", "--porcelain"], {
     ...at(cwd),
     keepReplaceObjects: true,
     allowFailure: true,
     cleanEnv: true,
-    env: { ...home, GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" },
+    env: { ...homeOf(where.traced), GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" },
   });
-  const same = plain.code === 0 && sameBytes(plain.stdout, status.stdout); // tether:guard env-config-same-status
-  if (!same) throw new GitError("failed", `${CONFIG_REASON} (set: ${set.join(", ")})`);
+  const what = `(it changes ${differs.join(", ")})`;
+  if (plain.code !== 0) {
+    throw new GitError(
+      "failed",
+      `git's environment changes its settings ${what}, and git status without it failed, so ` +
+        `tether cannot tell whether they change what it prints: ${
+          plain.stderr.trim().split("\n").pop() ?? ""
+        }`,
+    );
+  }
+  if (!sameBytes(plain.stdout, status.stdout)) { // tether:guard env-config-same-status
+    throw new GitError("failed", `${CONFIG_REASON} ${what}`);
+  }
+}
+
+/** The home variables of a trace, as an environment. */
+function homeOf(traced: Readonly<Record<string, string>>): Record<string, string> {
+  const home: Record<string, string> = {};
+  for (const name of HOME_VARIABLES) {
+    const value = traced[name];
+    if (value !== undefined) home[name] = value;
+  }
+  return home;
 }
 
 /** What one attempt reads first: HEAD and the ref it is attached to. */
