@@ -100,7 +100,7 @@ const CASES: GuardCase[] = [
     guard: "f1: both answers must agree",
     mutations: [{
       file: "src/handshake/capture.ts",
-      find: "if (theirs.code !== 0 || decoder.decode(theirs.stdout) !== text) {",
+      find: "if (clean.code !== 0 || decoder.decode(clean.stdout) !== text) {",
       replace: "if (false) {",
     }],
     file: "tests/verify_review_test.ts",
