@@ -16,8 +16,8 @@ const CASES: GuardCase[] = [
     mutations: [{
       file: "src/seed/excludes.ts",
       find:
-        "if (TRUSTED_SCOPES.has(parts[i]!)) value = parts[i + 1]!; // tether:guard excl-trusted-scope",
-      replace: 'if (parts[i] !== "") value = parts[i + 1]!; // tether:guard excl-trusted-scope',
+        'if (name === "core.excludesfile" && TRUSTED_SCOPES.has(scope)) value = text; // tether:guard excl-trusted-scope',
+      replace: 'if (name === "core.excludesfile") value = text; // tether:guard excl-trusted-scope',
     }],
     file: FILE,
     filter: "finding 3 (a) spawn",
@@ -33,6 +33,17 @@ const CASES: GuardCase[] = [
     }],
     file: FILE,
     filter: "worktree-9 finding 1",
+  },
+  {
+    guard: "the lookup counts only when git read the repository's own configuration",
+    mutations: [{
+      file: "src/seed/excludes.ts",
+      find:
+        'if (name === REPOSITORY_KEY && scope === "local") repository = true; // tether:guard excl-repository-read',
+      replace: "repository = true; // tether:guard excl-repository-read",
+    }],
+    file: FILE,
+    filter: "finding 1 (c)",
   },
   {
     guard: "the default ignore file is under $XDG_CONFIG_HOME when it is set",

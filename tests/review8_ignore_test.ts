@@ -307,3 +307,18 @@ Deno.test("worktree-9 finding 1 (b): the default ignore file git does not read t
     await f.cleanup();
   }
 });
+
+Deno.test("worktree-9 finding 1 (c): a lookup in which git read no repository configuration is refused, never taken as nothing set", async () => {
+  const f = await fam("includeif");
+  try {
+    // As git answers while a child has the shared .git broken for that one call: no local
+    // record. A repository without the version setting shows the same, and is refused too.
+    await git(f.parent, ["config", "--unset", "core.repositoryformatversion"]);
+    const r = await spawnRun(f, "c");
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertIncludes(r.stderr, "cannot read the repository's configuration");
+    assertEquals(await exists(join(f.kids, "c")), false, "no worktree is made");
+  } finally {
+    await f.cleanup();
+  }
+});

@@ -26,29 +26,48 @@ import { HASH_TIMEOUT_MS } from "../context/status.ts";
 /** Scopes whose `core.excludesFile` a child cannot write. */
 const TRUSTED_SCOPES = new Set(["system", "global"]);
 
+/** The key whose `local` record shows git read the repository's own configuration. */
+const REPOSITORY_KEY = "core.repositoryformatversion";
+
 /**
- * The value of the last `core.excludesFile` of the system or global configuration among
- * `git config --show-scope -z --get-all` records (`scope\0value\0` …), or `undefined`
- * when neither sets it. A value from the repository (`local`, `worktree`) or the command
- * line never counts.
+ * Read `git config --show-scope -z --get-regexp` records (`scope\0key\nvalue\0` …): the
+ * value of the last `core.excludesFile` of the system or global configuration (a value from
+ * the repository, `local` or `worktree`, or the command line never counts), and whether a
+ * `local` record of {@linkcode REPOSITORY_KEY} shows that git read the repository at all.
+ * Without one, git answered as if outside any repository (a child can break the shared
+ * `.git` for one call), and a global value under `[includeIf "gitdir:…"]` would be lost.
  *
  * @example
  * ```ts
  * import { assertEquals } from "../_assert.ts";
- * assertEquals(trustedValue("global\0/h/ign\0local\0/dev/null\0"), "/h/ign");
- * assertEquals(trustedValue("system\0/etc/ign\0global\0/h/ign\0"), "/h/ign");
- * assertEquals(trustedValue("local\0/dev/null\0"), undefined);
+ * const local = "local\0core.repositoryformatversion\n0\0";
+ * assertEquals(trustedValue(`global\0core.excludesfile\n/h/ign\0${local}local\0core.excludesfile\n/dev/null\0`), {
+ *   value: "/h/ign",
+ *   repository: true,
+ * });
+ * assertEquals(trustedValue(`system\0core.excludesfile\n/etc/ign\0global\0core.excludesfile\n/h/ign\0`), {
+ *   value: "/h/ign",
+ *   repository: false,
+ * });
+ * assertEquals(trustedValue(local), { value: undefined, repository: true });
  * ```
  * @param records git's output, decoded.
- * @returns The value, or undefined.
+ * @returns The value (or undefined) and whether the repository was read.
  */
-export function trustedValue(records: string): string | undefined {
-  const parts = records.split("\0");
+export function trustedValue(records: string): { value: string | undefined; repository: boolean } {
   let value: string | undefined;
+  let repository = false;
+  const parts = records.split("\0");
   for (let i = 0; i + 1 < parts.length; i += 2) {
-    if (TRUSTED_SCOPES.has(parts[i]!)) value = parts[i + 1]!; // tether:guard excl-trusted-scope
+    const scope = parts[i]!;
+    const record = parts[i + 1]!;
+    const cut = record.indexOf("\n");
+    const name = (cut < 0 ? record : record.slice(0, cut)).toLowerCase();
+    const text = cut < 0 ? "" : record.slice(cut + 1);
+    if (name === REPOSITORY_KEY && scope === "local") repository = true; // tether:guard excl-repository-read
+    if (name === "core.excludesfile" && TRUSTED_SCOPES.has(scope)) value = text; // tether:guard excl-trusted-scope
   }
-  return value;
+  return { value, repository };
 }
 
 /**
@@ -94,7 +113,14 @@ export function trustedExcludesFile(top: string): Promise<string | undefined> {
   if (known) return known;
   known = (async () => {
     const read = await runGit(
-      ["config", "--show-scope", "-z", "--type=path", "--get-all", "core.excludesFile"],
+      [
+        "config",
+        "--show-scope",
+        "-z",
+        "--type=path",
+        "--get-regexp",
+        `^(core\\.excludesfile|${REPOSITORY_KEY.replace(".", "\\.")})$`,
+      ],
       { cwd: top, allowFailure: true, traceEnv: ["XDG_CONFIG_HOME", "HOME"] }, // tether:guard excl-in-repo
     );
     if (read.code !== 0 && read.code !== 1) { // 1: no value set
@@ -103,7 +129,15 @@ export function trustedExcludesFile(top: string): Promise<string | undefined> {
         `cannot read the global configuration: ${read.stderr.trim().split("\n")[0]}`,
       );
     }
-    const configured = trustedValue(new TextDecoder().decode(read.stdout));
+    const { value: configured, repository } = trustedValue(new TextDecoder().decode(read.stdout));
+    if (!repository) {
+      throw new GitError(
+        "failed",
+        `cannot read the repository's configuration at ${top} (git found no ${REPOSITORY_KEY} ` +
+          "there), so the user's ignore file cannot be found as git finds it there; a repository " +
+          `without that setting gets it with \`git config ${REPOSITORY_KEY} 0\``,
+      );
+    }
     const file = configured ?? defaultExcludesFile(read.traced ?? {});
     return file === "" ? undefined : file;
   })();
