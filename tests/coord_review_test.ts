@@ -12,6 +12,12 @@ function handoff(repo: CoordRepo, lane: Lane, to: string, sha: string, path: str
   return repo.coord(lane, args, "b\n");
 }
 
+/** W2 hands its HEAD's `w2.md` to Primary, with `env` added to its environment. */
+function handOffHead(repo: CoordRepo, env: Record<string, string>) {
+  const args = ["handoff", "E001", "--to", "Primary", "--sha", "HEAD", "--path", "w2.md"];
+  return bin("coord", [...args, "--subject", "x"], { cwd: repo.wt.W2, stdin: "b\n", env });
+}
+
 Deno.test("coord: git trace variables set by W2 do not dump W1's reflog to a file W2 chooses", async () => {
   const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
   try {
@@ -25,22 +31,7 @@ Deno.test("coord: git trace variables set by W2 do not dump W1's reflog to a fil
       env[name] = `${trace}.${name}`;
     }
     env.GIT_TRACE2_EVENT = `${trace}.event`;
-    const r = await bin("coord", [
-      "handoff",
-      "E001",
-      "--to",
-      "Primary",
-      "--sha",
-      "HEAD",
-      "--path",
-      "w2.md",
-      "--subject",
-      "x",
-    ], {
-      cwd: repo.wt.W2,
-      stdin: "b\n",
-      env,
-    });
+    const r = await handOffHead(repo, env);
     assertEquals(r.code, 0, r.stderr);
     for (const name of [...Object.keys(env)]) {
       const text = await Deno.readTextFile(env[name]!).catch(() => "");
@@ -64,18 +55,7 @@ Deno.test("coord: trace targets in a configuration file W2 chooses do not dump W
       `[trace2]\n\teventTarget = ${trace}.event\n\tperfTarget = ${trace}.perf\n` +
         `\tnormalTarget = ${trace}.normal\n\tconfigParams = *\n`,
     );
-    const r = await bin("coord", [
-      "handoff",
-      "E001",
-      "--to",
-      "Primary",
-      "--sha",
-      "HEAD",
-      "--path",
-      "w2.md",
-      "--subject",
-      "x",
-    ], { cwd: repo.wt.W2, stdin: "b\n", env: { GIT_CONFIG_GLOBAL: config } });
+    const r = await handOffHead(repo, { GIT_CONFIG_GLOBAL: config });
     assertEquals(r.code, 0, r.stderr);
     for (const kind of ["event", "perf", "normal"]) {
       const text = await Deno.readTextFile(`${trace}.${kind}`).catch(() => "");
