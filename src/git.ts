@@ -82,11 +82,6 @@ export interface GitOptions {
    * values come back in {@linkcode GitResult.traced}; the trace lines never reach `stderr`.
    */
   traceEnv?: readonly string[];
-  /**
-   * Ask git's trace for every configuration setting it read, with its scope
-   * (`GIT_TRACE2_CONFIG_PARAMS=*`): they come back in {@linkcode GitResult.config}.
-   */
-  traceConfig?: boolean;
 }
 
 /**
@@ -176,34 +171,23 @@ export interface GitResult {
   stderr: string;
   /** The variables asked for with `traceEnv` that are set (and not empty), by name. */
   traced?: Record<string, string>;
-  /** With `traceConfig`: each setting git read, as `scope<TAB>key<TAB>value`, in its order. */
-  config?: string[];
 }
 
 /**
  * Split git's trace events (`GIT_TRACE2_EVENT=2`) from its stderr: the `def_param` values
- * they name (a configuration key holds a dot, a variable's name never does), and the
- * other lines as they were.
+ * they name, and the other lines as they were.
  *
- * @example A variable and a setting named, a message kept
+ * @example A variable named, a message kept
  * ```ts
  * import { assertEquals } from "./_assert.ts";
- * const err = '{"event":"def_param","param":"HOME","value":"/h"}\n' +
- *   '{"event":"def_param","scope":"global","param":"core.excludesfile","value":"/x"}\nfatal: no\n';
- * assertEquals(splitTrace(err), {
- *   traced: { HOME: "/h" },
- *   config: ["global\tcore.excludesfile\t/x"],
- *   stderr: "fatal: no\n",
- * });
+ * const err = '{"event":"def_param","param":"HOME","value":"/h"}\nfatal: no\n';
+ * assertEquals(splitTrace(err), { traced: { HOME: "/h" }, stderr: "fatal: no\n" });
  * ```
  * @param stderr What git wrote to stderr.
- * @returns The traced variables, the settings and the rest of stderr.
+ * @returns The traced variables and the rest of stderr.
  */
-export function splitTrace(
-  stderr: string,
-): { traced: Record<string, string>; config: string[]; stderr: string } {
+export function splitTrace(stderr: string): { traced: Record<string, string>; stderr: string } {
   const traced: Record<string, string> = {};
-  const config: string[] = [];
   const rest: string[] = [];
   for (const line of stderr.split("\n")) {
     if (!line.startsWith('{"event":')) {
@@ -213,16 +197,13 @@ export function splitTrace(
     try {
       const event = JSON.parse(line);
       if (event?.event === "def_param" && typeof event.param === "string") {
-        const value = typeof event.value === "string" ? event.value : "";
-        if (event.param.includes(".")) {
-          config.push(`${event.scope ?? ""}\t${event.param}\t${value}`);
-        } else if (typeof event.value === "string") traced[event.param] = event.value;
+        if (typeof event.value === "string") traced[event.param] = event.value;
       }
     } catch {
       rest.push(line); // not an event after all
     }
   }
-  return { traced, config, stderr: rest.join("\n") };
+  return { traced, stderr: rest.join("\n") };
 }
 
 /**
@@ -265,6 +246,7 @@ export const TRACE_VARIABLES: readonly string[] = [
   "GIT_TRACE_REFS",
   "GIT_TRACE_SETUP",
   "GIT_TRACE_SHALLOW",
+  "GIT_TRACE_WORKING_TREE_ENCODING",
 ];
 
 /**
@@ -381,10 +363,10 @@ export async function runGit(
   // parity with the user's shell.
   if (!options.keepReplaceObjects) env.GIT_NO_REPLACE_OBJECTS = "1"; // guard: no replace objects
   if (options.parse) env.LC_ALL = "C";
-  const tracing = options.traceEnv !== undefined || options.traceConfig === true;
-  if (tracing) env.GIT_TRACE2_EVENT = "2";
-  if (options.traceEnv) env.GIT_TRACE2_ENV_VARS = options.traceEnv.join(",");
-  if (options.traceConfig) env.GIT_TRACE2_CONFIG_PARAMS = "*";
+  if (options.traceEnv) {
+    env.GIT_TRACE2_EVENT = "2";
+    env.GIT_TRACE2_ENV_VARS = options.traceEnv.join(",");
+  }
   // The whole output is read when git exits, so git need not flush after every record
   // (hash-object --stdin-paths, rev-list and the like write one line per syscall into a
   // pipe otherwise). Changes no byte of it; startGit's conversations keep flushing.
@@ -428,7 +410,7 @@ export async function runGit(
     stdout: output.stdout,
     stderr: decoder.decode(output.stderr),
   };
-  if (tracing) Object.assign(result, splitTrace(result.stderr));
+  if (options.traceEnv) Object.assign(result, splitTrace(result.stderr));
   if (result.code !== 0 && !options.allowFailure) throw failure(args, result);
   return result;
 }

@@ -21,8 +21,8 @@ const GUARDS: Omit<GuardCase, "file">[] = [
     guard: "the v1 fingerprint keeps replace refs for bash parity",
     mutations: [{
       file: "src/handshake/capture.ts",
-      find: `runGit(["status", "--porcelain"], { ...at(cwd), keepReplaceObjects: true });`,
-      replace: `runGit(["status", "--porcelain"], at(cwd));`,
+      find: "runGit(STATUS_ARGS, { ...at(cwd), env: STATUS_ENV, keepReplaceObjects: true });",
+      replace: "runGit(STATUS_ARGS, { ...at(cwd), env: STATUS_ENV });",
     }],
     filter: "fingerprint keeps bash parity",
   },

@@ -30,32 +30,52 @@ const CASES: GuardCase[] = [
     filter: "hides an untracked file",
   },
   {
-    guard: "the settings git reads are compared with the clean probe's",
+    guard: "the configuration git reads is compared with what it reads without the environment",
     mutations: [{
       file: CAPTURE,
-      find: "const same = clean !== undefined &&",
-      replace: "const same = true || clean !== undefined &&",
+      find: "return sameBytes(mine, clean.subarray(0, cut)); // tether:guard env-config-compare",
+      replace: "return true; // tether:guard env-config-compare",
     }],
     file: FILE,
     filter: "empty GIT_CONFIG_GLOBAL",
+  },
+  {
+    guard: "the capture's status reads no commit-graph",
+    mutations: [{
+      file: CAPTURE,
+      find: '"core.commitGraph=false",',
+      replace: '"core.commitGraph=true",',
+    }],
+    file: FILE,
+    filter: "verify-4 1",
+  },
+  {
+    guard: "the capture's status looks for replace refs where git does by default",
+    mutations: [{
+      file: CAPTURE,
+      find: 'GIT_REPLACE_REF_BASE: "refs/replace/",',
+      replace: "",
+    }],
+    file: FILE,
+    filter: "verify-4 4",
   },
   {
     guard: "variables that change what status reads are compared with the clean probe's",
     mutations: [{
       file: CAPTURE,
       find:
-        "if (mine.traced[name] !== where.cleanTraced?.[name]) out.push(name); // tether:guard env-status-variables",
+        "if (where.traced[name] !== where.cleanTraced?.[name]) out.push(name); // tether:guard env-status-variables",
       replace: "// tether:guard env-status-variables",
     }],
     file: FILE,
-    filter: "GIT_REPLACE_REF_BASE",
+    filter: "GIT_NO_REPLACE_OBJECTS",
   },
   {
     guard: "a trace that named nothing is taken as an environment unknown",
     mutations: [{
       file: CAPTURE,
       find:
-        `if (mine.config.length === 0) return ["(git's trace named nothing)"]; // tether:guard env-config-untraced`,
+        `if (where.traced.GIT_EXEC_PATH === undefined) return ["(git's trace named nothing)"]; // tether:guard env-config-untraced`,
       replace: "// tether:guard env-config-untraced",
     }],
     file: FILE,

@@ -11,7 +11,7 @@
  * that change nothing status prints are no halt.
  */
 import { join } from "node:path";
-import { assertEquals, assertIncludes } from "../src/_assert.ts";
+import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { bin, git, gitShim, makeRepo, tempDir } from "./_helpers.ts";
 
 const REASON = "git's environment changes its configuration or what it reads";
@@ -149,7 +149,7 @@ Deno.test("verify-2 F1: an empty GIT_CONFIG_GLOBAL (no global config, and git's 
   }
 });
 
-Deno.test("verify-2 F1: GIT_REPLACE_REF_BASE naming a look-alike of HEAD that hides a staged change is refused", async () => {
+Deno.test("verify-2 F1: GIT_REPLACE_REF_BASE naming a look-alike of HEAD that hides a staged change is never a match", async () => {
   const repo = await makeRepo({ files: { "a.txt": "one\n" } });
   try {
     const block = (await bin("handshake", [], { cwd: repo })).stdout;
@@ -161,8 +161,135 @@ Deno.test("verify-2 F1: GIT_REPLACE_REF_BASE naming a look-alike of HEAD that hi
     await git(repo, ["update-ref", `refs/shadow/${c1}`, lookalike]);
     const env = { GIT_REPLACE_REF_BASE: "refs/shadow/" };
     const hidden = await bin("verify", [], { cwd: repo, stdin: block, env });
+    // The capture's status looks where git looks by default: the staged change is seen.
+    assertEquals(hidden.code, 1, hidden.stdout + hidden.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+// Review verify-4 (the hostile review of the second fix): tests for each finding.
+
+/** A committed `f` = one, its clean v1 block, then `f` = two staged. */
+async function stagedRepo(): Promise<{ repo: string; block: string }> {
+  const repo = await makeRepo({ files: { f: "one\n" } });
+  const block = (await bin("handshake", [], { cwd: repo })).stdout;
+  await Deno.writeTextFile(join(repo, "f"), "two\n");
+  await git(repo, ["add", "f"]);
+  return { repo, block };
+}
+
+Deno.test("verify-4 1: a forged commit-graph that gives HEAD the staged tree is never read: the staged change halts", async () => {
+  const { repo, block } = await stagedRepo();
+  try {
+    await git(repo, ["commit-graph", "write", "--reachable"]);
+    const graph = join(repo, ".git", "objects", "info", "commit-graph");
+    const bytes = await Deno.readFile(graph);
+    const hex = (h: string) => new Uint8Array(h.match(/../g)!.map((b) => parseInt(b, 16)));
+    const [from, to] = [
+      hex(await git(repo, ["rev-parse", "HEAD^{tree}"])),
+      hex(await git(repo, ["write-tree"])),
+    ];
+    const at = bytes.findIndex((_, i) => from.every((b, j) => bytes[i + j] === b));
+    assertOk(at > 0, "the tree id is in the graph");
+    bytes.set(to, at);
+    await Deno.writeFile(graph, bytes);
+    assertEquals(await git(repo, ["status", "--porcelain"]), "", "git itself is fooled");
+    const r = await bin("verify", [], { cwd: repo, stdin: block });
+    assertEquals(r.code, 1, r.stdout + r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("verify-4 2: a config value holding a newline cannot spell the user's own settings: refused", async () => {
+  const home = await tempDir("tether-home-");
+  const repo = await makeRepo();
+  try {
+    await Deno.writeTextFile(
+      join(home, ".gitconfig"),
+      "[core]\n\texcludesFile = ~/.gi\n[user]\n\tname = U\n",
+    );
+    await Deno.writeTextFile(join(home, ".gi"), "*.tmp\n");
+    const env = { HOME: home, XDG_CONFIG_HOME: "" };
+    const block = (await bin("handshake", [], { cwd: repo, env })).stdout;
+    await Deno.writeTextFile(join(repo, "evil.txt"), "x\n");
+    const forged = join(home, "evil.cfg");
+    await Deno.writeTextFile(forged, '[core]\n\texcludesFile = "~/.gi\\nglobal\\tuser.name\\tU"\n');
+    await Deno.writeTextFile(join(home, ".gi\nglobal\tuser.name\tU"), "evil.txt\n");
+    const r = await bin("verify", [], {
+      cwd: repo,
+      stdin: block,
+      env: { ...env, GIT_CONFIG_GLOBAL: forged },
+    });
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertIncludes(r.stdout, REASON);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("verify-4 3: a setting written without a value (a boolean true) is no false halt", async () => {
+  const repo = await makeRepo({ files: { "a.txt": "a\n" } });
+  try {
+    const config = join(repo, ".git", "config");
+    await Deno.writeTextFile(config, "[pull]\n\trebase\n", { append: true });
+    const made = await bin("handshake", [], { cwd: repo });
+    assertEquals(made.code, 0, made.stderr);
+    const r = await bin("verify", [], { cwd: repo, stdin: made.stdout });
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("verify-4 4: an empty GIT_REPLACE_REF_BASE (no trace names it) makes no ref a replacement: the staged change halts", async () => {
+  const { repo, block } = await stagedRepo();
+  try {
+    const head = await git(repo, ["rev-parse", "HEAD"]);
+    const lookalike = await git(repo, [
+      "commit-tree",
+      "-p",
+      "HEAD",
+      "-m",
+      "c1",
+      await git(repo, ["write-tree"]),
+    ]);
+    await git(repo, ["pack-refs", "--all"]);
+    const packed = join(repo, ".git", "packed-refs");
+    const lines = (await Deno.readTextFile(packed)).split("\n");
+    lines.splice(1, 0, `${lookalike} ${head}`);
+    await Deno.writeTextFile(packed, lines.join("\n"));
+    const r = await bin("verify", [], {
+      cwd: repo,
+      stdin: block,
+      env: { GIT_REPLACE_REF_BASE: "" },
+    });
+    assertEquals(r.code, 1, r.stdout + r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("verify-2 F1: GIT_NO_REPLACE_OBJECTS that hides a change the user's own git shows is refused", async () => {
+  // The user's shell honours a replace ref: HEAD reads as a commit whose f is two, which the
+  // parent's tree holds. The child's tree is back at one, which only a git that ignores
+  // replace refs takes as clean.
+  const repo = await makeRepo({ files: { f: "one\n" } });
+  try {
+    await Deno.writeTextFile(join(repo, "f"), "two\n");
+    await git(repo, ["add", "f"]);
+    const tree = await git(repo, ["write-tree"]);
+    const lookalike = await git(repo, ["commit-tree", "-m", "c1", tree]);
+    await git(repo, ["replace", await git(repo, ["rev-parse", "HEAD"]), lookalike]);
+    const block = (await bin("handshake", [], { cwd: repo })).stdout;
+    await Deno.writeTextFile(join(repo, "f"), "one\n");
+    await git(repo, ["add", "f"]);
+    const env = { GIT_NO_REPLACE_OBJECTS: "1" };
+    const hidden = await bin("verify", [], { cwd: repo, stdin: block, env });
     assertEquals(hidden.code, 3, hidden.stdout + hidden.stderr);
-    assertIncludes(hidden.stdout, "GIT_REPLACE_REF_BASE");
+    assertIncludes(hidden.stdout, "GIT_NO_REPLACE_OBJECTS");
   } finally {
     await Deno.remove(repo, { recursive: true });
   }

@@ -90,7 +90,7 @@ Deno.test("verify starts status only once the first reflog read has answered, an
     assertEquals(after, [], JSON.stringify(log));
     assertOk(at("start", "head reader") < at("end", "status"), JSON.stringify(log));
     assertOk(at("start", "files reader") < at("end", "status"), JSON.stringify(log));
-    assertOk(starts(log).length <= 10, JSON.stringify(starts(log)));
+    assertOk(starts(log).length <= 12, JSON.stringify(starts(log)));
   }
 });
 

@@ -78,12 +78,14 @@ export const ENVIRONMENT_REASON =
 
 /**
  * Variables that change what status reads without changing the configuration: the probe
- * asks git whether any is set, and then status is taken a second time without them.
+ * asks git's trace for them, with the caller's environment and without it. (Empty ones are
+ * not named by the trace; the ones whose empty value matters are pinned instead, see
+ * {@linkcode STATUS_ARGS}.)
  */
 export const STATUS_VARIABLES: readonly string[] = [
   "GIT_ATTR_NOSYSTEM",
-  "GIT_REPLACE_REF_BASE",
   "GIT_NO_REPLACE_OBJECTS",
+  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
   "GIT_EXEC_PATH",
 ];
 
@@ -94,79 +96,90 @@ export const STATUS_VARIABLES: readonly string[] = [
  */
 const HOME_VARIABLES: readonly string[] = ["HOME", "XDG_CONFIG_HOME"];
 
+/**
+ * The capture's `git status`, as the user's shell runs it, with what no honest repository
+ * needs pinned: the commit-graph (a file beside the objects, in the repository or in an
+ * alternate, that git trusts for HEAD's tree without checking it) is not read, and replace
+ * refs are looked up where git looks by default (an empty `GIT_REPLACE_REF_BASE` would make
+ * any ref a replacement, and git's trace does not name empty variables).
+ */
+export const STATUS_ARGS: readonly string[] = [
+  "-c",
+  "core.commitGraph=false",
+  "status",
+  "--porcelain",
+];
+
+/** The environment {@linkcode STATUS_ARGS} runs with, besides the caller's. */
+export const STATUS_ENV: Readonly<Record<string, string>> = {
+  GIT_REPLACE_REF_BASE: "refs/replace/",
+};
+
+/** `git config --list` as records: `scope NUL key LF value NUL`, in git's order. */
+const CONFIG_ARGS: readonly string[] = ["config", "--list", "-z", "--show-scope"];
+
+/** The record the clean configuration reading adds itself (its last `-c`). */
+const OWN_RECORD = new TextEncoder().encode("command\0safe.directory\n*\0");
+
 /** Why a capture refuses an environment whose settings change what status prints. */
 export const CONFIG_REASON =
   "git's environment changes its configuration or what it reads (GIT_CONFIG_COUNT, " +
   "GIT_CONFIG_PARAMETERS, GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, GIT_CONFIG_NOSYSTEM, " +
-  "GIT_ATTR_NOSYSTEM, GIT_REPLACE_REF_BASE or the like is set), and git status prints " +
-  "something else without it, so the tree would be judged under settings the block's " +
-  "capture may not have had: unset them and run again";
+  "GIT_ATTR_NOSYSTEM, GIT_ALTERNATE_OBJECT_DIRECTORIES or the like is set), and git status " +
+  "prints something else without it, so the tree would be judged under settings the " +
+  "block's capture may not have had: unset them and run again";
 
 /**
- * The settings of a probe's trace, without the one the clean probe adds itself
- * (`safe.directory=*` on the command line), sorted: equal lists mean the caller's
- * environment changed no setting git read.
+ * Whether two `git config --list -z --show-scope` readings hold the same records, byte
+ * for byte and in order, the clean one without the record it added itself.
  *
  * @example
  * ```ts
  * import { assertEquals } from "../_assert.ts";
- * assertEquals(settings(["command\tsafe.directory\t*", "global\tuser.name\tu"], true), ["global\tuser.name\tu"]);
- * assertEquals(settings(["command\tcolor.ui\tnever"], false), ["command\tcolor.ui\tnever"]);
+ * const e = (s: string) => new TextEncoder().encode(s);
+ * const own = "command\0safe.directory\n*\0";
+ * assertEquals(sameConfig(e("global\0user.name\nu\0"), e(`global\0user.name\nu\0${own}`)), true);
+ * assertEquals(sameConfig(e("global\0user.name\nu\0command\0color.ui\nnever\0"), e(`global\0user.name\nu\0${own}`)), false);
+ * assertEquals(sameConfig(e("a"), e("a")), false); // the clean reading always ends with its own record
  * ```
- * @param config The trace's settings.
- * @param clean Whether they are the clean probe's.
- * @returns The list to compare.
+ * @param mine The reading with the caller's environment.
+ * @param clean The reading without it.
+ * @returns True when the caller's environment changed no setting.
  */
-export function settings(config: readonly string[], clean: boolean): string[] {
-  const out = [...config];
-  if (clean) {
-    const own = out.lastIndexOf("command\tsafe.directory\t*");
-    if (own >= 0) out.splice(own, 1);
-  }
-  return out.sort();
+export function sameConfig(mine: Uint8Array, clean: Uint8Array): boolean {
+  const cut = clean.length - OWN_RECORD.length;
+  if (cut < 0 || !sameBytes(clean.subarray(cut), OWN_RECORD)) return false;
+  return sameBytes(mine, clean.subarray(0, cut)); // tether:guard env-config-compare
 }
 
 /**
- * What a probe's trace says changes status in the caller's environment: the settings git
- * read differ from the clean probe's, a variable of {@linkcode STATUS_VARIABLES} differs
- * from the clean probe's (git sets `GIT_EXEC_PATH` itself), or the trace said nothing at all (every call carries tether's own `-c` options, so a
- * trace that ran names settings): then nothing is known of the environment.
+ * What a probe says changes status in the caller's environment: the configuration git
+ * reads differs from what it reads without the environment, a variable of
+ * {@linkcode STATUS_VARIABLES} differs from the clean probe's (git sets `GIT_EXEC_PATH`
+ * itself), or the trace named nothing at all (git always names `GIT_EXEC_PATH`, so a trace
+ * that names nothing did not run): then nothing is known of the environment.
  *
  * @example
  * ```ts
  * import { assertEquals } from "../_assert.ts";
- * const own = ["command\tcore.hookspath\t/dev/null"];
- * const clean = [...own, "command\tsafe.directory\t*"];
  * const exec = { GIT_EXEC_PATH: "/usr/lib/git-core" };
- * const probe = (config: string[], traced: Record<string, string>) => ({
- *   config,
- *   traced,
- *   cleanConfig: clean,
- *   cleanTraced: exec,
- * });
- * assertEquals(environmentSettings(probe(own, { HOME: "/h", ...exec })), []);
- * assertEquals(environmentSettings(probe([...own, "command\tcolor.ui\tnever"], exec)), [
- *   "its configuration",
- * ]);
- * assertEquals(environmentSettings(probe(own, { GIT_EXEC_PATH: "/x" })), ["GIT_EXEC_PATH"]);
- * assertEquals(environmentSettings(probe([], {})), ["(git's trace named nothing)"]);
+ * const probe = (configSame: boolean, traced: Record<string, string>) => ({ configSame, traced, cleanTraced: exec });
+ * assertEquals(environmentSettings(probe(true, { HOME: "/h", ...exec })), []);
+ * assertEquals(environmentSettings(probe(false, exec)), ["its configuration"]);
+ * assertEquals(environmentSettings(probe(true, { GIT_EXEC_PATH: "/x" })), ["GIT_EXEC_PATH"]);
+ * assertEquals(environmentSettings(probe(true, {})), ["(git's trace named nothing)"]);
  * ```
- * @param where The confirmed probe: the settings and variables with the caller's
- *   environment and without it.
+ * @param where The confirmed probe.
  * @returns What differs, in words; empty when nothing does.
  */
 export function environmentSettings(
-  where: Pick<Probe, "config" | "traced" | "cleanConfig" | "cleanTraced">,
+  where: Pick<Probe, "configSame" | "traced" | "cleanTraced">,
 ): string[] {
-  const mine = where;
-  const clean = where.cleanConfig;
-  if (mine.config.length === 0) return ["(git's trace named nothing)"]; // tether:guard env-config-untraced
+  if (where.traced.GIT_EXEC_PATH === undefined) return ["(git's trace named nothing)"]; // tether:guard env-config-untraced
   const out: string[] = [];
-  const same = clean !== undefined &&
-    settings(mine.config, false).join("\n") === settings(clean, true).join("\n"); // tether:guard env-config-compare
-  if (!same) out.push("its configuration");
+  if (!where.configSame) out.push("its configuration");
   for (const name of STATUS_VARIABLES) {
-    if (mine.traced[name] !== where.cleanTraced?.[name]) out.push(name); // tether:guard env-status-variables
+    if (where.traced[name] !== where.cleanTraced?.[name]) out.push(name); // tether:guard env-status-variables
   }
   return out;
 }
@@ -268,10 +281,8 @@ interface Probe {
   commonDir: string;
   /** What git traced of {@linkcode STATUS_VARIABLES} and the home variables. */
   traced: Record<string, string>;
-  /** The settings git read with the caller's environment (its trace). */
-  config: string[];
-  /** The settings the clean probe read (set once confirmed). */
-  cleanConfig?: string[] | undefined;
+  /** Whether git reads the same configuration without the caller's environment (once confirmed). */
+  configSame?: boolean;
   /** What the clean probe's trace named of {@linkcode STATUS_VARIABLES} (once confirmed). */
   cleanTraced?: Record<string, string> | undefined;
 }
@@ -304,7 +315,6 @@ function readProbe(text: string, result: GitResult): Probe {
     reflog: lines[4]!,
     commonDir: lines[1]!,
     traced: result.traced ?? {},
-    config: result.config ?? [],
   };
 }
 
@@ -315,7 +325,6 @@ function startProbe(cwd: string | undefined): Probing {
     parse: true,
     ownRepository: true,
     traceEnv: [...STATUS_VARIABLES, ...HOME_VARIABLES],
-    traceConfig: true,
     keepReplaceObjects: true, // so the trace names the caller's GIT_NO_REPLACE_OBJECTS, not tether's
   });
   const where = mine.then((r) => readProbe(decoder.decode(r.stdout), r));
@@ -324,27 +333,35 @@ function startProbe(cwd: string | undefined): Probing {
     where,
     async confirm() {
       // Without the caller's environment but where the user's configuration is: the
-      // settings git reads here are then those of the user's own files alone.
+      // settings git reads then come from the user's own files alone. Both configuration
+      // readings run beside the clean probe.
       const answer = await mine;
-      const clean = await runGit(["-c", "safe.directory=*", ...PROBE_ARGS], {
-        ...at(cwd),
-        parse: true,
-        allowFailure: true,
-        cleanEnv: true, // tether:guard f1-clean-probe
-        env: { ...homeOf(answer.traced ?? {}), GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" },
-        traceEnv: STATUS_VARIABLES,
-        traceConfig: true,
-        keepReplaceObjects: true,
-      });
+      const cleanEnv = { ...homeOf(answer.traced ?? {}), GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" };
+      const [clean, myConfig, cleanConfig] = await Promise.all([
+        runGit(["-c", "safe.directory=*", ...PROBE_ARGS], {
+          ...at(cwd),
+          parse: true,
+          allowFailure: true,
+          cleanEnv: true, // tether:guard f1-clean-probe
+          env: cleanEnv,
+          traceEnv: STATUS_VARIABLES,
+          keepReplaceObjects: true,
+        }),
+        runGit(CONFIG_ARGS, { ...at(cwd), allowFailure: true, ownRepository: true }),
+        runGit(["-c", "safe.directory=*", ...CONFIG_ARGS], {
+          ...at(cwd),
+          allowFailure: true,
+          cleanEnv: true,
+          env: cleanEnv,
+        }),
+      ]);
       const text = decoder.decode(answer.stdout);
       if (clean.code !== 0 || decoder.decode(clean.stdout) !== text) { // tether:guard f1-same-answer
         throw new GitError("failed", ENVIRONMENT_REASON);
       }
-      return {
-        ...readProbe(text, answer),
-        cleanConfig: clean.config ?? [],
-        cleanTraced: clean.traced ?? {},
-      };
+      const configSame = myConfig.code === 0 && cleanConfig.code === 0 &&
+        sameConfig(myConfig.stdout, cleanConfig.stdout);
+      return { ...readProbe(text, answer), configSame, cleanTraced: clean.traced ?? {} };
     },
   };
 }
@@ -581,7 +598,7 @@ async function attempt(
   const head = await before.head;
   // Every move of HEAD from here on is in a reflog read above.
   const status = await (async () => {
-    const running = runGit(["status", "--porcelain"], { ...at(cwd), keepReplaceObjects: true }); // parity with the bash recipe
+    const running = runGit(STATUS_ARGS, { ...at(cwd), env: STATUS_ENV, keepReplaceObjects: true }); // parity with the bash recipe
     running.catch(() => {});
     const readers = started();
     return { result: await running, readers };
@@ -616,12 +633,12 @@ async function assertStatusWithoutConfig(
 ): Promise<void> {
   const differs = environmentSettings(where);
   if (differs.length === 0) return; // tether:guard env-config-seen
-  const plain = await runGit(["-c", "safe.directory=*", "status", "--porcelain"], {
+  const plain = await runGit(["-c", "safe.directory=*", ...STATUS_ARGS], {
     ...at(cwd),
     keepReplaceObjects: true,
     allowFailure: true,
     cleanEnv: true,
-    env: { ...homeOf(where.traced), GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" },
+    env: { ...homeOf(where.traced), ...STATUS_ENV, GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" },
   });
   const what = `(it changes ${differs.join(", ")})`;
   if (plain.code !== 0) {

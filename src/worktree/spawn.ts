@@ -11,7 +11,7 @@ import { GitError, gitText, objectFormat, runGit } from "../git.ts";
 import { pinned, readDrivers } from "./land_config.ts";
 import { pinHere } from "../repo_pin.ts";
 import type { RawEntry } from "../context/content.ts";
-import { captureLive, type LiveTree } from "../handshake/capture.ts";
+import { captureLive, type LiveTree, STATUS_ARGS, STATUS_ENV } from "../handshake/capture.ts";
 import { fingerprint } from "../handshake/fingerprint.ts";
 import {
   captureState,
@@ -406,7 +406,8 @@ async function fill(
       } (line-ending, encoding or filter attributes rewrote them on checkout)`,
     );
   }
-  const status = await runGit(["status", "--porcelain"], { cwd: dir }); // as the parent's fingerprint was read
+  // As the parent's fingerprint was read.
+  const status = await runGit(STATUS_ARGS, { cwd: dir, env: STATUS_ENV, keepReplaceObjects: true });
   if (await fingerprint(status.stdout) !== fp) {
     throw new GitError(
       "failed",
