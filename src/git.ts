@@ -221,6 +221,11 @@ export const HARDENING_ARGS: readonly string[] = [
   "core.fsmonitor=false",
   "-c",
   "protocol.allow=never",
+  // The commit-graph is a cache a child can rewrite (in the shared object directory or an
+  // alternate), and git takes a commit's root tree from it unchecked: status, diff-index and
+  // diffs against a parent would compare with a tree the commit does not have. No call reads it.
+  "-c",
+  "core.commitGraph=false", // tether:guard no-commit-graph
 ];
 
 /**

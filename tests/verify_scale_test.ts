@@ -41,7 +41,7 @@ async function events(dir: string): Promise<Event[]> {
           ? "files reader"
           : / cat-file --batch-check/.test(text)
           ? "head reader"
-          : text.replace(/.* protocol\.allow=never /, ""),
+          : text.replace(/.* core\.commitGraph=false /, ""),
       );
     }
     return { kind: kind as Event["kind"], pid: pid!, what: names.get(pid!) ?? "?" };

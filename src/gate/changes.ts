@@ -63,6 +63,8 @@ export function sameAsLeaf(leaf: TreeLeaf, now: PathContent): boolean {
  * @param now What every path of interest holds now.
  * @param trees The spawn HEAD's and the live HEAD's trees compared.
  * @param claimed Further paths to judge (the child's claims).
+ * @param unchecked Index entries status does not compare with the worktree (assume-unchanged,
+ *   skip-worktree): judged as listed ones.
  * @returns Changed paths, sorted.
  */
 export function observedChanges(
@@ -71,10 +73,13 @@ export function observedChanges(
   now: ReadonlyMap<string, PathContent>,
   trees: TreePair,
   claimed: readonly string[] = [],
+  unchecked: readonly string[] = [],
 ): string[] {
   const then = new Map<string, string>();
   for (const e of spawn) if (!then.has(plainPath(e.path))) then.set(plainPath(e.path), e.content!);
-  const listed = new Set(live.map((e) => plainPath(e.path)));
+  // An index entry status does not compare with the worktree counts as listed: status's
+  // silence says nothing of it.
+  const listed = new Set([...live.map((e) => plainPath(e.path)), ...unchecked]);
   const changed: string[] = [];
   const paths = new Set([...then.keys(), ...listed, ...trees.differ, ...claimed]);
   for (const path of paths) {

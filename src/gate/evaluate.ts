@@ -35,6 +35,7 @@ import {
   openRepo,
   readBlob,
   readCommits,
+  readUnchecked,
 } from "./repo.ts";
 import { MAX_JSON_DEPTH, scanJson } from "./json_keys.ts";
 import { compareTrees } from "./trees.ts";
@@ -182,6 +183,9 @@ async function observe(
   const first = dirsRead.then((d) => readContents(repo.top, d.commonDir, d.format, known));
   first.catch(() => {}); // awaited below, after what may fail first
   const commitsRead = readCommits(repo.top, heads, repo.format);
+  // Entries status does not compare with the worktree are read like listed ones.
+  const uncheckedRead = readUnchecked(repo.top);
+  uncheckedRead.catch(() => {}); // awaited below
   const tree = (
     commits: Map<string, CommitRead>,
     head: string | null,
@@ -215,13 +219,14 @@ async function observe(
   // Whatever fails first, the early reads have ended before gate does (no git left running).
   const settled = <T>(p: Promise<T>): Promise<T> =>
     p.catch(async (error) => {
-      await Promise.allSettled([first, treesFirst]);
+      await Promise.allSettled([first, treesFirst, uncheckedRead]);
       throw error;
     });
-  const [live, , dirs] = await settled(Promise.all([
+  const [live, , dirs, unchecked] = await settled(Promise.all([
     early?.status.then((s) => s ?? readStatus(repo.top)) ?? readStatus(repo.top),
     commitsRead,
     dirsRead,
+    uncheckedRead,
   ]));
   // HEAD read again once status has ended: a commit between the two readings (a sibling's,
   // or a job the child left running) would pair the old HEAD's tree with a status taken
@@ -234,7 +239,7 @@ async function observe(
       }): run gate again once nothing commits in this worktree`,
     );
   }
-  const livePaths = live.map((e) => plainPath(e.path));
+  const livePaths = [...new Set([...live.map((e) => plainPath(e.path)), ...unchecked])];
   const recorded = new Set(spawnPaths);
   const trees = await settled((async () => {
     const { pair, trees } = await treesFirst;
@@ -272,7 +277,7 @@ async function observe(
     const detail = error instanceof Error ? error.message : String(error);
     throw new GateError(`Cannot evaluate: ${detail.replace(/\s+/g, " ")}`);
   }
-  const observed = observedChanges(git.entries, live, now, trees, claimed);
+  const observed = observedChanges(git.entries, live, now, trees, claimed, unchecked);
   // What existed at spawn: an entry's recorded content, else the spawn HEAD's leaf.
   const existed = new Set<string>(trees.before.keys());
   for (const e of git.entries) {

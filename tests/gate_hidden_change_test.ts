@@ -1,0 +1,95 @@
+/**
+ * A child cannot hide an unclaimed change from `gate --since` with what makes `git status`
+ * silent about it.
+ *
+ * A commit-graph is a cache in the object directory that a child can rewrite, and git takes
+ * a commit's root tree from it without checking it against the commit. A graph that gives
+ * the child's HEAD commit the tree of the child's index hides a staged change from `git
+ * status`, so gate would not see the change at all. No git call of tether's reads a
+ * commit-graph (`core.commitGraph=false` among the hardening options).
+ */
+import { join } from "node:path";
+import { assertEquals } from "../src/_assert.ts";
+import { gate, result, spawn } from "./_gate_fixture.ts";
+import { git, makeRepo, writeFiles } from "./_helpers.ts";
+
+/** The child's result: it changed and committed `a.ts`, and says nothing of anything else. */
+const claimA = (head: string) =>
+  result(["a.ts"], [{ kind: "commit", ref: head, ok: true }, {
+    kind: "file",
+    ref: "a.ts",
+    ok: true,
+  }]);
+
+/** Rewrite the repository's commit-graph so that `commit` names `tree` as its root tree. */
+async function forgeGraph(repo: string, commit: string, tree: string): Promise<void> {
+  await git(repo, ["commit-graph", "write", "--reachable"]);
+  const file = join(repo, ".git", "objects", "info", "commit-graph");
+  const graph = await Deno.readFile(file);
+  const hex = (id: string) => Uint8Array.from(id.match(/../g)!.map((b) => parseInt(b, 16)));
+  const real = hex(await git(repo, ["rev-parse", `${commit}^{tree}`]));
+  let at = -1;
+  for (let i = 0; i + real.length <= graph.length && at < 0; i++) {
+    if (real.every((b, j) => graph[i + j] === b)) at = i;
+  }
+  if (at < 0) throw new Error("the graph does not hold the commit's tree");
+  graph.set(hex(tree), at);
+  await Deno.writeFile(file, graph);
+}
+
+Deno.test("a forged commit-graph does not hide a child's staged change from gate --since", async () => {
+  const repo = await makeRepo({ files: { "a.ts": "a1\n", "b.ts": "b1\n" } });
+  try {
+    const since = await spawn(repo);
+    await writeFiles(repo, { "a.ts": "a2\n" });
+    await git(repo, ["commit", "-q", "-m", "child", "a.ts"]);
+    const head = await git(repo, ["rev-parse", "HEAD"]);
+    await writeFiles(repo, { "b.ts": "b2\n" });
+    await git(repo, ["add", "b.ts"]);
+    await forgeGraph(repo, head, await git(repo, ["write-tree"]));
+    // The forgery works on git itself: the user's own status sees nothing.
+    assertEquals(await git(repo, ["status", "--porcelain"]), "");
+    const r = await gate(
+      repo,
+      result(["a.ts"], [{ kind: "commit", ref: head, ok: true }, {
+        kind: "file",
+        ref: "a.ts",
+        ok: true,
+      }]),
+      ["--since", since],
+    );
+    assertEquals(r.report?.changes, {
+      confirmed: ["a.ts"],
+      claimed_unobserved: [],
+      observed_unclaimed: ["b.ts"],
+    }, r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+for (const bit of ["--assume-unchanged", "--skip-worktree"]) {
+  Deno.test(`a child's change to a file it marks ${bit} is observed by gate --since`, async () => {
+    const repo = await makeRepo({ files: { "a.ts": "a1\n", "b.ts": "b1\n", "c.ts": "c1\n" } });
+    try {
+      const since = await spawn(repo);
+      await writeFiles(repo, { "a.ts": "a2\n" });
+      await git(repo, ["commit", "-q", "-m", "child", "a.ts"]);
+      await writeFiles(repo, { "b.ts": "b2\n" });
+      await Deno.remove(join(repo, "c.ts"));
+      await git(repo, ["update-index", bit, "b.ts", "c.ts"]);
+      assertEquals(await git(repo, ["status", "--porcelain"]), "");
+      const r = await gate(repo, claimA(await git(repo, ["rev-parse", "HEAD"])), [
+        "--since",
+        since,
+      ]);
+      assertEquals(r.report?.changes, {
+        confirmed: ["a.ts"],
+        claimed_unobserved: [],
+        observed_unclaimed: ["b.ts", "c.ts"],
+      }, r.stderr);
+    } finally {
+      await Deno.remove(repo, { recursive: true });
+    }
+  });
+}
