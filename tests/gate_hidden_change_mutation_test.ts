@@ -24,6 +24,25 @@ const CASES: GuardCase[] = [{
   }],
   file: "tests/gate_hidden_change_test.ts",
   filter: "is observed by gate",
+}, {
+  guard: "the status both sides run compares stat data in full",
+  mutations: [{
+    file: "src/context/status.ts",
+    find:
+      '  "core.trustctime=true", // tether:guard status-full-stat\n  "-c",\n  "core.checkStat=default",\n',
+    replace: '  "core.tether=1",\n  "-c",\n  "core.tether=2",\n',
+  }],
+  file: "tests/gate_hidden_change_test.ts",
+  filter: "weakened stat checks",
+}, {
+  guard: "the status both sides run shows every submodule change",
+  mutations: [{
+    file: "src/context/status.ts",
+    find: '  "--ignore-submodules=none", // tether:guard status-submodules\n',
+    replace: "",
+  }],
+  file: "tests/gate_hidden_change_test.ts",
+  filter: "diff.ignoreSubmodules",
 }];
 
 Deno.test("mutation: disabling a hidden-change guard makes its test fail", async (t) => {

@@ -93,3 +93,48 @@ for (const bit of ["--assume-unchanged", "--skip-worktree"]) {
     }
   });
 }
+
+Deno.test("a same-size edit with its mtime put back, under weakened stat checks, is observed by gate --since", async () => {
+  const repo = await makeRepo({ files: { "a.ts": "a1\n", "b.ts": "b1\n" } });
+  try {
+    const old = new Date("2020-01-01T00:00:00Z");
+    await Deno.utime(join(repo, "b.ts"), old, old);
+    await git(repo, ["update-index", "--refresh"]); // no racy entry: stat data alone decides
+    const since = await spawn(repo);
+    await writeFiles(repo, { "a.ts": "a2\n" });
+    await git(repo, ["commit", "-q", "-m", "child", "a.ts"]);
+    await git(repo, ["config", "core.trustctime", "false"]);
+    await git(repo, ["config", "core.checkStat", "minimal"]);
+    // The edit's ctime is a later second than the index records: what the full check sees.
+    await new Promise((r) => setTimeout(r, 1100));
+    await writeFiles(repo, { "b.ts": "b9\n" });
+    await Deno.utime(join(repo, "b.ts"), old, old);
+    assertEquals(await git(repo, ["status", "--porcelain"]), "");
+    const r = await gate(repo, claimA(await git(repo, ["rev-parse", "HEAD"])), ["--since", since]);
+    assertEquals(r.report?.changes?.observed_unclaimed, ["b.ts"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("a moved submodule pointer hidden by diff.ignoreSubmodules is observed by gate --since", async () => {
+  const repo = await makeRepo({ files: { "a.ts": "a1\n" } });
+  try {
+    const sub = join(repo, "sub");
+    await Deno.mkdir(sub);
+    await git(sub, ["init", "-q", "-b", "main"]);
+    await git(sub, ["commit", "-q", "--allow-empty", "-m", "s1"]);
+    await git(repo, ["add", "sub"]);
+    await git(repo, ["commit", "-q", "-m", "sub"]);
+    const since = await spawn(repo);
+    await writeFiles(repo, { "a.ts": "a2\n" });
+    await git(repo, ["commit", "-q", "-m", "child", "a.ts"]);
+    await git(sub, ["commit", "-q", "--allow-empty", "-m", "s2"]);
+    await git(repo, ["config", "diff.ignoreSubmodules", "all"]);
+    assertEquals(await git(repo, ["status", "--porcelain"]), "");
+    const r = await gate(repo, claimA(await git(repo, ["rev-parse", "HEAD"])), ["--since", since]);
+    assertEquals(r.report?.changes?.observed_unclaimed, ["sub"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});

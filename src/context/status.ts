@@ -33,13 +33,24 @@ import {
 
 const decoder = new TextDecoder();
 
-/** The status command both sides use: files, not collapsed directories; renames split. */
+/**
+ * The status command both sides use: files, not collapsed directories; renames split. What a
+ * child could set in the shared config to make status silent about a change is pinned: the
+ * full stat comparison (with `core.trustctime=false` or `core.checkStat=minimal`, a same-size
+ * edit with its mtime put back is not looked at) and every submodule change shown
+ * (`submodule.<name>.ignore` and `diff.ignoreSubmodules` hide a moved pointer).
+ */
 export const STATUS_ARGS: readonly string[] = [
+  "-c",
+  "core.trustctime=true", // tether:guard status-full-stat
+  "-c",
+  "core.checkStat=default",
   "status",
   "--porcelain=v2",
   "-z",
   "--untracked-files=all",
   "--no-renames",
+  "--ignore-submodules=none", // tether:guard status-submodules
 ];
 
 /**
