@@ -2,7 +2,10 @@
  * Mutation tests for the guards that keep a child from hiding a change from gate: with the
  * commit-graph read again by every git call (`// tether:guard no-commit-graph` in
  * `src/git.ts`), or with assume-unchanged and skip-worktree entries left to status
- * (`// tether:guard gate-unchecked` in `src/gate/repo.ts`), their tests fail.
+ * (`// tether:guard gate-unchecked` in `src/gate/staged.ts`), with the index compared with HEAD
+ * through status's caches again (`gate-staged-descend`), with a nested repository without a
+ * commit read as nothing (`unborn-nested` in `src/context/content.ts`), or with the shared
+ * config's `core.ignorecase` left to status (`status-case`), their tests fail.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
@@ -18,9 +21,9 @@ const CASES: GuardCase[] = [{
 }, {
   guard: "gate reads the entries status does not compare with the worktree",
   mutations: [{
-    file: "src/gate/repo.ts",
-    find: 'if (match && (match[1] === "S" || /^[a-z]$/.test(match[1]!))) paths.add(match[2]!);',
-    replace: "if (match && false) paths.add(match[2]!);",
+    file: "src/gate/staged.ts",
+    find: 'if (e.tag === "S" || /^[a-z]$/.test(e.tag)) paths.add(e.path);',
+    replace: "if (e.tag === null) paths.add(e.path);",
   }],
   file: "tests/gate_hidden_change_test.ts",
   filter: "is observed by gate",
@@ -43,6 +46,42 @@ const CASES: GuardCase[] = [{
   }],
   file: "tests/gate_hidden_change_test.ts",
   filter: "diff.ignoreSubmodules",
+}, {
+  guard: "gate compares the index with HEAD itself, not through the cache-tree",
+  mutations: [{
+    file: "src/gate/staged.ts",
+    find: "if (root.id !== headTree) level.push(",
+    replace: "if (root.id === null) level.push(",
+  }],
+  file: "tests/gate_hidden_change_test.ts",
+  filter: "forged cache-tree",
+}, {
+  guard: "gate reads HEAD's trees checked where the index differs from them",
+  mutations: [{
+    file: "src/gate/staged.ts",
+    find: "if (root.id !== headTree) level.push(",
+    replace: "if (root.id === null) level.push(",
+  }],
+  file: "tests/gate_hidden_change_test.ts",
+  filter: "forged subtree object",
+}, {
+  guard: "a nested repository without a commit is not read as nothing",
+  mutations: [{
+    file: "src/context/content.ts",
+    find: 'if (mode === "000000" && listed.has(`${path}/`)) out.set(path, UNBORN_REPOSITORY);',
+    replace: 'if (mode === "000000" && listed.has("")) out.set(path, UNBORN_REPOSITORY);',
+  }],
+  file: "tests/gate_hidden_change_test.ts",
+  filter: "without a commit",
+}, {
+  guard: "the status both sides run compares names case-sensitively",
+  mutations: [{
+    file: "src/context/status.ts",
+    find: '  "core.ignorecase=false", // tether:guard status-case\n',
+    replace: '  "core.tether=3",\n',
+  }],
+  file: "tests/gate_hidden_change_test.ts",
+  filter: "only in case",
 }];
 
 Deno.test("mutation: disabling a hidden-change guard makes its test fail", async (t) => {

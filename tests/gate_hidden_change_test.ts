@@ -11,7 +11,7 @@
 import { join } from "node:path";
 import { assertEquals } from "../src/_assert.ts";
 import { gate, result, spawn } from "./_gate_fixture.ts";
-import { git, makeRepo, writeFiles } from "./_helpers.ts";
+import { bin, git, makeRepo, writeFiles } from "./_helpers.ts";
 
 /** The child's result: it changed and committed `a.ts`, and says nothing of anything else. */
 const claimA = (head: string) =>
@@ -49,6 +49,13 @@ Deno.test("a forged commit-graph does not hide a child's staged change from gate
     await forgeGraph(repo, head, await git(repo, ["write-tree"]));
     // The forgery works on git itself: the user's own status sees nothing.
     assertEquals(await git(repo, ["status", "--porcelain"]), "");
+    // tether's own status does, so the working context a parent hands on counts it too.
+    const context = await bin("handshake", ["--json", "--context"], { cwd: repo });
+    assertEquals(
+      JSON.parse(context.stdout).context_block.includes("\n  staged: 1\n"),
+      true,
+      context.stdout,
+    );
     const r = await gate(
       repo,
       result(["a.ts"], [{ kind: "commit", ref: head, ok: true }, {
@@ -134,6 +141,120 @@ Deno.test("a moved submodule pointer hidden by diff.ignoreSubmodules is observed
     assertEquals(await git(repo, ["status", "--porcelain"]), "");
     const r = await gate(repo, claimA(await git(repo, ["rev-parse", "HEAD"])), ["--since", since]);
     assertEquals(r.report?.changes?.observed_unclaimed, ["sub"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+/** A loose object's bytes: `<type> <size>\0<content>`, zlib-deflated as git stores them. */
+async function looseObject(type: string, content: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+  const header = new TextEncoder().encode(`${type} ${content.length}\0`);
+  const stream = new Blob([header, content]).stream().pipeThrough(new CompressionStream("deflate"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** Commit `lib/c.ts` and `a.ts`, spawn, and let the child commit its claimed `a.ts`. */
+async function childWithLib(): Promise<{ repo: string; since: string; head: string }> {
+  const repo = await makeRepo({ files: { "a.ts": "a1\n", "b.ts": "b1\n", "lib/c.ts": "c1\n" } });
+  const since = await spawn(repo);
+  await writeFiles(repo, { "a.ts": "a2\n" });
+  await git(repo, ["commit", "-q", "-m", "child", "a.ts"]);
+  return { repo, since, head: await git(repo, ["rev-parse", "HEAD"]) };
+}
+
+Deno.test("a forged subtree object that hides a staged change stops gate --since (exit 3)", async () => {
+  const { repo, since, head } = await childWithLib();
+  try {
+    await writeFiles(repo, { "lib/c.ts": "c9, a much longer line\n" });
+    await git(repo, ["add", "lib/c.ts"]);
+    // HEAD's `lib` tree, the same in both HEADs, rewritten to hold the staged blob.
+    const lib = await git(repo, ["rev-parse", "HEAD:lib"]);
+    const staged = await git(repo, ["write-tree", "--prefix=lib/"]);
+    const content = await new Deno.Command("git", {
+      args: ["cat-file", "tree", staged],
+      cwd: repo,
+      stdout: "piped",
+    }).output();
+    const file = join(repo, ".git", "objects", lib.slice(0, 2), lib.slice(2));
+    await Deno.remove(file);
+    await Deno.writeFile(file, await looseObject("tree", content.stdout));
+    assertEquals(await git(repo, ["status", "--porcelain"]), "");
+    const r = await gate(repo, claimA(head), ["--since", since]);
+    assertEquals(r.code, 3, r.stderr);
+    assertEquals(r.stderr.includes(`object "${lib}" does not hash to its id`), true, r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("a forged cache-tree that hides a staged change is observed by gate --since", async () => {
+  const { repo, since, head } = await childWithLib();
+  try {
+    await writeFiles(repo, { "lib/c.ts": "c9\n" });
+    await git(repo, ["add", "lib/c.ts"]);
+    await git(repo, ["write-tree"]); // the index now records every directory's tree
+    const hex = (id: string) => Uint8Array.from(id.match(/../g)!.map((b) => parseInt(b, 16)));
+    const real = hex(await git(repo, ["write-tree", "--prefix=lib/"]));
+    const fake = hex(await git(repo, ["rev-parse", "HEAD:lib"]));
+    const file = join(repo, ".git", "index");
+    const index = await Deno.readFile(file);
+    let at = -1;
+    for (let i = 0; i + real.length <= index.length && at < 0; i++) {
+      if (real.every((b, j) => index[i + j] === b)) at = i;
+    }
+    assertEquals(at > 0, true, "the index's cache-tree names lib/");
+    index.set(fake, at);
+    const body = index.subarray(0, index.length - 20);
+    index.set(new Uint8Array(await crypto.subtle.digest("SHA-1", body)), index.length - 20);
+    await Deno.writeFile(file, index);
+    assertEquals(await git(repo, ["status", "--porcelain"]), "");
+    const r = await gate(repo, claimA(head), ["--since", since]);
+    assertEquals(r.report?.changes?.observed_unclaimed, ["lib/c.ts"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("a nested repository without a commit, created by the child, is observed by gate --since", async () => {
+  const { repo, since, head } = await childWithLib();
+  try {
+    await Deno.mkdir(join(repo, "nd"));
+    await git(join(repo, "nd"), ["init", "-q"]);
+    await writeFiles(repo, { "nd/payload.ts": "x\n" });
+    const r = await gate(repo, claimA(head), ["--since", since]);
+    assertEquals(r.report?.changes?.observed_unclaimed, ["nd"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("new names that differ from tracked ones only in case, under core.ignorecase, are observed by gate --since", async () => {
+  const { repo, since, head } = await childWithLib();
+  try {
+    await git(repo, ["config", "core.ignorecase", "true"]);
+    await writeFiles(repo, { "B.TS": "x\n", "LIB/c.ts": "x\n" });
+    const cased = (await Deno.lstat(join(repo, "b.ts"))).ino !==
+      (await Deno.lstat(join(repo, "B.TS"))).ino;
+    if (cased) assertEquals(await git(repo, ["status", "--porcelain"]), "");
+    const r = await gate(repo, claimA(head), ["--since", since]);
+    assertEquals(
+      r.report?.changes?.observed_unclaimed,
+      cased ? ["B.TS", "LIB/c.ts"] : ["b.ts", "lib/c.ts"],
+      r.stderr,
+    );
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("core.ignoreStat in the shared config neither stops gate --since nor hides a change", async () => {
+  const { repo, since, head } = await childWithLib();
+  try {
+    await git(repo, ["config", "core.ignoreStat", "true"]);
+    await writeFiles(repo, { "b.ts": "b2\n" });
+    const r = await gate(repo, claimA(head), ["--since", since]);
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(r.report?.changes?.observed_unclaimed, ["b.ts"], r.stderr);
   } finally {
     await Deno.remove(repo, { recursive: true });
   }

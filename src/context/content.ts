@@ -60,6 +60,12 @@ export type PathContent =
   | { kind: "special"; mode: string }
   | { kind: "absent" };
 
+/**
+ * What a directory holding a git repository with no commit holds: there is no commit to
+ * name, and it is not nothing (a child can put anything in it; review gate-5, finding 3).
+ */
+export const UNBORN_REPOSITORY: PathContent = { kind: "special", mode: "unborn-repository" };
+
 /** Placeholder id of a seeded entry that `git add` did not replace. */
 function placeholder(format: ObjectFormat): string {
   return "1".repeat(format === "sha256" ? 64 : 40);
@@ -77,6 +83,9 @@ export const LSTAT_CONFIG: readonly string[] = [
   "core.fsmonitor=false",
   "-c",
   "core.untrackedCache=false",
+  // With it set, git takes a path's stat data for unchanged without an `lstat`.
+  "-c",
+  "core.ignoreStat=false",
 ];
 
 /** The private index of one run: a fresh, unpredictable name git's prune removes. */
@@ -119,7 +128,8 @@ async function seedIndex(
 ): Promise<Record<string, string>> {
   const env = { GIT_INDEX_FILE: privateIndexPath(commonDir) };
   const dummy = placeholder(format);
-  const seeded = await runGit(["update-index", "-z", "--index-info"], {
+  // LSTAT_CONFIG: with `core.ignoreStat`, every seeded entry would be marked assume-unchanged.
+  const seeded = await runGit([...LSTAT_CONFIG, "update-index", "-z", "--index-info"], {
     cwd: top,
     env,
     allowFailure: true,
@@ -318,7 +328,10 @@ export async function readContents(
   const apart: string[] = [];
   for (const path of all) {
     const mode = modes.get(path);
-    if (mode === "000000") out.set(path, { kind: "absent" });
+    // A nested repository without a commit: git takes it for a directory (no gitlink: no
+    // commit to name), so `lstat` against a file entry says gone, yet the walk lists it.
+    if (mode === "000000" && listed.has(`${path}/`)) out.set(path, UNBORN_REPOSITORY); // tether:guard unborn-nested
+    else if (mode === "000000") out.set(path, { kind: "absent" });
     else if (REGULAR_MODES.has(mode ?? "") && listed.has(path)) { // guard: only walked files are read
       out.set(path, { kind: "file", mode: mode!, raw: "" });
       regular.push(path);

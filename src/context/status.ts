@@ -45,6 +45,8 @@ export const STATUS_ARGS: readonly string[] = [
   "core.trustctime=true", // tether:guard status-full-stat
   "-c",
   "core.checkStat=default",
+  "-c",
+  "core.ignorecase=false", // tether:guard status-case
   "status",
   "--porcelain=v2",
   "-z",
@@ -169,7 +171,7 @@ async function kindsOnStdin(
   const { commonDir, format } = await repoDirs(top);
   const env = { GIT_INDEX_FILE: privateIndexPath(commonDir) };
   const dummy = "1".repeat(format === "sha256" ? 64 : 40);
-  await runGit(["update-index", "-z", "--index-info"], {
+  await runGit([...LSTAT_CONFIG, "update-index", "-z", "--index-info"], {
     cwd: top,
     env,
     stdin: paths.map((p) => `100644 ${dummy}\t${p}\0`).join(""),

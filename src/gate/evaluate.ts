@@ -35,10 +35,10 @@ import {
   openRepo,
   readBlob,
   readCommits,
-  readUnchecked,
 } from "./repo.ts";
 import { MAX_JSON_DEPTH, scanJson } from "./json_keys.ts";
 import { compareTrees } from "./trees.ts";
+import { readIndex, stagedPaths, uncheckedEntries } from "./staged.ts";
 import { parseSnapshot } from "./snapshot_schema.ts";
 import { type EarlyReads, takeEarly } from "./early.ts";
 
@@ -183,9 +183,10 @@ async function observe(
   const first = dirsRead.then((d) => readContents(repo.top, d.commonDir, d.format, known));
   first.catch(() => {}); // awaited below, after what may fail first
   const commitsRead = readCommits(repo.top, heads, repo.format);
-  // Entries status does not compare with the worktree are read like listed ones.
-  const uncheckedRead = readUnchecked(repo.top);
-  uncheckedRead.catch(() => {}); // awaited below
+  // The whole index, for the entries status does not compare with the worktree and for
+  // what it holds that HEAD does not (status trusts caches a child can rewrite for that).
+  const indexRead = readIndex(repo.top);
+  indexRead.catch(() => {}); // awaited below
   const tree = (
     commits: Map<string, CommitRead>,
     head: string | null,
@@ -217,17 +218,26 @@ async function observe(
   });
   treesFirst.catch(() => {}); // awaited below, after what may fail first
   // Whatever fails first, the early reads have ended before gate does (no git left running).
+  // Paths where the index differs from the live HEAD, found without the cache-tree or
+  // unchecked tree objects status uses (review gate-5, findings 1 and 2): read like listed ones.
+  const stagedRead = Promise.all([treesFirst, indexRead]).then(([{ pair }, index]) =>
+    stagedPaths(repo.top, repo.format, pair[1], index)
+  );
+  stagedRead.catch(() => {}); // awaited below
   const settled = <T>(p: Promise<T>): Promise<T> =>
     p.catch(async (error) => {
-      await Promise.allSettled([first, treesFirst, uncheckedRead]);
+      await Promise.allSettled([first, treesFirst, indexRead, stagedRead]);
       throw error;
     });
-  const [live, , dirs, unchecked] = await settled(Promise.all([
+  const [live, , dirs, index, staged] = await settled(Promise.all([
     early?.status.then((s) => s ?? readStatus(repo.top)) ?? readStatus(repo.top),
     commitsRead,
     dirsRead,
-    uncheckedRead,
+    indexRead,
+    stagedRead,
   ]));
+  // Entries status does not compare with the worktree or with HEAD as they are: read like listed ones.
+  const unchecked = [...new Set([...uncheckedEntries(index), ...staged])];
   // HEAD read again once status has ended: a commit between the two readings (a sibling's,
   // or a job the child left running) would pair the old HEAD's tree with a status taken
   // after the commit, and what it committed would be seen nowhere (review verify-2, F3).

@@ -180,43 +180,6 @@ function chunkByBytes(paths: readonly string[]): string[][] {
 }
 
 /**
- * The index entries git status does not compare with the worktree: assume-unchanged (a
- * lower-case tag in `ls-files -v`) and skip-worktree (`S`). A child can set either bit on a
- * path it changed and status says nothing of it, so gate reads what such a path holds
- * itself. One `ls-files` over the whole index, whatever it holds.
- *
- * @example
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * const listing = new TextEncoder().encode("H a\0h b\0S c\0s d\0M e\0");
- * assertEquals(uncheckedEntries(listing), ["b", "c", "d"]);
- * ```
- * @param listing The output of `git ls-files -z -v`.
- * @returns The paths, decoded exactly, each once.
- */
-export function uncheckedEntries(listing: Uint8Array): string[] {
-  const paths = new Set<string>();
-  for (const record of decodePaths(listing)) {
-    const match = /^(\S) (.*)$/s.exec(record);
-    if (match && (match[1] === "S" || /^[a-z]$/.test(match[1]!))) paths.add(match[2]!); // tether:guard gate-unchecked
-  }
-  return [...paths];
-}
-
-/**
- * Read {@linkcode uncheckedEntries} of the worktree at `top`.
- *
- * @param top The worktree's top level.
- * @returns The paths.
- * @throws {GitError} when git fails.
- */
-export async function readUnchecked(top: string): Promise<string[]> {
-  return uncheckedEntries(
-    (await runGit(["ls-files", "-z", "-v"], { cwd: top, parse: true })).stdout,
-  );
-}
-
-/**
  * What each path is in the worktree, without following a symbolic link anywhere on it.
  *
  * A path counts as a file only when git itself reaches it inside the work tree: tracked

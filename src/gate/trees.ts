@@ -9,6 +9,9 @@ import type { ObjectFormat } from "../git.ts";
 import { GateError } from "./repo.ts";
 import { parseTree, readObjects, type TreeEntry } from "./objects.ts";
 
+/** One entry of a tree object. */
+export type { TreeEntry };
+
 /** What a tree holds at a path that is not a directory. */
 export interface TreeLeaf {
   /** `100644`, `100755`, `120000` or `160000`. */
@@ -28,6 +31,36 @@ export interface TreePair {
 }
 
 const TREE_MODE = "40000";
+
+/**
+ * Read trees by id in one `git cat-file --batch` call, each checked against its name.
+ *
+ * @param top Top level.
+ * @param oids Tree ids.
+ * @param format The repository's object format.
+ * @returns Tree id → its entries in stored order.
+ * @throws {GateError} when a tree is missing, is not a tree, or does not hash to its id.
+ */
+export async function readTreeLevel(
+  top: string,
+  oids: readonly string[],
+  format: ObjectFormat,
+): Promise<Map<string, TreeEntry[]>> {
+  const read = await readObjects(top, oids, format);
+  const trees = new Map<string, TreeEntry[]>();
+  for (const oid of new Set(oids)) {
+    const found = read.get(oid);
+    if (found?.kind !== "ok" || found.type !== "tree") {
+      throw new GateError(
+        found?.kind === "forged"
+          ? `Cannot evaluate: object "${oid}" does not hash to its id (the object store was altered)`
+          : `Cannot evaluate: tree "${oid}" is missing from this repository`,
+      );
+    }
+    trees.set(oid, parseTree(found.content, format));
+  }
+  return trees;
+}
 
 interface Item {
   dir: string;
@@ -68,19 +101,9 @@ export async function compareTrees(
   let items: Item[] = (a === b || !differences) && want.size === 0 ? [] : [{ dir: "", a, b }];
   while (items.length > 0) {
     const ids = items.flatMap((i) => [i.a, i.b]).filter((x): x is string => x !== null);
-    const read = await readObjects(top, ids, format);
-    const entries = (oid: string | null): Map<string, TreeEntry> => {
-      if (oid === null) return new Map();
-      const found = read.get(oid);
-      if (found?.kind !== "ok" || found.type !== "tree") {
-        throw new GateError(
-          found?.kind === "forged"
-            ? `Cannot evaluate: object "${oid}" does not hash to its id (the object store was altered)`
-            : `Cannot evaluate: tree "${oid}" is missing from this repository`,
-        );
-      }
-      return new Map(parseTree(found.content, format).map((e) => [e.name, e]));
-    };
+    const read = await readTreeLevel(top, ids, format);
+    const entries = (oid: string | null): Map<string, TreeEntry> =>
+      new Map(oid === null ? [] : read.get(oid)!.map((e) => [e.name, e]));
     const next: Item[] = [];
     for (const item of items) {
       const ea = entries(item.a);
