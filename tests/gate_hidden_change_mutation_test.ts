@@ -5,7 +5,8 @@
  * (`// tether:guard gate-unchecked` in `src/gate/staged.ts`), with the index compared with HEAD
  * through status's caches again (`gate-staged-descend`), with a nested repository without a
  * commit read as nothing (`unborn-nested` in `src/context/content.ts`), or with the shared
- * config's `core.ignorecase` left to status (`status-case`), their tests fail.
+ * config's `core.ignorecase` left to status (`status-case`), or with its filter drivers run by
+ * status (`status-no-filters`), their tests fail.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
@@ -82,6 +83,15 @@ const CASES: GuardCase[] = [{
   }],
   file: "tests/gate_hidden_change_test.ts",
   filter: "only in case",
+}, {
+  guard: "the status both sides run turns every filter driver off",
+  mutations: [{
+    file: "src/context/status.ts",
+    find: "await runGit([...filterPins(drivers.filters), ...STATUS_ARGS], {",
+    replace: "await runGit([...STATUS_ARGS], {",
+  }],
+  file: "tests/gate_hidden_change_test.ts",
+  filter: "clean filter the child plants",
 }];
 
 Deno.test("mutation: disabling a hidden-change guard makes its test fail", async (t) => {

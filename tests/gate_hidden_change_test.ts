@@ -259,3 +259,27 @@ Deno.test("core.ignoreStat in the shared config neither stops gate --since nor h
     await Deno.remove(repo, { recursive: true });
   }
 });
+
+Deno.test("a clean filter the child plants that prints a same-size edit's old content does not hide it from gate --since", async () => {
+  const repo = await makeRepo({ files: { "a.ts": "a1\n", "b.ts": "b1\n" } });
+  try {
+    const old = new Date("2020-01-01T00:00:00Z");
+    await Deno.utime(join(repo, "b.ts"), old, old);
+    await git(repo, ["update-index", "--refresh"]); // stat data decides: the edit is looked at
+    const since = await spawn(repo);
+    await writeFiles(repo, { "a.ts": "a2\n" });
+    await git(repo, ["commit", "-q", "-m", "child", "a.ts"]);
+    const marker = join(repo, ".git", "clean-ran");
+    await git(repo, ["config", "filter.h.clean", `touch '${marker}'; cat >/dev/null; echo b1`]);
+    await Deno.writeTextFile(join(repo, ".git", "info", "attributes"), "b.ts filter=h\n");
+    await writeFiles(repo, { "b.ts": "b9\n" });
+    assertEquals(await git(repo, ["status", "--porcelain"]), "");
+    await Deno.remove(marker);
+    const r = await gate(repo, claimA(await git(repo, ["rev-parse", "HEAD"])), ["--since", since]);
+    assertEquals(r.report?.changes?.observed_unclaimed, ["b.ts"], r.stderr);
+    // gate's own status ran no filter the child wrote.
+    assertEquals(await Deno.lstat(marker).then(() => true, () => false), false);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});

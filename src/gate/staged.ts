@@ -18,6 +18,9 @@ import { objectId } from "../seed/commit.ts";
 import { GateError } from "./repo.ts";
 import { readTreeLevel, type TreeEntry } from "./trees.ts";
 
+const HEX = /^[0-9a-f]+$/;
+const MODE = /^\d{6}$/;
+
 /** One index entry as `git ls-files -z -s -v` lists it. */
 export interface IndexEntry {
   /** The `-v` tag: `H`, a lower-case letter for assume-unchanged, `S` for skip-worktree. */
@@ -47,19 +50,29 @@ export interface IndexEntry {
  * @throws {GateError} when a record is not an index entry (nothing is skipped unread).
  */
 export function parseIndexListing(listing: Uint8Array): IndexEntry[] {
-  return decodePaths(listing).map((record) => {
-    const match = /^(\S) (\d{6}) ([0-9a-f]{40}|[0-9a-f]{64}) ([0-3])\t(.+)$/s.exec(record);
-    if (!match) {
+  const entries: IndexEntry[] = [];
+  for (const record of decodePaths(listing)) {
+    // `<tag> <mode> <id> <stage>\t<path>`: fixed places, checked without a pattern per record.
+    const tab = record.indexOf("\t");
+    const width = tab - 11; // tag, space, six-digit mode, space … space, stage
+    const oid = record.slice(9, 9 + width);
+    const stage = record.charCodeAt(tab - 1) - 48;
+    if (
+      tab < 0 || (width !== 40 && width !== 64) || record[1] !== " " || record[8] !== " " ||
+      record[tab - 2] !== " " || !(stage >= 0 && stage <= 3) || tab + 1 >= record.length ||
+      !MODE.test(record.slice(2, 8)) || !HEX.test(oid)
+    ) {
       throw new GateError(`Cannot evaluate: git listed an index entry gate cannot read`);
     }
-    return {
-      tag: match[1]!,
-      mode: match[2]!,
-      oid: match[3]!,
-      stage: Number(match[4]),
-      path: match[5]!,
-    };
-  });
+    entries.push({
+      tag: record[0]!,
+      mode: record.slice(2, 8),
+      oid,
+      stage,
+      path: record.slice(tab + 1),
+    });
+  }
+  return entries;
 }
 
 /**
@@ -99,26 +112,67 @@ export async function readIndex(top: string): Promise<IndexEntry[]> {
   );
 }
 
+/** A child of an index directory: a leaf (file, link, gitlink) or a subdirectory. */
+interface IndexChild {
+  name: string;
+  mode: string;
+  /** The leaf's id. */
+  oid?: string;
+  /** The subdirectory. */
+  sub?: IndexDir;
+}
+
 /** One directory of the index: its direct children in index order, and its tree id. */
 interface IndexDir {
   /** `""` for the top level, else `a/b/`. */
   dir: string;
   depth: number;
-  /** Files (and gitlinks) by name. */
-  leaves: Map<string, { mode: string; oid: string }>;
-  /** Subdirectory names. */
-  subdirs: Set<string>;
-  /** Children in index order, for the tree's bytes: a leaf, or a subdirectory's key. */
-  order: { name: string; dir?: string }[];
+  children: IndexChild[];
+  /** Whether a conflicted entry (stage 1–3) lies directly in it. */
+  conflicted: boolean;
   /** The tree id the entries make; null when they make none (a conflict below). */
   id: string | null;
 }
 
-const HEX = /^[0-9a-f]+$/;
+/** A hex digit's value by its character code. */
+const NIBBLE = new Uint8Array(128);
+for (let i = 0; i < 16; i++) NIBBLE["0123456789abcdef".charCodeAt(i)] = i;
 
-function rawId(hex: string): Uint8Array {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+/**
+ * The bytes of the tree a directory's children make, `<mode> <name>\0<raw id>` each in
+ * index order (which is tree order: a directory sorts as its name and `/`), or null when
+ * a subdirectory makes no tree.
+ */
+function treeBytes(d: IndexDir, width: number): Uint8Array | null {
+  const heads: (string | Uint8Array)[] = [];
+  const ids: string[] = [];
+  let size = 0;
+  for (const child of d.children) {
+    const oid = child.sub ? child.sub.id : child.oid!;
+    if (oid === null || oid.length !== 2 * width) return null;
+    const head = `${child.mode} ${child.name}\0`;
+    // An ASCII name is its own bytes; anything else is encoded exactly (lone surrogates
+    // back to the bytes git printed).
+    const encoded = /[\u0080-\uffff]/.test(head) ? encodePath(head) : head;
+    heads.push(encoded);
+    ids.push(oid);
+    size += encoded.length + width;
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (let i = 0; i < heads.length; i++) {
+    const head = heads[i]!;
+    if (typeof head === "string") {
+      for (let j = 0; j < head.length; j++) bytes[at++] = head.charCodeAt(j);
+    } else {
+      bytes.set(head, at);
+      at += head.length;
+    }
+    const oid = ids[i]!;
+    for (let j = 0; j < width; j++) {
+      bytes[at++] = (NIBBLE[oid.charCodeAt(2 * j)]! << 4) | NIBBLE[oid.charCodeAt(2 * j + 1)]!;
+    }
+  }
   return bytes;
 }
 
@@ -143,79 +197,49 @@ export async function indexTrees(
   entries: readonly IndexEntry[],
   format: ObjectFormat,
 ): Promise<Map<string, IndexDir>> {
-  const dirs = new Map<string, IndexDir>();
-  const node = (dir: string, depth: number): IndexDir => {
-    let found = dirs.get(dir);
-    if (!found) {
-      found = { dir, depth, leaves: new Map(), subdirs: new Set(), order: [], id: "" };
-      dirs.set(dir, found);
-    }
-    return found;
-  };
-  const conflicted = new Set<IndexDir>();
-  node("", 0);
+  const root: IndexDir = { dir: "", depth: 0, children: [], conflicted: false, id: "" };
+  const dirs = new Map<string, IndexDir>([["", root]]);
+  // Index order keeps a directory's entries together: the directories of the previous
+  // entry are kept open (a stack), and only what differs is looked up.
+  const open: IndexDir[] = [root];
   for (const e of entries) {
-    const parts = e.path.split("/");
-    let parent = node("", 0);
-    let key = "";
-    for (let i = 0; i < parts.length - 1; i++) {
-      key += `${parts[i]}/`;
-      const had = dirs.has(key);
-      const child = node(key, i + 1);
-      if (!had) {
-        parent.subdirs.add(parts[i]!);
-        parent.order.push({ name: parts[i]!, dir: key });
+    const slash = e.path.lastIndexOf("/");
+    while (open.length > 1 && !e.path.startsWith(open[open.length - 1]!.dir)) open.pop();
+    let parent = open[open.length - 1]!;
+    for (
+      let i = e.path.indexOf("/", parent.dir.length);
+      i >= 0 && i <= slash;
+      i = e.path.indexOf("/", i + 1)
+    ) {
+      const key = e.path.slice(0, i + 1);
+      let child = dirs.get(key);
+      if (!child) {
+        child = { dir: key, depth: parent.depth + 1, children: [], conflicted: false, id: "" };
+        dirs.set(key, child);
+        parent.children.push({ name: key.slice(parent.dir.length, -1), mode: "40000", sub: child });
       }
+      open.push(child);
       parent = child;
     }
-    const name = parts[parts.length - 1]!;
-    if (e.stage !== 0 || !HEX.test(e.oid)) {
-      conflicted.add(parent);
-      continue;
-    }
-    parent.leaves.set(name, { mode: e.mode, oid: e.oid });
-    parent.order.push({ name });
+    if (e.stage !== 0) parent.conflicted = true;
+    else parent.children.push({ name: e.path.slice(slash + 1), mode: e.mode, oid: e.oid });
   }
+  const width = format === "sha256" ? 32 : 20;
   const byDepth = [...dirs.values()].sort((a, b) => b.depth - a.depth);
   let at = 0;
   while (at < byDepth.length) {
     const depth = byDepth[at]!.depth;
     const level: IndexDir[] = [];
     while (at < byDepth.length && byDepth[at]!.depth === depth) level.push(byDepth[at++]!);
-    await Promise.all(level.map(async (d) => {
-      if (conflicted.has(d)) {
+    await Promise.all(level.map((d) => {
+      const bytes = d.conflicted ? null : treeBytes(d, width);
+      if (bytes === null) {
         d.id = null;
         return;
       }
-      const parts: Uint8Array[] = [];
-      let size = 0;
-      for (const child of d.order) {
-        let mode: string;
-        let oid: string | null;
-        if (child.dir !== undefined) {
-          mode = "40000";
-          oid = dirs.get(child.dir)!.id;
-        } else {
-          const leaf = d.leaves.get(child.name)!;
-          mode = leaf.mode;
-          oid = leaf.oid;
-        }
-        if (oid === null) {
-          d.id = null;
-          return;
-        }
-        const head = encodePath(`${mode} ${child.name}\0`);
-        const raw = rawId(oid);
-        parts.push(head, raw);
-        size += head.length + raw.length;
-      }
-      const bytes = new Uint8Array(size);
-      let offset = 0;
-      for (const part of parts) {
-        bytes.set(part, offset);
-        offset += part.length;
-      }
-      d.id = await objectId("tree", bytes, format);
+      return objectId("tree", bytes, format).then((id) => {
+        d.id = id;
+      });
     }));
   }
   return dirs;
@@ -262,16 +286,17 @@ export async function stagedPaths(
       const tree = new Map<string, TreeEntry>(
         head === null ? [] : read.get(head)!.map((e) => [e.name, e]),
       );
-      const names = new Set([
-        ...tree.keys(),
-        ...(index?.leaves.keys() ?? []),
-        ...(index?.subdirs ?? []),
-      ]);
-      for (const name of names) {
+      const leaves = new Map<string, IndexChild>();
+      const subs = new Map<string, IndexDir>();
+      for (const child of index?.children ?? []) {
+        if (child.sub) subs.set(child.name, child.sub);
+        else leaves.set(child.name, child);
+      }
+      for (const name of new Set([...tree.keys(), ...leaves.keys(), ...subs.keys()])) {
         const path = dir + name;
         const inHead = tree.get(name);
-        const leaf = index?.leaves.get(name);
-        const sub = index?.subdirs.has(name) ? dirs.get(`${path}/`) : undefined;
+        const leaf = leaves.get(name);
+        const sub = subs.get(name);
         const headSub = inHead?.mode === "40000" ? inHead.oid : null;
         if (leaf !== undefined) {
           if (inHead?.mode !== leaf.mode || inHead.oid !== leaf.oid) out.add(path);
