@@ -62,6 +62,7 @@ Deno.test({
   const large = await processes(2000);
   assertEquals(large, small);
   // A sanity bound, not a target: gate reads HEAD again after status (review verify-2 F3),
-  // and both sides read the filter drivers before status, to turn them off (review gate-5).
-  assertEquals(small.capture < 22 && small.gate < 25, true, JSON.stringify(small));
+  // both sides read the filter drivers before status, to turn them off (review gate-5), and
+  // gate asks which paths `ident` or an encoding converts (review gate-6).
+  assertEquals(small.capture < 22 && small.gate < 27, true, JSON.stringify(small));
 });

@@ -36,8 +36,8 @@
  */
 import { decodePaths, fitsArgv, globPathspec, PATHSPEC_MAGIC_ENV } from "../seed/paths.ts";
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
-import { REGULAR_MODES } from "./porcelain.ts";
-import { HASH_TIMEOUT_MS, hashRegularFiles, pathKinds } from "./status.ts";
+import { REGULAR_MODES, SYMLINK_MODE } from "./porcelain.ts";
+import { HASH_TIMEOUT_MS, hashRegularFiles, pathKinds, symlinkBlobIds } from "./status.ts";
 import { filterPins, readDrivers } from "./filters.ts";
 
 /** What a path holds now. */
@@ -86,6 +86,14 @@ export const LSTAT_CONFIG: readonly string[] = [
   // With it set, git takes a path's stat data for unchanged without an `lstat`.
   "-c",
   "core.ignoreStat=false",
+  // A private index holds only the paths asked for, each exactly: no case folding (`B.TS`
+  // would be stored over `b.ts`), no sparse patterns (`git add` refuses a path outside them).
+  "-c",
+  "core.ignorecase=false", // tether:guard private-index-case
+  "-c",
+  "core.sparseCheckout=false", // tether:guard private-index-sparse
+  "-c",
+  "index.sparse=false",
 ];
 
 /** The private index of one run: a fresh, unpredictable name git's prune removes. */
@@ -99,7 +107,10 @@ const MAX_REFUSED = 16;
 /** A path `git add` refused as a pathspec: beyond a symbolic link or inside a submodule. */
 function refusedPath(stderr: string): string | undefined {
   const m = /fatal: pathspec '(.*)' is beyond a symbolic link/.exec(stderr) ??
-    /fatal: Pathspec '(.*)' is in submodule/.exec(stderr);
+    /fatal: Pathspec '(.*)' is in submodule/.exec(stderr) ??
+    // Neither in the private index (a path below it took its place: a directory replaced by
+    // a file) nor on disk.
+    /fatal: pathspec '(.*)' did not match any files/.exec(stderr);
   return m?.[1];
 }
 
@@ -319,6 +330,23 @@ export async function readContents(
   const all = [...new Set(paths.map((p) => p.replace(/\/$/, "")))].filter((p) => p !== "");
   const out = new Map<string, PathContent>();
   if (all.length === 0) return out;
+  // One index cannot hold a path and another below it (a directory replaced by a file, or
+  // the reverse): those below are read on an index of their own, a round per level.
+  const asked = new Set(all);
+  const below = all.filter((p) => {
+    for (let i = p.indexOf("/"); i > 0; i = p.indexOf("/", i + 1)) {
+      if (asked.has(p.slice(0, i))) return true;
+    }
+    return false;
+  });
+  if (below.length > 0) {
+    const under = new Set(below);
+    const [upper, lower] = await Promise.all([
+      readContents(top, commonDir, format, all.filter((p) => !under.has(p))),
+      readContents(top, commonDir, format, below),
+    ]);
+    return new Map([...upper, ...lower]);
+  }
   const env = await seedIndex(top, commonDir, format, all);
   const [listed, modes] = await Promise.all([
     walked(top, commonDir, all.filter(arguable)),
@@ -326,6 +354,11 @@ export async function readContents(
   ]);
   const regular: string[] = [];
   const apart: string[] = [];
+  // A name no index can hold (a `.git` component in any case, `.GIT` or `src/.Git/x`, and
+  // what `core.protectNTFS` or `core.protectHFS` take for one): not seeded, so `diff-files`
+  // says nothing of it, and `git add` would refuse it. Typed by `lstat` alone, one by one
+  // (only a child makes such names), and read as the other paths are.
+  const unindexed: string[] = [];
   for (const path of all) {
     const mode = modes.get(path);
     // A nested repository without a commit: git takes it for a directory (no gitlink: no
@@ -335,11 +368,13 @@ export async function readContents(
     else if (REGULAR_MODES.has(mode ?? "") && listed.has(path)) { // guard: only walked files are read
       out.set(path, { kind: "file", mode: mode!, raw: "" });
       regular.push(path);
-    } else apart.push(path); // a link, a repository, ignored, special, displaced, unlisted
+    } else if (mode === undefined) unindexed.push(path); // tether:guard unindexable-name
+    else apart.push(path); // a link, a repository, ignored, special, displaced, unlisted
   }
-  const [raw, part] = await Promise.all([
+  const [raw, part, unindexedKinds] = await Promise.all([
     hashRegularFiles(top, regular, ["--no-filters"], Number.POSITIVE_INFINITY), // guard: raw bytes
     addApart(top, env, apart),
+    pathKinds(top, unindexed),
   ]);
   const dummy = placeholder(format);
   const added: string[] = [];
@@ -360,10 +395,26 @@ export async function readContents(
     }
   }
   for (const path of part.refused) out.set(path, { kind: "absent" });
-  const [rawAdded, kinds] = await Promise.all([
+  const unindexedLinks: string[] = [];
+  for (const path of unindexed) {
+    const kind = unindexedKinds.get(path);
+    if (kind?.kind === "regular") {
+      out.set(path, { kind: "file", mode: kind.mode, raw: "" });
+      added.push(path);
+    } else if (kind?.kind === "symlink") unindexedLinks.push(path);
+    else if (kind?.kind === "special") out.set(path, { kind: "special", mode: kind.mode });
+    else out.set(path, { kind: "absent" });
+  }
+  const [rawAdded, kinds, links] = await Promise.all([
     hashRegularFiles(top, added, ["--no-filters"]),
     pathKinds(top, left),
+    symlinkBlobIds(top, unindexedLinks.filter(fitsArgv)),
   ]);
+  for (const path of unindexedLinks) {
+    const id = links.get(path);
+    if (!id) throw new Error(`cannot read ${JSON.stringify(path)}: git could not read the link`);
+    out.set(path, { kind: "symlink", mode: SYMLINK_MODE, raw: id, filtered: id });
+  }
   for (const [paths, ids] of [[regular, raw], [added, rawAdded]] as const) {
     for (const path of paths) {
       const id = ids.get(path);
@@ -382,10 +433,33 @@ export async function readContents(
 }
 
 /**
+ * The paths among `paths` whose content `git add` converts by more than line ends: the
+ * `ident` attribute (it collapses `$Id: … $`, so an edit inside one is stored as the old
+ * content) or a `working-tree-encoding` (review gate-6, finding 5). Neither can be turned off
+ * from the command line, and `<git dir>/info/attributes`, which a child can write, sets them.
+ * One `git check-attr` call.
+ */
+async function convertedPaths(top: string, paths: readonly string[]): Promise<Set<string>> {
+  const r = await runGit(["check-attr", "-z", "--stdin", "ident", "working-tree-encoding"], {
+    cwd: top,
+    parse: true,
+    stdin: paths.join("\0") + "\0",
+  });
+  const fields = decodePaths(r.stdout);
+  const out = new Set<string>();
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    if (fields[i + 2] !== "unspecified" && fields[i + 2] !== "unset") out.add(fields[i]!);
+  }
+  return out;
+}
+
+/**
  * Set `filtered` (the id `git add` would store) for the regular files among `paths` that
  * lack it: one batch of `hash-object` with every filter driver the config names pinned to
  * none, so a clean filter (planted in the shared `.git` or not) neither runs nor decides
- * the id, and only line-end normalization can make it differ from the raw id. When the
+ * the id, and none for a path whose attributes ask for more than line ends
+ * ({@linkcode convertedPaths}): only line-end normalization can make it differ from the raw
+ * id. When the
  * config names a filter that cannot be pinned, no filtered id is set (the path then reads
  * as changed, never as unchanged). Only a caller that compares with committed content
  * needs it, and only where the raw id differs.
@@ -404,11 +478,12 @@ export async function addFilteredIds(
     return c?.kind === "file" && c.filtered === undefined;
   });
   if (wanted.length === 0) return;
-  const drivers = await readDrivers(top);
+  const [drivers, converted] = await Promise.all([readDrivers(top), convertedPaths(top, wanted)]);
   if (drivers.unpinnable.length > 0) return;
   const pins = filterPins(drivers.filters); // tether:guard ctx-filtered-pins
-  const ids = await hashRegularFiles(top, wanted, [], Number.POSITIVE_INFINITY, pins);
-  for (const path of wanted) {
+  const plain = wanted.filter((p) => !converted.has(p)); // tether:guard ctx-filtered-plain
+  const ids = await hashRegularFiles(top, plain, [], Number.POSITIVE_INFINITY, pins);
+  for (const path of plain) {
     const c = contents.get(path);
     const id = ids.get(path);
     if (c?.kind === "file" && id) c.filtered = id;

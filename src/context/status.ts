@@ -48,6 +48,10 @@ export const STATUS_ARGS: readonly string[] = [
   "core.checkStat=default",
   "-c",
   "core.ignorecase=false", // tether:guard status-case
+  // The untracked cache lives in the index, which a child can rewrite: a name dropped from it
+  // is a new file status never lists (review gate-6, finding 1).
+  "-c",
+  "core.untrackedCache=false", // tether:guard status-no-untracked-cache
   "status",
   "--porcelain=v2",
   "-z",
