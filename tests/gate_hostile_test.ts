@@ -117,7 +117,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "gate --since sees a chmod +x and paths with a newline, a quote or a final CR, and no change in a re-staged MM file whose worktree bytes are back",
+    "gate --since sees a chmod +x, paths with a newline, a quote or a final CR, and new content staged in an MM file whose worktree bytes are back",
   ignore: NOT_UNIX,
 }, async () => {
   const repo = await makeRepo({ files: { "mm.ts": "v1\n", "exec.sh": "echo\n" } });
@@ -132,8 +132,9 @@ Deno.test({
     "cr.ts": "sibling\n",
   });
   const since = await spawnSnapshot(repo);
-  // The child stages new content and puts the worktree back: letters stay MM, and the
-  // file holds what it held at spawn, so it did not change.
+  // The child stages new content and puts the worktree back: letters stay MM, and the file
+  // holds what it held at spawn, but the index holds what no file does and the next commit
+  // would take it: a change (review gate-6).
   await writeFiles(repo, { "mm.ts": "v4\n" });
   await git(repo, ["add", "mm.ts"]);
   await writeFiles(repo, { "mm.ts": "v3\n" });
@@ -147,13 +148,21 @@ Deno.test({
   );
   assertEquals(code, 0, stderr + JSON.stringify(report));
   assertEquals(report.changes.confirmed, [...claimed].sort());
-  assertEquals(report.changes.observed_unclaimed, []);
+  assertEquals(report.changes.observed_unclaimed, ["mm.ts"]);
   const restaged = await gateSince(
     repo,
     since,
     result(["mm.ts"], [{ kind: "file", ref: "exec.sh", ok: true }]),
   );
-  assertEquals(restaged.report.changes.claimed_unobserved, ["mm.ts"]);
+  assertEquals(restaged.report.changes.confirmed, ["mm.ts"]);
+  // Staging what the worktree holds again (v3) is no change.
+  await git(repo, ["add", "mm.ts"]);
+  const back = await gateSince(
+    repo,
+    since,
+    result(claimed, [{ kind: "file", ref: "exec.sh", ok: true }]),
+  );
+  assertEquals(back.report.changes.observed_unclaimed, []);
 });
 
 Deno.test({

@@ -51,6 +51,25 @@ const CASES: GuardCase[] = [{
   }],
   file: FILE,
   filter: "finding 5:",
+}, {
+  guard: "an absent skip-worktree entry is judged by the index only when the set is the spawn's",
+  mutations: [{
+    file: "src/gate/evaluate.ts",
+    find:
+      "if (git.skip_worktree !== undefined && git.skip_worktree === await pathSetDigest(skipped)) {",
+    replace: "if (skipped.length >= 0) {",
+  }],
+  file: "tests/gate_hidden_change_test.ts",
+  filter: "skip-worktree is observed",
+}, {
+  guard: "an index entry no file explains is a change",
+  mutations: [{
+    file: "src/gate/evaluate.ts",
+    find: "      ...staging.keys(), // tether:guard gate-index-content\n",
+    replace: "",
+  }],
+  file: FILE,
+  filter: "worktree put back",
 }];
 
 Deno.test("mutation: disabling a review gate-6 guard makes its test fail", async (t) => {

@@ -191,3 +191,38 @@ Deno.test("finding 6: a directory replaced by a file, not staged, is read on bot
     await Deno.remove(repo, { recursive: true });
   }
 });
+
+Deno.test("finding 7: in a sparse checkout, the files outside the cone are no change for a child that did nothing", async () => {
+  const { repo, since, head } = await child(async (repo) => {
+    await writeFiles(repo, { "keep/k.ts": "k\n" });
+    await git(repo, ["add", "keep"]);
+    await git(repo, ["commit", "-q", "-m", "keep"]);
+    await git(repo, ["sparse-checkout", "set", "--cone", "keep"]);
+  });
+  try {
+    assertEquals(await Deno.lstat(join(repo, "lib")).then(() => true, () => false), false);
+    const r = await gate(repo, claimA(head), ["--since", since]);
+    assertEquals(r.report?.changes?.observed_unclaimed, [], r.stderr);
+    // A file the child writes outside the cone is read, as any skip-worktree entry is.
+    await writeFiles(repo, { "lib/c.ts": "evil()\n" });
+    const written = await gate(repo, claimA(head), ["--since", since]);
+    assertEquals(written.report?.changes?.observed_unclaimed, ["lib/c.ts"], written.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("a blob staged with the worktree put back, which the next commit would take, is observed by gate --since", async () => {
+  const { repo, since, head } = await child(async (repo) => {
+    await writeFiles(repo, { "lib/c.ts": "c-parent\n" }); // the parent's own edit, unstaged
+  });
+  try {
+    const evil = await git(repo, ["hash-object", "-w", "--stdin"], "evil()\n");
+    await git(repo, ["update-index", "--cacheinfo", `100644,${evil},b.ts`]);
+    await git(repo, ["add", "lib/c.ts"]); // staging the parent's edit is no change
+    const r = await gate(repo, claimA(head), ["--since", since]);
+    assertEquals(r.report?.changes?.observed_unclaimed, ["b.ts"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});

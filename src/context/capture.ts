@@ -18,6 +18,7 @@ import {
   type WorkingContextSnapshot,
 } from "./snapshot.ts";
 import { readStatusEntries } from "./status.ts";
+import { readSkipWorktreeDigest } from "./sparse.ts";
 
 /** What the parent asks for. */
 export interface ContextRequest {
@@ -70,7 +71,7 @@ export async function readGitSnapshot(
     if (outsideWorktree(error)) return null;
     throw error;
   }
-  const [branch, head, worktrees, remotes, entries] = await Promise.all([
+  const [branch, head, worktrees, remotes, entries, skipWorktree] = await Promise.all([
     readBranch(top),
     runGit(["rev-parse", "--verify", "-q", "HEAD"], { cwd: top, parse: true, allowFailure: true })
       .then((r) => r.code === 0 ? decoder.decode(r.stdout).trim() : null),
@@ -81,6 +82,7 @@ export async function readGitSnapshot(
       allowFailure: true,
     }).then((r) => r.code === 0 ? parseRemoteConfig(decoder.decode(r.stdout)) : []),
     readStatusEntries(top),
+    readSkipWorktreeDigest(top),
   ]);
   const mainWorktree = /^worktree (.*)$/m.exec(worktrees)?.[1];
   return {
@@ -94,6 +96,7 @@ export async function readGitSnapshot(
       remotes,
       ...countEntries(entries),
       entries,
+      skip_worktree: skipWorktree,
     },
   };
 }

@@ -26,6 +26,11 @@ export interface GitSnapshot extends StatusCounts {
   remotes: Remote[];
   /** Every porcelain entry at capture, with worktree blob ids. */
   entries: StatusEntry[];
+  /**
+   * The index's skip-worktree entries at capture, as `<count>:<sha-256>` of their sorted
+   * paths (src/context/sparse.ts); absent in snapshots of older tethers.
+   */
+  skip_worktree?: string | undefined;
 }
 
 /** The full snapshot, as stored in the git blob. */

@@ -6,9 +6,10 @@
  */
 import { SubagentResult } from "../contract/schemas.ts";
 import type { WorkingContextSnapshot } from "../context/snapshot.ts";
+import type { StatusEntry } from "../context/porcelain.ts";
 import { readStatus, repoDirs } from "../context/status.ts";
 import { addFilteredIds, type PathContent, readContents } from "../context/content.ts";
-import { isFullOid, runGit } from "../git.ts";
+import { isFullOid, type ObjectFormat, runGit } from "../git.ts";
 import { releaseObject } from "../anchor.ts";
 import { SNAPSHOT_ANCHOR, SNAPSHOT_HEAD_ANCHOR } from "../context/capture.ts";
 import {
@@ -39,6 +40,7 @@ import {
 import { MAX_JSON_DEPTH, scanJson } from "./json_keys.ts";
 import { compareTrees } from "./trees.ts";
 import { readIndex, stagedPaths, uncheckedEntries } from "./staged.ts";
+import { pathSetDigest, skipWorktreePaths } from "../context/sparse.ts";
 import { parseSnapshot } from "./snapshot_schema.ts";
 import { type EarlyReads, takeEarly } from "./early.ts";
 
@@ -139,6 +141,41 @@ export function schemaReasons(value: unknown): string[] {
 function lowerFirst(message: string): string {
   return /^[A-Z][a-z]/.test(message) ? message[0]!.toLowerCase() + message.slice(1) : message;
 }
+
+/**
+ * The index's object id at spawn for a path with a status entry then (porcelain v2's `hI`),
+ * when the entry is an ordinary one that names it.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const state = `N... 100644 100644 100644 ${"a".repeat(40)} ${"b".repeat(40)}`;
+ * assertEquals(spawnIndexOid({ xy: "M.", path: "x", oid: null, state }), "b".repeat(40));
+ * assertEquals(spawnIndexOid({ xy: "??", path: "y", oid: null, state: "100644" }), undefined);
+ * const ita = `N... 000000 000000 100644 ${"0".repeat(40)} ${"0".repeat(40)}`;
+ * assertEquals(spawnIndexOid({ xy: ".A", path: "z", oid: null, state: ita }), "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
+ * ```
+ * @param entry The spawn entry, if any.
+ * @param format The repository's object format.
+ * @returns The id, or undefined.
+ */
+export function spawnIndexOid(
+  entry: StatusEntry | undefined,
+  format: ObjectFormat = "sha1",
+): string | undefined {
+  const fields = (entry?.state ?? "").split(" ");
+  if (fields.length !== 6 || !/^[0-9a-f]+$/.test(fields[5]!)) return undefined;
+  // No index mode and a worktree file: an intent-to-add entry, which the index holds as
+  // the empty blob.
+  if (fields[2] === "000000") return entry?.xy[1] === "A" ? EMPTY_BLOB[format] : undefined;
+  return /^0+$/.test(fields[5]!) ? undefined : fields[5];
+}
+
+/** The id of the empty blob, in each object format. */
+const EMPTY_BLOB: Readonly<Record<ObjectFormat, string>> = {
+  sha1: "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
+  sha256: "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813",
+};
 
 /** The snapshot and what changed since it. */
 async function observe(
@@ -260,6 +297,9 @@ async function observe(
     for (const [path, leaf] of leaves.after) trees.after.set(path, leaf);
     return trees;
   })());
+  const indexByPath = new Map(index.filter((e) => e.stage === 0).map((e) => [e.path, e]));
+  const spawnEntry = new Map(git.entries.map((e) => [plainPath(e.path), e]));
+  let staging = new Map<string, string>();
   let now;
   try {
     const read = new Set(known);
@@ -272,22 +312,64 @@ async function observe(
     ]);
     for (const r of reads) if (r.status === "rejected") throw r.reason;
     now = new Map(reads.flatMap((r) => r.status === "fulfilled" ? [...r.value] : []));
+    // An index entry that differs from the live HEAD and holds neither what the index held
+    // at spawn nor what the worktree holds now is content the next commit would take that
+    // no file shows (`git update-index --cacheinfo` with the worktree put back): a change.
+    staging = new Map();
+    for (const path of staged) {
+      const entry = indexByPath.get(path);
+      const content = now.get(path);
+      if (entry === undefined || content === undefined) continue;
+      const known = new Set([
+        trees.before.get(path)?.oid,
+        spawnIndexOid(spawnEntry.get(path), repo.format),
+      ]);
+      if (content.kind !== "absent" && content.kind !== "special") known.add(content.raw);
+      if (!known.has(entry.oid)) staging.set(path, entry.oid);
+    }
     // A path that held the spawn HEAD's content, with raw bytes that differ from it, may
     // still hold what `git add` would store as it (a line-ending conversion): read that.
+    // So may a path whose index entry is unexplained (`git add` of a CRLF file).
     await addFilteredIds(
       repo.top,
       now,
       [...now].filter(([path, content]) =>
-        !recorded.has(path) && content.kind === "file" &&
-        trees.before.get(path)?.oid !== undefined && trees.before.get(path)?.oid !== content.raw
+        (!recorded.has(path) && content.kind === "file" &&
+          trees.before.get(path)?.oid !== undefined &&
+          trees.before.get(path)?.oid !== content.raw) || staging.has(path)
       ).map(([path]) => path),
     );
+    for (const [path, oid] of staging) {
+      const content = now.get(path);
+      if (content?.kind === "file" && content.filtered === oid) staging.delete(path);
+    }
   } catch (error) {
     if (error instanceof GateError) throw error;
     const detail = error instanceof Error ? error.message : String(error);
     throw new GateError(`Cannot evaluate: ${detail.replace(/\s+/g, " ")}`);
   }
-  const observed = observedChanges(git.entries, live, now, trees, claimed, unchecked);
+  // A skip-worktree entry that was one at spawn too and is absent is the sparse checkout's
+  // normal state: git judges it by its index entry, and so does gate. When the set of such
+  // entries changed since spawn, each is read as it is (review gate-6, finding 7).
+  const skipped = skipWorktreePaths(index);
+  if (git.skip_worktree !== undefined && git.skip_worktree === await pathSetDigest(skipped)) { // tether:guard gate-sparse-same
+    for (const path of skipped) {
+      const entry = indexByPath.get(path);
+      if (entry === undefined || now.get(path)?.kind !== "absent") continue;
+      const kind = entry.mode === "120000"
+        ? "symlink"
+        : entry.mode === "160000"
+        ? "gitlink"
+        : "file";
+      now.set(path, { kind, mode: entry.mode, raw: entry.oid, filtered: entry.oid });
+    }
+  }
+  const observed = [
+    ...new Set([
+      ...observedChanges(git.entries, live, now, trees, claimed, unchecked),
+      ...staging.keys(), // tether:guard gate-index-content
+    ]),
+  ].sort();
   // What existed at spawn: an entry's recorded content, else the spawn HEAD's leaf.
   const existed = new Set<string>(trees.before.keys());
   for (const e of git.entries) {

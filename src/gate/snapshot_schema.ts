@@ -35,6 +35,7 @@ function shape<E extends z.ZodType>(entries: E) {
       modified: z.number().int().gte(0),
       untracked: z.number().int().gte(0),
       entries,
+      skip_worktree: z.string().regex(/^\d+:[0-9a-f]{64}$/).optional(),
     }).strict().nullable(),
   }).strict();
 }
