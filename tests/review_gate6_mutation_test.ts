@@ -65,8 +65,8 @@ const CASES: GuardCase[] = [{
   guard: "an index entry no file explains is a change",
   mutations: [{
     file: "src/gate/evaluate.ts",
-    find: "      ...staging.keys(), // tether:guard gate-index-content\n",
-    replace: "",
+    find: "if (!explained(entry, spawnVersions(path), now.get(path))) staging.set(path, entry);",
+    replace: "if (entry === null) staging.set(path, entry);",
   }],
   file: FILE,
   filter: "worktree put back",

@@ -66,6 +66,12 @@ export type PathContent =
  */
 export const UNBORN_REPOSITORY: PathContent = { kind: "special", mode: "unborn-repository" };
 
+/** A repository under a name no index can hold (`.GIT/`): present, not looked into. */
+export const UNINDEXABLE_REPOSITORY: PathContent = { kind: "special", mode: "repository" };
+
+/** A link to a directory under a name no index can hold: present, its text unread. */
+export const UNINDEXABLE_LINK: PathContent = { kind: "special", mode: "link-to-directory" };
+
 /** Placeholder id of a seeded entry that `git add` did not replace. */
 function placeholder(format: ObjectFormat): string {
   return "1".repeat(format === "sha256" ? 64 : 40);
@@ -331,22 +337,61 @@ export async function readContents(
   const out = new Map<string, PathContent>();
   if (all.length === 0) return out;
   // One index cannot hold a path and another below it (a directory replaced by a file, or
-  // the reverse): those below are read on an index of their own, a round per level.
-  const asked = new Set(all);
-  const below = all.filter((p) => {
-    for (let i = p.indexOf("/"); i > 0; i = p.indexOf("/", i + 1)) {
-      if (asked.has(p.slice(0, i))) return true;
-    }
-    return false;
-  });
-  if (below.length > 0) {
-    const under = new Set(below);
-    const [upper, lower] = await Promise.all([
-      readContents(top, commonDir, format, all.filter((p) => !under.has(p))),
-      readContents(top, commonDir, format, below),
-    ]);
-    return new Map([...upper, ...lower]);
+  // the reverse): each level of such nesting is read on an index of its own, all at once.
+  const levels = nestingLevels(all);
+  if (levels.length > MAX_NESTING) {
+    throw new Error(
+      `cannot read ${levels.length} levels of paths that lie below one another (at most ${MAX_NESTING})`,
+    );
   }
+  if (levels.length > 1) {
+    const parts = await Promise.all(
+      levels.map((level) => readLevel(top, commonDir, format, level)),
+    );
+    return new Map(parts.flatMap((part) => [...part]));
+  }
+  return await readLevel(top, commonDir, format, all);
+}
+
+/** Most levels of asked paths lying below one another (honest states make two or three). */
+const MAX_NESTING = 8;
+
+/**
+ * Group paths by how many of the others lie above them (`lib` 0, `lib/c.ts` 1): no path in a
+ * group lies below another of it. One pass over the paths sorted with `/` first, so a
+ * path's descendants follow it directly.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(nestingLevels(["a/b", "a", "a-b", "a/b/c", "c"]), [["a", "a-b", "c"], ["a/b"], ["a/b/c"]]);
+ * ```
+ * @param paths Distinct paths without a trailing `/`.
+ * @returns The groups, level 0 first.
+ */
+export function nestingLevels(paths: readonly string[]): string[][] {
+  const key = (p: string) => p.replaceAll("/", "\0");
+  const sorted = [...paths].map((p) => [key(p), p] as const).sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0
+  );
+  const levels: string[][] = [];
+  const above: string[] = []; // keys of the asked paths above the current one
+  for (const [k, p] of sorted) {
+    while (above.length > 0 && !k.startsWith(`${above[above.length - 1]}\0`)) above.pop();
+    (levels[above.length] ??= []).push(p);
+    above.push(k);
+  }
+  return levels;
+}
+
+/** {@linkcode readContents} for paths none of which lies below another. */
+async function readLevel(
+  top: string,
+  commonDir: string,
+  format: ObjectFormat,
+  all: readonly string[],
+): Promise<Map<string, PathContent>> {
+  const out = new Map<string, PathContent>();
   const env = await seedIndex(top, commonDir, format, all);
   const [listed, modes] = await Promise.all([
     walked(top, commonDir, all.filter(arguable)),
@@ -403,6 +448,10 @@ export async function readContents(
       added.push(path);
     } else if (kind?.kind === "symlink") unindexedLinks.push(path);
     else if (kind?.kind === "special") out.set(path, { kind: "special", mode: kind.mode });
+    // `lstat` through git says nothing of a directory: the walk tells a repository (`x/`)
+    // and a link to a directory (`x`, which git lists as a file) from nothing.
+    else if (listed.has(`${path}/`)) out.set(path, UNINDEXABLE_REPOSITORY); // tether:guard unindexable-dir
+    else if (listed.has(path)) out.set(path, UNINDEXABLE_LINK);
     else out.set(path, { kind: "absent" });
   }
   const [rawAdded, kinds, links] = await Promise.all([

@@ -6,10 +6,9 @@
  */
 import { SubagentResult } from "../contract/schemas.ts";
 import type { WorkingContextSnapshot } from "../context/snapshot.ts";
-import type { StatusEntry } from "../context/porcelain.ts";
 import { readStatus, repoDirs } from "../context/status.ts";
 import { addFilteredIds, type PathContent, readContents } from "../context/content.ts";
-import { isFullOid, type ObjectFormat, runGit } from "../git.ts";
+import { isFullOid, runGit } from "../git.ts";
 import { releaseObject } from "../anchor.ts";
 import { SNAPSHOT_ANCHOR, SNAPSHOT_HEAD_ANCHOR } from "../context/capture.ts";
 import {
@@ -39,8 +38,10 @@ import {
 } from "./repo.ts";
 import { MAX_JSON_DEPTH, scanJson } from "./json_keys.ts";
 import { compareTrees } from "./trees.ts";
+import { runHistory } from "./objects.ts";
 import { readIndex, stagedPaths, uncheckedEntries } from "./staged.ts";
 import { pathSetDigest, skipWorktreePaths } from "../context/sparse.ts";
+import { explained, spawnIndexVersion, type Version } from "./versions.ts";
 import { parseSnapshot } from "./snapshot_schema.ts";
 import { type EarlyReads, takeEarly } from "./early.ts";
 
@@ -143,39 +144,24 @@ function lowerFirst(message: string): string {
 }
 
 /**
- * The index's object id at spawn for a path with a status entry then (porcelain v2's `hI`),
- * when the entry is an ordinary one that names it.
- *
- * @example
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * const state = `N... 100644 100644 100644 ${"a".repeat(40)} ${"b".repeat(40)}`;
- * assertEquals(spawnIndexOid({ xy: "M.", path: "x", oid: null, state }), "b".repeat(40));
- * assertEquals(spawnIndexOid({ xy: "??", path: "y", oid: null, state: "100644" }), undefined);
- * const ita = `N... 000000 000000 100644 ${"0".repeat(40)} ${"0".repeat(40)}`;
- * assertEquals(spawnIndexOid({ xy: ".A", path: "z", oid: null, state: ita }), "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
- * ```
- * @param entry The spawn entry, if any.
- * @param format The repository's object format.
- * @returns The id, or undefined.
+ * Whether the live HEAD is the spawn's HEAD or one of its ancestors (so everything it holds
+ * was committed before the spawn): one `git merge-base --is-ancestor`, blind to grafts,
+ * the shallow file and the commit-graph. A walk that fails says no (more is listed).
  */
-export function spawnIndexOid(
-  entry: StatusEntry | undefined,
-  format: ObjectFormat = "sha1",
-): string | undefined {
-  const fields = (entry?.state ?? "").split(" ");
-  if (fields.length !== 6 || !/^[0-9a-f]+$/.test(fields[5]!)) return undefined;
-  // No index mode and a worktree file: an intent-to-add entry, which the index holds as
-  // the empty blob.
-  if (fields[2] === "000000") return entry?.xy[1] === "A" ? EMPTY_BLOB[format] : undefined;
-  return /^0+$/.test(fields[5]!) ? undefined : fields[5];
+async function headIsOlder(
+  top: string,
+  live: string | null,
+  spawn: string | null,
+): Promise<boolean> {
+  if (live === null) return true;
+  if (spawn === null) return false;
+  if (live === spawn) return true;
+  const r = await runHistory(["merge-base", "--is-ancestor", "--end-of-options", live, spawn], {
+    cwd: top,
+    allowFailure: true,
+  });
+  return r.code === 0;
 }
-
-/** The id of the empty blob, in each object format. */
-const EMPTY_BLOB: Readonly<Record<ObjectFormat, string>> = {
-  sha1: "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
-  sha256: "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813",
-};
 
 /** The snapshot and what changed since it. */
 async function observe(
@@ -299,7 +285,13 @@ async function observe(
   })());
   const indexByPath = new Map(index.filter((e) => e.stage === 0).map((e) => [e.path, e]));
   const spawnEntry = new Map(git.entries.map((e) => [plainPath(e.path), e]));
-  let staging = new Map<string, string>();
+  // What a path held at spawn, in the spawn HEAD and in the index.
+  const spawnVersions = (path: string): (Version | undefined)[] => [
+    trees.before.get(path),
+    spawnIndexVersion(spawnEntry.get(path), repo.format),
+  ];
+  let staging = new Map<string, Version>();
+  let committed = new Map<string, Version>();
   let now;
   try {
     const read = new Set(known);
@@ -318,31 +310,40 @@ async function observe(
     staging = new Map();
     for (const path of staged) {
       const entry = indexByPath.get(path);
-      const content = now.get(path);
-      if (entry === undefined || content === undefined) continue;
-      const known = new Set([
-        trees.before.get(path)?.oid,
-        spawnIndexOid(spawnEntry.get(path), repo.format),
-      ]);
-      if (content.kind !== "absent" && content.kind !== "special") known.add(content.raw);
-      if (!known.has(entry.oid)) staging.set(path, entry.oid);
+      if (entry === undefined || !now.has(path)) continue;
+      if (!explained(entry, spawnVersions(path), now.get(path))) staging.set(path, entry); // tether:guard gate-index-content
+    }
+    // Likewise a HEAD leaf that changed since spawn and that the worktree does not hold: the
+    // child's commit has content no file shows (commit, then put the file back). Only where
+    // the live HEAD is not an ancestor of the spawn's: moving back (`git reset --soft`) to
+    // what was already committed is no change (review gate-1, F3).
+    committed = new Map();
+    for (const path of trees.differ) {
+      const leaf = trees.after.get(path);
+      if (leaf === undefined || !now.has(path)) continue;
+      if (!explained(leaf, spawnVersions(path), now.get(path))) committed.set(path, leaf);
     }
     // A path that held the spawn HEAD's content, with raw bytes that differ from it, may
     // still hold what `git add` would store as it (a line-ending conversion): read that.
-    // So may a path whose index entry is unexplained (`git add` of a CRLF file).
+    // So may a path whose index entry or HEAD leaf is unexplained (`git add` of a CRLF file).
     await addFilteredIds(
       repo.top,
       now,
       [...now].filter(([path, content]) =>
         (!recorded.has(path) && content.kind === "file" &&
           trees.before.get(path)?.oid !== undefined &&
-          trees.before.get(path)?.oid !== content.raw) || staging.has(path)
+          trees.before.get(path)?.oid !== content.raw) ||
+        staging.has(path) ||
+        committed.has(path)
       ).map(([path]) => path),
     );
-    for (const [path, oid] of staging) {
-      const content = now.get(path);
-      if (content?.kind === "file" && content.filtered === oid) staging.delete(path);
+    for (const [path, entry] of staging) {
+      if (explained(entry, spawnVersions(path), now.get(path))) staging.delete(path);
     }
+    for (const [path, leaf] of committed) {
+      if (explained(leaf, spawnVersions(path), now.get(path))) committed.delete(path);
+    }
+    if (committed.size > 0 && await headIsOlder(repo.top, repo.head, git.head)) committed.clear(); // tether:guard gate-commit-content
   } catch (error) {
     if (error instanceof GateError) throw error;
     const detail = error instanceof Error ? error.message : String(error);
@@ -355,7 +356,8 @@ async function observe(
   if (git.skip_worktree !== undefined && git.skip_worktree === await pathSetDigest(skipped)) { // tether:guard gate-sparse-same
     for (const path of skipped) {
       const entry = indexByPath.get(path);
-      if (entry === undefined || now.get(path)?.kind !== "absent") continue;
+      // A path the snapshot records is judged by its record (absent then, absent now).
+      if (entry === undefined || recorded.has(path) || now.get(path)?.kind !== "absent") continue;
       const kind = entry.mode === "120000"
         ? "symlink"
         : entry.mode === "160000"
@@ -367,7 +369,8 @@ async function observe(
   const observed = [
     ...new Set([
       ...observedChanges(git.entries, live, now, trees, claimed, unchecked),
-      ...staging.keys(), // tether:guard gate-index-content
+      ...staging.keys(),
+      ...committed.keys(),
     ]),
   ].sort();
   // What existed at spawn: an entry's recorded content, else the spawn HEAD's leaf.

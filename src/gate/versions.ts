@@ -1,0 +1,97 @@
+/**
+ * What the next commit (the index) and the last one (HEAD) hold, judged against what the
+ * worktree shows. gate observes what files hold; a child could otherwise leave content in
+ * the index or in its commits that no file shows, and the parent would take it with the
+ * next commit or the merge of the child's evidence (reviews gate-6 and gate-7). An index
+ * entry or a HEAD leaf is explained when it is what the path held at spawn (in the index or
+ * in the spawn HEAD), or what it holds now (the worktree, or the index for HEAD). Pure.
+ *
+ * @module
+ */
+import type { ObjectFormat } from "../git.ts";
+import type { PathContent } from "../context/content.ts";
+import type { StatusEntry } from "../context/porcelain.ts";
+
+/** A version of a path: its mode and object id. */
+export interface Version {
+  /** `100644`, `100755`, `120000` or `160000`. */
+  mode: string;
+  /** The blob (or commit, for a gitlink) id. */
+  oid: string;
+}
+
+/** The id of the empty blob, in each object format. */
+const EMPTY_BLOB: Readonly<Record<ObjectFormat, string>> = {
+  sha1: "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
+  sha256: "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813",
+};
+
+/**
+ * The index's version at spawn for a path with a status entry then (porcelain v2's `mI` and
+ * `hI`), when the entry is an ordinary one that names it. An intent-to-add entry (no index
+ * mode, a worktree file) is the empty blob, with the worktree's mode.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const state = `N... 100644 100644 100644 ${"a".repeat(40)} ${"b".repeat(40)}`;
+ * assertEquals(spawnIndexVersion({ xy: "M.", path: "x", oid: null, state }), { mode: "100644", oid: "b".repeat(40) });
+ * assertEquals(spawnIndexVersion({ xy: "??", path: "y", oid: null, state: "100644" }), undefined);
+ * const ita = `N... 000000 000000 100755 ${"0".repeat(40)} ${"0".repeat(40)}`;
+ * assertEquals(spawnIndexVersion({ xy: ".A", path: "z", oid: null, state: ita })?.mode, "100755");
+ * ```
+ * @param entry The spawn entry, if any.
+ * @param format The repository's object format.
+ * @returns The version, or undefined.
+ */
+export function spawnIndexVersion(
+  entry: StatusEntry | undefined,
+  format: ObjectFormat = "sha1",
+): Version | undefined {
+  const fields = (entry?.state ?? "").split(" ");
+  if (fields.length !== 6 || !/^[0-9a-f]+$/.test(fields[5]!)) return undefined;
+  if (fields[2] === "000000") {
+    return entry?.xy[1] === "A" ? { mode: fields[3]!, oid: EMPTY_BLOB[format] } : undefined;
+  }
+  return /^0+$/.test(fields[5]!) ? undefined : { mode: fields[2]!, oid: fields[5]! };
+}
+
+/** A mode's kind of object: a file (either exec bit), a link, a gitlink. */
+function kindOf(mode: string): string {
+  return mode === "120000" ? "link" : mode === "160000" ? "gitlink" : "file";
+}
+
+/**
+ * Whether `version` is explained: equal (mode and id) to one of `then` (what the path held
+ * at spawn), or to what the worktree holds now: the same kind of object with its raw or
+ * filtered id, and either its `lstat` mode or a mode the path had at spawn (a checkout with
+ * `core.fileMode=false` keeps the index's exec bit, which `lstat` does not show).
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const file = (oid: string, mode = "100644") => ({ mode, oid });
+ * const now = { kind: "file", mode: "100644", raw: "w", filtered: "f" } as const;
+ * assertEquals(explained(file("w"), [file("h")], now), true);
+ * assertEquals(explained(file("f"), [], now), true);
+ * assertEquals(explained(file("w", "120000"), [file("h")], now), false); // a link staged over a file
+ * assertEquals(explained(file("w", "100755"), [file("h")], now), false); // an exec bit only the index has
+ * assertEquals(explained(file("w", "100755"), [file("h", "100755")], now), true);
+ * assertEquals(explained(file("x"), [file("h")], now), false);
+ * ```
+ * @param version The index entry or HEAD leaf.
+ * @param then The path's versions at spawn.
+ * @param now What the worktree holds now.
+ * @returns True when nothing but the worktree or the spawn explains it.
+ */
+export function explained(
+  version: Version,
+  then: readonly (Version | undefined)[],
+  now: PathContent | undefined,
+): boolean {
+  if (then.some((v) => v?.mode === version.mode && v.oid === version.oid)) return true;
+  if (now === undefined || now.kind === "absent" || now.kind === "special") return false;
+  if (now.raw !== version.oid && now.filtered !== version.oid) return false;
+  if (kindOf(now.mode) !== kindOf(version.mode)) return false; // tether:guard gate-version-mode
+  return now.mode === version.mode || then.some((v) => v?.mode === version.mode);
+}

@@ -1,0 +1,115 @@
+/**
+ * Review gate-7 (docs/reviews/gate-7): what a child could leave where no file shows it, and
+ * what made gate misread honest or hostile states, after the gate-6 fixes.
+ */
+import { join } from "node:path";
+import { assertEquals } from "../src/_assert.ts";
+import { gate, result, spawn } from "./_gate_fixture.ts";
+import { git, makeRepo, writeFiles } from "./_helpers.ts";
+
+/** The child's result: it changed and committed `a.ts`, and says nothing of anything else. */
+const claimA = (head: string) =>
+  result(["a.ts"], [{ kind: "commit", ref: head, ok: true }, {
+    kind: "file",
+    ref: "a.ts",
+    ok: true,
+  }]);
+
+/** A repository with `a.ts`, `b.ts`, `lib/c.ts`; spawn; the child commits its claimed `a.ts`. */
+async function child(
+  setup?: (repo: string) => Promise<void>,
+): Promise<{ repo: string; since: string; head: string }> {
+  const repo = await makeRepo({ files: { "a.ts": "a1\n", "b.ts": "b1\n", "lib/c.ts": "c1\n" } });
+  await setup?.(repo);
+  const since = await spawn(repo);
+  await writeFiles(repo, { "a.ts": "a2\n" });
+  await git(repo, ["commit", "-q", "-m", "child", "a.ts"]);
+  return { repo, since, head: await git(repo, ["rev-parse", "HEAD"]) };
+}
+
+Deno.test("gate-7: a committed change whose file is put back is observed by gate --since", async () => {
+  const { repo, since } = await child();
+  try {
+    await writeFiles(repo, { "b.ts": "evil()\n" });
+    await git(repo, ["commit", "-q", "-am", "evil"]);
+    await writeFiles(repo, { "b.ts": "b1\n" });
+    const head = await git(repo, ["rev-parse", "HEAD"]);
+    const r = await gate(repo, claimA(head), ["--since", since]);
+    assertEquals(r.report?.changes?.observed_unclaimed, ["b.ts"], r.stderr);
+    // A later commit that takes it back out again leaves nothing to see.
+    await git(repo, ["commit", "-q", "-am", "undo"]);
+    const undone = await gate(repo, claimA(head), ["--since", since]);
+    assertEquals(undone.report?.changes?.observed_unclaimed, [], undone.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("gate-7: a type or exec bit that only the index has is observed by gate --since", async () => {
+  for (const move of ["link", "exec"]) {
+    const { repo, since, head } = await child();
+    try {
+      const blob = await git(repo, ["rev-parse", "HEAD:b.ts"]);
+      if (move === "link") {
+        await git(repo, ["update-index", "--cacheinfo", `120000,${blob},b.ts`]);
+      } else await git(repo, ["update-index", "--chmod=+x", "b.ts"]);
+      const r = await gate(repo, claimA(head), ["--since", since]);
+      assertEquals(r.report?.changes?.observed_unclaimed, ["b.ts"], `${move}: ${r.stderr}`);
+    } finally {
+      await Deno.remove(repo, { recursive: true });
+    }
+  }
+});
+
+Deno.test("gate-7: a repository or a link to a directory under a name no index holds is observed", async () => {
+  const { repo, since, head } = await child();
+  try {
+    await Deno.mkdir(join(repo, ".GIT"));
+    await git(join(repo, ".GIT"), ["init", "-q"]);
+    await Deno.symlink("lib", join(repo, ".gIt"));
+    const r = await gate(repo, claimA(head), ["--since", since]);
+    assertEquals(r.report?.changes?.observed_unclaimed, [".GIT", ".gIt"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("gate-7: a staged entry outside the sparse cone at spawn is no change for an idle child", async () => {
+  const { repo, since, head } = await child(async (repo) => {
+    await writeFiles(repo, { "keep/k.ts": "k\n" });
+    await git(repo, ["add", "keep"]);
+    await git(repo, ["commit", "-q", "-m", "keep"]);
+    await writeFiles(repo, { "lib/c.ts": "c2\n" });
+    await git(repo, ["commit", "-q", "-am", "c2"]);
+    await git(repo, ["sparse-checkout", "set", "--cone", "keep"]);
+    await git(repo, ["reset", "-q", "--soft", "HEAD~1"]);
+  });
+  try {
+    const r = await gate(repo, claimA(head), ["--since", since]);
+    assertEquals(r.report?.changes?.observed_unclaimed, [], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("gate-7: claims nested a thousand deep stop gate with one line (exit 3), not a crash", async () => {
+  const { repo, since } = await child();
+  try {
+    const claims = Array.from({ length: 1000 }, (_, i) => Array(i + 1).fill("x").join("/"));
+    const r = await gate(repo, result(claims, [{ kind: "file", ref: "a.ts", ok: true }]), [
+      "--since",
+      since,
+    ]);
+    assertEquals(r.code, 3, r.stderr);
+    assertEquals(r.stderr.trim().split("\n").length, 1, r.stderr);
+    assertEquals(r.stderr.includes("levels of paths that lie below one another"), true, r.stderr);
+    // Two levels, as a directory replaced by a file makes, are read.
+    const two = await gate(repo, result(["x", "x/x"], [{ kind: "file", ref: "a.ts", ok: true }]), [
+      "--since",
+      since,
+    ]);
+    assertEquals(two.report?.changes?.claimed_unobserved, ["x", "x/x"], two.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
