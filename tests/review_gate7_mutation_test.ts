@@ -35,6 +35,15 @@ const CASES: GuardCase[] = [{
   }],
   file: FILE,
   filter: "name no index holds",
+}, {
+  guard: "paths under ident are read directly, not through status",
+  mutations: [{
+    file: "src/gate/evaluate.ts",
+    find: "const unchecked = [...new Set([...uncheckedEntries(index), ...staged, ...ident])];",
+    replace: "const unchecked = [...new Set([...uncheckedEntries(index), ...staged])];",
+  }],
+  file: FILE,
+  filter: "through ident",
 }];
 
 Deno.test("mutation: disabling a review gate-7 guard makes its test fail", async (t) => {

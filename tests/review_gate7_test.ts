@@ -113,3 +113,29 @@ Deno.test("gate-7: claims nested a thousand deep stop gate with one line (exit 3
     await Deno.remove(repo, { recursive: true });
   }
 });
+
+Deno.test("gate-7: an edit inside $Id: … $ that status is made to compare through ident is observed; a checkout is not", async () => {
+  const { repo, since, head } = await child(async (repo) => {
+    await writeFiles(repo, {
+      "b.ts": "/* $Id$ */\nexport const b = 1;\n",
+      "lib/c.ts": "/* $Id$ */\n",
+    });
+    await writeFiles(repo, { ".gitattributes": "lib/c.ts ident\n" });
+    await git(repo, ["add", "-A"]);
+    await git(repo, ["commit", "-q", "-m", "id"]);
+    // An honest checkout expands lib/c.ts's keyword.
+    await Deno.remove(join(repo, "lib/c.ts"));
+    await git(repo, ["checkout", "--", "lib/c.ts"]);
+  });
+  try {
+    await writeFiles(repo, { "b.ts": "/* $Id: */ evil(); /* $ */\nexport const b = 1;\n" });
+    await Deno.writeTextFile(join(repo, ".git", "info", "attributes"), "b.ts ident\n");
+    const blob = await git(repo, ["rev-parse", "HEAD:b.ts"]);
+    await git(repo, ["update-index", "--cacheinfo", `100644,${blob},b.ts`]); // no stat data
+    assertEquals(await git(repo, ["status", "--porcelain"]), "");
+    const r = await gate(repo, claimA(head), ["--since", since]);
+    assertEquals(r.report?.changes?.observed_unclaimed, ["b.ts"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});

@@ -37,8 +37,9 @@ import {
   readCommits,
 } from "./repo.ts";
 import { MAX_JSON_DEPTH, scanJson } from "./json_keys.ts";
-import { compareTrees } from "./trees.ts";
-import { runHistory } from "./objects.ts";
+import { compareTrees, type TreePair } from "./trees.ts";
+import { readObjects, runHistory } from "./objects.ts";
+import { identCheckoutIds, identPaths } from "./ident.ts";
 import { readIndex, stagedPaths, uncheckedEntries } from "./staged.ts";
 import { pathSetDigest, skipWorktreePaths } from "../context/sparse.ts";
 import { explained, spawnIndexVersion, type Version } from "./versions.ts";
@@ -163,6 +164,41 @@ async function headIsOlder(
   return r.code === 0;
 }
 
+/**
+ * For paths under `ident` whose bytes differ from the spawn HEAD's blob: when they are what
+ * a checkout of that blob writes ({@linkcode identCheckoutIds}), record the blob as their
+ * filtered id, which proves them unchanged; else they read as changed. The blobs come
+ * through one `git cat-file --batch`, each checked against its id.
+ */
+async function proveCheckedOut(
+  repo: LiveRepo,
+  now: Map<string, PathContent>,
+  paths: readonly string[],
+  trees: TreePair,
+): Promise<void> {
+  const wanted = paths.filter((p) => {
+    const content = now.get(p);
+    const leaf = trees.before.get(p);
+    return content?.kind === "file" && leaf !== undefined && leaf.mode !== "160000" &&
+      leaf.mode !== "120000" && content.raw !== leaf.oid;
+  });
+  if (wanted.length === 0) return;
+  const blobs = await readObjects(
+    repo.top,
+    wanted.map((p) => trees.before.get(p)!.oid),
+    repo.format,
+  );
+  for (const path of wanted) {
+    const oid = trees.before.get(path)!.oid;
+    const blob = blobs.get(oid);
+    const content = now.get(path);
+    if (blob?.kind !== "ok" || blob.type !== "blob" || content?.kind !== "file") continue;
+    if ((await identCheckoutIds(blob.content, oid, repo.format)).includes(content.raw)) {
+      content.filtered = oid;
+    }
+  }
+}
+
 /** The snapshot and what changed since it. */
 async function observe(
   repo: LiveRepo,
@@ -210,6 +246,11 @@ async function observe(
   // what it holds that HEAD does not (status trusts caches a child can rewrite for that).
   const indexRead = readIndex(repo.top);
   indexRead.catch(() => {}); // awaited below
+  // Paths under `ident`: git's view of them collapses what a child writes inside `$Id: … $`.
+  const identRead = indexRead.then((ix) =>
+    identPaths(repo.top, [...new Set(ix.filter((e) => e.stage === 0).map((e) => e.path))])
+  );
+  identRead.catch(() => {}); // awaited below
   const tree = (
     commits: Map<string, CommitRead>,
     head: string | null,
@@ -249,18 +290,20 @@ async function observe(
   stagedRead.catch(() => {}); // awaited below
   const settled = <T>(p: Promise<T>): Promise<T> =>
     p.catch(async (error) => {
-      await Promise.allSettled([first, treesFirst, indexRead, stagedRead]);
+      await Promise.allSettled([first, treesFirst, indexRead, stagedRead, identRead]);
       throw error;
     });
-  const [live, , dirs, index, staged] = await settled(Promise.all([
+  const [live, , dirs, index, staged, ident] = await settled(Promise.all([
     early?.status.then((s) => s ?? readStatus(repo.top)) ?? readStatus(repo.top),
     commitsRead,
     dirsRead,
     indexRead,
     stagedRead,
+    identRead,
   ]));
-  // Entries status does not compare with the worktree or with HEAD as they are: read like listed ones.
-  const unchecked = [...new Set([...uncheckedEntries(index), ...staged])];
+  // Entries status does not compare with the worktree, or with HEAD, as they are, and paths
+  // under `ident`: read like listed ones.
+  const unchecked = [...new Set([...uncheckedEntries(index), ...staged, ...ident])]; // tether:guard gate-ident-read
   // HEAD read again once status has ended: a commit between the two readings (a sibling's,
   // or a job the child left running) would pair the old HEAD's tree with a status taken
   // after the commit, and what it committed would be seen nowhere (review verify-2, F3).
@@ -337,6 +380,7 @@ async function observe(
         committed.has(path)
       ).map(([path]) => path),
     );
+    await proveCheckedOut(repo, now, ident.filter((p) => !recorded.has(p)), trees);
     for (const [path, entry] of staging) {
       if (explained(entry, spawnVersions(path), now.get(path))) staging.delete(path);
     }
