@@ -44,6 +44,15 @@ const CASES: GuardCase[] = [{
   }],
   file: FILE,
   filter: "through ident",
+}, {
+  guard: "file evidence rests on what files hold, not on what only the index or HEAD has",
+  mutations: [{
+    file: "src/gate/evaluate.ts",
+    find: "changed: new Set(held), // tether:guard gate-evidence-held",
+    replace: "changed: new Set(observed),",
+  }],
+  file: FILE,
+  filter: "onto another branch",
 }];
 
 Deno.test("mutation: disabling a review gate-7 guard makes its test fail", async (t) => {

@@ -139,3 +139,23 @@ Deno.test("gate-7: an edit inside $Id: … $ that status is made to compare thro
     await Deno.remove(repo, { recursive: true });
   }
 });
+
+Deno.test("gate-7: a HEAD moved onto another branch makes no unchanged file new evidence", async () => {
+  const repo = await makeRepo({ files: { "a.ts": "a1\n", "b.ts": "b1\n" } });
+  try {
+    await git(repo, ["checkout", "-q", "-b", "other"]);
+    await writeFiles(repo, { "b.ts": "b-other\n" });
+    await git(repo, ["commit", "-q", "-am", "other"]);
+    await git(repo, ["checkout", "-q", "main"]);
+    const since = await spawn(repo);
+    await git(repo, ["symbolic-ref", "HEAD", "refs/heads/other"]); // no file touched
+    const r = await gate(repo, result(["b.ts"], [{ kind: "file", ref: "b.ts", ok: true }]), [
+      "--since",
+      since,
+    ]);
+    assertEquals(r.code, 1, r.stderr);
+    assertEquals(r.report?.evidence?.[0]?.status, "preexisting", JSON.stringify(r.report));
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});

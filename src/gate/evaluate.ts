@@ -410,13 +410,8 @@ async function observe(
       now.set(path, { kind, mode: entry.mode, raw: entry.oid, filtered: entry.oid });
     }
   }
-  const observed = [
-    ...new Set([
-      ...observedChanges(git.entries, live, now, trees, claimed, unchecked),
-      ...staging.keys(),
-      ...committed.keys(),
-    ]),
-  ].sort();
+  const held = observedChanges(git.entries, live, now, trees, claimed, unchecked);
+  const observed = [...new Set([...held, ...staging.keys(), ...committed.keys()])].sort();
   // What existed at spawn: an entry's recorded content, else the spawn HEAD's leaf.
   const existed = new Set<string>(trees.before.keys());
   for (const e of git.entries) {
@@ -429,7 +424,9 @@ async function observe(
     spawn: {
       head: git.head,
       time: Math.floor(captured / 1000),
-      changed: new Set(observed),
+      // File evidence is about what a file holds: content only the index or a commit has
+      // does not make an unchanged file new work (a HEAD moved onto another branch would).
+      changed: new Set(held), // tether:guard gate-evidence-held
       existed,
     },
   };
