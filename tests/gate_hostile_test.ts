@@ -154,7 +154,8 @@ Deno.test({
     since,
     result(["mm.ts"], [{ kind: "file", ref: "exec.sh", ok: true }]),
   );
-  assertEquals(restaged.report.changes.confirmed, ["mm.ts"]);
+  // What only the index holds confirms no claim: the file's bytes are back.
+  assertEquals(restaged.report.changes.claimed_unobserved, ["mm.ts"]);
   // Staging what the worktree holds again (v3) is no change.
   await git(repo, ["add", "mm.ts"]);
   const back = await gateSince(

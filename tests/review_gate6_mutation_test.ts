@@ -65,8 +65,8 @@ const CASES: GuardCase[] = [{
   guard: "an index entry no file explains is a change",
   mutations: [{
     file: "src/gate/evaluate.ts",
-    find: "if (!explained(entry, spawnVersions(path), now.get(path))) staging.set(path, entry);",
-    replace: "if (entry === null) staging.set(path, entry);",
+    find: "if (!explained(entry, spawnVersions(path), now.get(path), unchanged(path))) {",
+    replace: "if (entry === null) {",
   }],
   file: FILE,
   filter: "worktree put back",

@@ -7,7 +7,7 @@
 import { SubagentResult } from "../contract/schemas.ts";
 import type { WorkingContextSnapshot } from "../context/snapshot.ts";
 import { readStatus, repoDirs } from "../context/status.ts";
-import { addFilteredIds, type PathContent, readContents } from "../context/content.ts";
+import { addFilteredIds, contentKey, type PathContent, readContents } from "../context/content.ts";
 import { isFullOid, runGit } from "../git.ts";
 import { releaseObject } from "../anchor.ts";
 import { SNAPSHOT_ANCHOR, SNAPSHOT_HEAD_ANCHOR } from "../context/capture.ts";
@@ -38,11 +38,11 @@ import {
 } from "./repo.ts";
 import { MAX_JSON_DEPTH, scanJson } from "./json_keys.ts";
 import { compareTrees, type TreePair } from "./trees.ts";
-import { readObjects, runHistory } from "./objects.ts";
+import { readObjects } from "./objects.ts";
 import { identCheckoutIds, identPaths } from "./ident.ts";
 import { readIndex, stagedPaths, uncheckedEntries } from "./staged.ts";
 import { pathSetDigest, skipWorktreePaths } from "../context/sparse.ts";
-import { explained, spawnIndexVersion, type Version } from "./versions.ts";
+import { explained, type Held, spawnIndexVersion, spawnWorktreeVersion } from "./versions.ts";
 import { parseSnapshot } from "./snapshot_schema.ts";
 import { type EarlyReads, takeEarly } from "./early.ts";
 
@@ -145,26 +145,6 @@ function lowerFirst(message: string): string {
 }
 
 /**
- * Whether the live HEAD is the spawn's HEAD or one of its ancestors (so everything it holds
- * was committed before the spawn): one `git merge-base --is-ancestor`, blind to grafts,
- * the shallow file and the commit-graph. A walk that fails says no (more is listed).
- */
-async function headIsOlder(
-  top: string,
-  live: string | null,
-  spawn: string | null,
-): Promise<boolean> {
-  if (live === null) return true;
-  if (spawn === null) return false;
-  if (live === spawn) return true;
-  const r = await runHistory(["merge-base", "--is-ancestor", "--end-of-options", live, spawn], {
-    cwd: top,
-    allowFailure: true,
-  });
-  return r.code === 0;
-}
-
-/**
  * For paths under `ident` whose bytes differ from the spawn HEAD's blob: when they are what
  * a checkout of that blob writes ({@linkcode identCheckoutIds}), record the blob as their
  * filtered id, which proves them unchanged; else they read as changed. The blobs come
@@ -206,7 +186,9 @@ async function observe(
   claimed: readonly string[],
   evidencePaths: readonly string[],
   early: EarlyReads | undefined,
-): Promise<{ snapshot: WorkingContextSnapshot; observed: string[]; spawn: SpawnState }> {
+): Promise<
+  { snapshot: WorkingContextSnapshot; observed: string[]; held: string[]; spawn: SpawnState }
+> {
   if (!isFullOid(since, repo.format)) {
     throw new GateError(
       `Cannot evaluate: --since "${since}" is not a full ${repo.format} object id`,
@@ -329,13 +311,25 @@ async function observe(
   const indexByPath = new Map(index.filter((e) => e.stage === 0).map((e) => [e.path, e]));
   const spawnEntry = new Map(git.entries.map((e) => [plainPath(e.path), e]));
   // What a path held at spawn, in the spawn HEAD and in the index.
-  const spawnVersions = (path: string): (Version | undefined)[] => [
-    trees.before.get(path),
+  const spawnVersions = (path: string): (Held | undefined)[] => [
+    trees.before.get(path) ?? "absent",
     spawnIndexVersion(spawnEntry.get(path), repo.format),
+    spawnWorktreeVersion(spawnEntry.get(path)),
   ];
-  let staging = new Map<string, Version>();
-  let committed = new Map<string, Version>();
-  let now;
+  // Whether the worktree holds the bytes it held at spawn (only then does what it holds
+  // now explain an index entry or a HEAD leaf).
+  const unchanged = (path: string): boolean => {
+    const content = now?.get(path);
+    if (content === undefined) return false;
+    const record = spawnEntry.get(path)?.content;
+    if (record !== undefined) return record === contentKey(content);
+    const leaf = trees.before.get(path);
+    if (leaf === undefined) return content.kind === "absent";
+    return content.kind !== "absent" && content.kind !== "special" && content.raw === leaf.oid;
+  };
+  let staging = new Map<string, Held>();
+  let committed = new Map<string, Held>();
+  let now: Map<string, PathContent> | undefined;
   try {
     const read = new Set(known);
     const others = [...new Set([...livePaths, ...trees.differ])].filter((p) => !read.has(p));
@@ -354,17 +348,21 @@ async function observe(
     for (const path of staged) {
       const entry = indexByPath.get(path);
       if (entry === undefined || !now.has(path)) continue;
-      if (!explained(entry, spawnVersions(path), now.get(path))) staging.set(path, entry); // tether:guard gate-index-content
+      if (!explained(entry, spawnVersions(path), now.get(path), unchanged(path))) { // tether:guard gate-index-content
+        staging.set(path, entry);
+      }
     }
-    // Likewise a HEAD leaf that changed since spawn and that the worktree does not hold: the
-    // child's commit has content no file shows (commit, then put the file back). Only where
-    // the live HEAD is not an ancestor of the spawn's: moving back (`git reset --soft`) to
-    // what was already committed is no change (review gate-1, F3).
+    // Likewise a HEAD leaf (or a deletion) that changed since spawn and that neither the
+    // spawn nor an unchanged worktree explains: the child's commit has content no file
+    // shows (commit, then put the file back; commit a deletion, keep the file). Moving HEAD
+    // to other commits lists what they hold, but confirms no claim (review gate-1, F3).
     committed = new Map();
     for (const path of trees.differ) {
-      const leaf = trees.after.get(path);
-      if (leaf === undefined || !now.has(path)) continue;
-      if (!explained(leaf, spawnVersions(path), now.get(path))) committed.set(path, leaf);
+      if (!now.has(path)) continue;
+      const leaf = trees.after.get(path) ?? "absent";
+      if (!explained(leaf, spawnVersions(path), now.get(path), unchanged(path))) { // tether:guard gate-commit-content
+        committed.set(path, leaf);
+      }
     }
     // A path that held the spawn HEAD's content, with raw bytes that differ from it, may
     // still hold what `git add` would store as it (a line-ending conversion): read that.
@@ -382,12 +380,15 @@ async function observe(
     );
     await proveCheckedOut(repo, now, ident.filter((p) => !recorded.has(p)), trees);
     for (const [path, entry] of staging) {
-      if (explained(entry, spawnVersions(path), now.get(path))) staging.delete(path);
+      if (explained(entry, spawnVersions(path), now.get(path), unchanged(path))) {
+        staging.delete(path);
+      }
     }
     for (const [path, leaf] of committed) {
-      if (explained(leaf, spawnVersions(path), now.get(path))) committed.delete(path);
+      if (explained(leaf, spawnVersions(path), now.get(path), unchanged(path))) {
+        committed.delete(path);
+      }
     }
-    if (committed.size > 0 && await headIsOlder(repo.top, repo.head, git.head)) committed.clear(); // tether:guard gate-commit-content
   } catch (error) {
     if (error instanceof GateError) throw error;
     const detail = error instanceof Error ? error.message : String(error);
@@ -421,6 +422,7 @@ async function observe(
   return {
     snapshot,
     observed,
+    held,
     spawn: {
       head: git.head,
       time: Math.floor(captured / 1000),
@@ -514,7 +516,19 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
     findings = result.evidence.map((e) => ({ kind: e.kind, ref: e.ref, status: "unverified" }));
   }
 
-  const changes = observation ? classifyChanges(observation.observed, claimed) : undefined;
+  // A claim is confirmed by what files hold; what only the index or HEAD holds is listed
+  // when unclaimed, and leaves a claim of it unobserved (review gate-8).
+  const changes = observation ? classifyChanges(observation.held, claimed) : undefined; // tether:guard gate-confirm-held
+  if (changes && observation) {
+    const claims = new Set(claimed);
+    const held = new Set(observation.held);
+    changes.observed_unclaimed = [
+      ...new Set([
+        ...changes.observed_unclaimed,
+        ...observation.observed.filter((p) => !held.has(p) && !claims.has(p)),
+      ]),
+    ].sort();
+  }
   if (result) reasons.push(...await judge(result, findings, changes, repo, options));
 
   const recent = changes && reasons.length === 0

@@ -6,7 +6,7 @@
  * `<git dir>/info/attributes`, which a child can write, sets it (review gate-7). gate reads
  * every such path directly and takes it for unchanged only when its bytes are what a
  * checkout of the committed blob writes: each `$Id$` expanded to `$Id: <blob id> $`, as
- * gitattributes(5) says, with LF or CRLF line ends.
+ * gitattributes(5) says, with the blob's own line ends.
  *
  * @module
  */
@@ -40,8 +40,10 @@ export async function identPaths(top: string, paths: readonly string[]): Promise
 const encoder = new TextEncoder();
 
 /**
- * The blob ids of what a checkout writes for `content` under `ident`: every `$Id$`
- * replaced by `$Id: <oid> $`, with the blob's own line ends, and with LF turned to CRLF.
+ * The blob id of what a checkout writes for `content` under `ident`: every `$Id$` replaced
+ * by `$Id: <oid> $`, with the blob's own line ends. No CRLF form: a line-end conversion that
+ * a child can switch on in `.git/info/attributes` would let carriage returns through
+ * unseen (review gate-8), so a checkout that converts line ends too reads as changed.
  *
  * @example
  * ```ts
@@ -55,7 +57,7 @@ const encoder = new TextEncoder();
  * @param content The committed blob's bytes.
  * @param oid The blob's id.
  * @param format The repository's object format.
- * @returns Two ids (LF, CRLF).
+ * @returns The id, in a list.
  */
 export async function identCheckoutIds(
   content: Uint8Array,
@@ -74,16 +76,7 @@ export async function identCheckoutIds(
     }
   }
   parts.push(content.subarray(start));
-  const lf = concat(parts);
-  const crlf: number[] = [];
-  for (let i = 0; i < lf.length; i++) {
-    if (lf[i] === 10 && (i === 0 || lf[i - 1] !== 13)) crlf.push(13);
-    crlf.push(lf[i]!);
-  }
-  return await Promise.all([
-    objectId("blob", lf, format),
-    objectId("blob", Uint8Array.from(crlf), format),
-  ]);
+  return [await objectId("blob", concat(parts), format)];
 }
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {

@@ -1,0 +1,110 @@
+/**
+ * Review gate-8 (docs/reviews/gate-8): the index and HEAD rules of gate-6 and gate-7, made
+ * to hide a change or to confirm a claim no file shows.
+ */
+import { join } from "node:path";
+import { assertEquals } from "../src/_assert.ts";
+import { gate, result, spawn } from "./_gate_fixture.ts";
+import { git, makeRepo, writeFiles } from "./_helpers.ts";
+
+/** The child's result: it changed and committed `a.ts`, and says nothing of anything else. */
+const claimA = (head: string, more: string[] = []) =>
+  result(["a.ts", ...more], [{ kind: "commit", ref: head, ok: true }, {
+    kind: "file",
+    ref: "a.ts",
+    ok: true,
+  }]);
+
+/** A repository with `a.ts`, `b.ts`, `b.sh`; spawn; the child commits its claimed `a.ts`. */
+async function child(
+  setup?: (repo: string) => Promise<void>,
+): Promise<{ repo: string; since: string }> {
+  const repo = await makeRepo({
+    files: { "a.ts": "a1\n", "b.ts": "b1\n", "b.sh": "#!/bin/sh\necho hi\n" },
+  });
+  await setup?.(repo);
+  const since = await spawn(repo);
+  await writeFiles(repo, { "a.ts": "a2\n" });
+  await git(repo, ["commit", "-q", "-m", "child", "a.ts"]);
+  return { repo, since };
+}
+
+const head = (repo: string) => git(repo, ["rev-parse", "HEAD"]);
+
+Deno.test("gate-8 F1: a deletion committed while the file stays on disk is observed", async () => {
+  const { repo, since } = await child();
+  try {
+    await git(repo, ["rm", "-q", "--cached", "b.ts"]);
+    await git(repo, ["commit", "-q", "-m", "del"]);
+    await Deno.writeTextFile(join(repo, ".git", "info", "exclude"), "b.ts\n");
+    assertEquals(await git(repo, ["status", "--porcelain"]), "");
+    const r = await gate(repo, claimA(await head(repo)), ["--since", since]);
+    assertEquals(r.report?.changes?.observed_unclaimed, ["b.ts"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("gate-8 F2: carriage returns committed or written under a planted ident or text attribute are observed", async () => {
+  for (const attribute of ["ident", "text"]) {
+    const { repo, since } = await child();
+    try {
+      await Deno.writeTextFile(join(repo, ".git", "info", "attributes"), `b.sh ${attribute}\n`);
+      await writeFiles(repo, { "b.sh": "#!/bin/sh\r\necho hi\r\n" });
+      const written = await gate(repo, claimA(await head(repo)), ["--since", since]);
+      // Under `text` a CRLF worktree is what a checkout on Windows writes: no change, as
+      // documented; under `ident` nothing converts line ends.
+      if (attribute === "ident") {
+        assertEquals(
+          written.report?.changes?.observed_unclaimed,
+          ["b.sh"],
+          `${attribute}: ${written.stderr}`,
+        );
+      }
+      await Deno.writeTextFile(join(repo, ".git", "info", "attributes"), "");
+      await git(repo, ["commit", "-q", "-am", "crlf"]);
+      await Deno.writeTextFile(join(repo, ".git", "info", "attributes"), `b.sh ${attribute}\n`);
+      const committed = await gate(repo, claimA(await head(repo)), ["--since", since]);
+      assertEquals(
+        committed.report?.changes?.observed_unclaimed,
+        ["b.sh"],
+        `${attribute}: ${committed.stderr}`,
+      );
+    } finally {
+      await Deno.remove(repo, { recursive: true });
+    }
+  }
+});
+
+Deno.test("gate-8 F3: a branch reset onto another branch lists what it holds and confirms no claim", async () => {
+  const { repo, since } = await child(async (repo) => {
+    await git(repo, ["checkout", "-q", "-b", "other"]);
+    await writeFiles(repo, { "b.ts": "b-other\n" });
+    await git(repo, ["commit", "-q", "-am", "other"]);
+    await git(repo, ["checkout", "-q", "main"]);
+  });
+  try {
+    await git(repo, ["reset", "-q", "--soft", "other"]);
+    const r = await gate(repo, claimA(await head(repo), ["b.ts"]), ["--since", since]);
+    assertEquals(r.code, 1, r.stderr);
+    assertEquals(r.report?.changes?.claimed_unobserved, ["b.ts"], JSON.stringify(r.report));
+    const quiet = await gate(repo, claimA(await head(repo)), ["--since", since]);
+    assertEquals(quiet.report?.changes?.observed_unclaimed.includes("b.ts"), true, quiet.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("gate-8: committing the parent's own edit, amending, and staging it are no change", async () => {
+  const { repo, since } = await child(async (repo) => {
+    await writeFiles(repo, { "b.ts": "b-parent\n" });
+  });
+  try {
+    await git(repo, ["commit", "-q", "--amend", "--no-edit", "-a"]);
+    const r = await gate(repo, claimA(await head(repo)), ["--since", since]);
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(r.report?.changes?.observed_unclaimed, [], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
