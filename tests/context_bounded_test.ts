@@ -63,6 +63,7 @@ Deno.test({
   assertEquals(large, small);
   // A sanity bound, not a target: gate reads HEAD again after status (review verify-2 F3),
   // both sides read the filter drivers before status, to turn them off (review gate-5), and
-  // gate asks which paths `ident` or an encoding converts (review gate-6).
-  assertEquals(small.capture < 22 && small.gate < 27, true, JSON.stringify(small));
+  // gate asks which paths `ident` or an encoding converts (review gate-6), lists the paths
+  // under `ident` and reads where the snapshot's branch is (review gate-8).
+  assertEquals(small.capture < 22 && small.gate < 30, true, JSON.stringify(small));
 });

@@ -10,7 +10,8 @@ const CASES: GuardCase[] = [{
   guard: "a HEAD leaf no file shows is a change",
   mutations: [{
     file: "src/gate/evaluate.ts",
-    find: "if (!explained(leaf, spawnVersions(path), now.get(path), unchanged(path))) {",
+    find:
+      "if (!explained(leaf, spawnVersions(path), now.get(path), unchanged(path))) { // tether:guard gate-commit-content",
     replace: "if (leaf === null) {",
   }],
   file: FILE,

@@ -35,6 +35,15 @@ const CASES: GuardCase[] = [{
   }],
   file: FILE,
   filter: "gate-8 F3",
+}, {
+  guard: "what the snapshot's branch holds is compared when HEAD is elsewhere",
+  mutations: [{
+    file: "src/gate/evaluate.ts",
+    find: "return tip === null || tip === liveHead || tip === spawnHead ? null : tip;",
+    replace: "return tip === null || tip !== null ? null : tip;",
+  }],
+  file: FILE,
+  filter: "gate-8 F5",
 }];
 
 Deno.test("mutation: disabling a review gate-8 guard makes its test fail", async (t) => {

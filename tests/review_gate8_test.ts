@@ -108,3 +108,18 @@ Deno.test("gate-8: committing the parent's own edit, amending, and staging it ar
     await Deno.remove(repo, { recursive: true });
   }
 });
+
+Deno.test("gate-8 F5: a commit left on the snapshot's branch while HEAD is detached elsewhere is observed", async () => {
+  const { repo, since } = await child();
+  try {
+    const mine = await head(repo);
+    await writeFiles(repo, { "b.ts": "evil()\n" });
+    await git(repo, ["commit", "-q", "-am", "evil"]);
+    await git(repo, ["checkout", "-q", "--detach", mine]);
+    assertEquals(await git(repo, ["status", "--porcelain"]), "");
+    const r = await gate(repo, claimA(mine), ["--since", since]);
+    assertEquals(r.report?.changes?.observed_unclaimed, ["b.ts"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});

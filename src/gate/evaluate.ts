@@ -179,6 +179,26 @@ async function proveCheckedOut(
   }
 }
 
+/**
+ * The commit the snapshot's branch names now, when it is neither the live HEAD nor the
+ * spawn's (nothing to compare otherwise), else null. A branch that is gone, or a detached
+ * spawn, is null: nothing a parent would go back to.
+ */
+async function readBranchTip(
+  top: string,
+  branch: string,
+  spawnHead: string | null,
+  liveHead: string | null,
+): Promise<string | null> {
+  if (branch === "HEAD" || branch === "" || branch.startsWith("-")) return null;
+  const r = await runGit(
+    ["rev-parse", "--verify", "-q", "--end-of-options", `refs/heads/${branch}^{commit}`],
+    { cwd: top, parse: true, allowFailure: true },
+  );
+  const tip = r.code === 0 ? new TextDecoder().decode(r.stdout).trim() : null;
+  return tip === null || tip === liveHead || tip === spawnHead ? null : tip;
+}
+
 /** The snapshot and what changed since it. */
 async function observe(
   repo: LiveRepo,
@@ -308,6 +328,22 @@ async function observe(
     for (const [path, leaf] of leaves.after) trees.after.set(path, leaf);
     return trees;
   })());
+  // The branch the snapshot names, when it no longer is where HEAD is: what it holds is
+  // what a parent that goes back to it gets (a commit on it, then HEAD detached at the
+  // spawn; review gate-8, finding 5). Its tree is compared with the spawn's too.
+  const branchTip = await settled(readBranchTip(repo.top, git.branch, git.head, repo.head));
+  const onBranch = branchTip === null ? undefined : await settled((async () => {
+    const commits = await readCommits(repo.top, [branchTip], repo.format);
+    const spawnTree = (await treesFirst).pair[0];
+    return await compareTrees(
+      repo.top,
+      repo.format,
+      spawnTree,
+      tree(commits, branchTip, `the branch ${JSON.stringify(git.branch)}'s`),
+      [],
+    );
+  })());
+  for (const [path, leaf] of onBranch?.before ?? []) trees.before.set(path, leaf);
   const indexByPath = new Map(index.filter((e) => e.stage === 0).map((e) => [e.path, e]));
   const spawnEntry = new Map(git.entries.map((e) => [plainPath(e.path), e]));
   // What a path held at spawn, in the spawn HEAD and in the index.
@@ -332,7 +368,8 @@ async function observe(
   let now: Map<string, PathContent> | undefined;
   try {
     const read = new Set(known);
-    const others = [...new Set([...livePaths, ...trees.differ])].filter((p) => !read.has(p));
+    const others = [...new Set([...livePaths, ...trees.differ, ...onBranch?.differ ?? []])]
+      .filter((p) => !read.has(p));
     const reads = await Promise.allSettled([
       first,
       others.length === 0
@@ -361,6 +398,13 @@ async function observe(
       if (!now.has(path)) continue;
       const leaf = trees.after.get(path) ?? "absent";
       if (!explained(leaf, spawnVersions(path), now.get(path), unchanged(path))) { // tether:guard gate-commit-content
+        committed.set(path, leaf);
+      }
+    }
+    for (const path of onBranch?.differ ?? []) {
+      if (!now.has(path) || committed.has(path)) continue;
+      const leaf = onBranch!.after.get(path) ?? "absent";
+      if (!explained(leaf, spawnVersions(path), now.get(path), unchanged(path))) { // tether:guard gate-branch-content
         committed.set(path, leaf);
       }
     }
