@@ -257,6 +257,16 @@ const CASES: GuardCase[] = [
     file: "tests/review_gate8_test.ts",
     filter: "gate-8 F5",
   },
+  {
+    guard: "the branch comparison uses the full ref the snapshot recorded",
+    mutations: [{
+      file: "src/gate/evaluate.ts",
+      find: "git.ref === undefined ? git.branch : git.ref",
+      replace: "git.branch",
+    }],
+    file: "tests/review_gate8_test.ts",
+    filter: "gate-9 F2",
+  },
 ];
 
 Deno.test("mutation: disabling a hidden-change guard of gate makes its test fail", async (t) => {

@@ -123,3 +123,19 @@ Deno.test("gate-8 F5: a commit left on the snapshot's branch while HEAD is detac
     await Deno.remove(repo, { recursive: true });
   }
 });
+
+Deno.test("gate-9 F2: the branch comparison finds the snapshot's branch when a tag has its name", async () => {
+  const { repo, since } = await child(async (repo) => {
+    await git(repo, ["tag", "main"]); // `rev-parse --abbrev-ref HEAD` now says `heads/main`
+  });
+  try {
+    const mine = await head(repo);
+    await writeFiles(repo, { "b.ts": "evil()\n" });
+    await git(repo, ["commit", "-q", "-am", "evil"]);
+    await git(repo, ["checkout", "-q", "--detach", mine]);
+    const r = await gate(repo, claimA(mine), ["--since", since]);
+    assertEquals(r.report?.changes?.observed_unclaimed, ["b.ts"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});

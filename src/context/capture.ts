@@ -19,6 +19,7 @@ import {
 } from "./snapshot.ts";
 import { readStatusEntries } from "./status.ts";
 import { readSkipWorktreeDigest } from "./sparse.ts";
+import { decodePath } from "../seed/paths.ts";
 
 /** What the parent asks for. */
 export interface ContextRequest {
@@ -71,8 +72,12 @@ export async function readGitSnapshot(
     if (outsideWorktree(error)) return null;
     throw error;
   }
-  const [branch, head, worktrees, remotes, entries, skipWorktree] = await Promise.all([
+  const [branch, ref, head, worktrees, remotes, entries, skipWorktree] = await Promise.all([
     readBranch(top),
+    // The full ref HEAD is attached to: the abbreviated name can be ambiguous (a tag of the
+    // same name makes it `heads/main`).
+    runGit(["symbolic-ref", "-q", "HEAD"], { cwd: top, parse: true, allowFailure: true })
+      .then((r) => r.code === 0 ? decodePath(r.stdout.subarray(0, r.stdout.length - 1)) : null),
     runGit(["rev-parse", "--verify", "-q", "HEAD"], { cwd: top, parse: true, allowFailure: true })
       .then((r) => r.code === 0 ? decoder.decode(r.stdout).trim() : null),
     gitText(["worktree", "list", "--porcelain"], { cwd: top }),
@@ -97,6 +102,7 @@ export async function readGitSnapshot(
       ...countEntries(entries),
       entries,
       skip_worktree: skipWorktree,
+      ref,
     },
   };
 }

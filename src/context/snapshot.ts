@@ -31,6 +31,8 @@ export interface GitSnapshot extends StatusCounts {
    * paths (src/context/sparse.ts); absent in snapshots of older tethers.
    */
   skip_worktree?: string | undefined;
+  /** The full ref HEAD was attached to (`refs/heads/main`), null when detached; absent in older snapshots. */
+  ref?: string | null | undefined;
 }
 
 /** The full snapshot, as stored in the git blob. */

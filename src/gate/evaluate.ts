@@ -39,6 +39,7 @@ import {
 import { MAX_JSON_DEPTH, scanJson } from "./json_keys.ts";
 import { compareTrees, type TreePair } from "./trees.ts";
 import { readObjects } from "./objects.ts";
+import { fitsArgv } from "../seed/paths.ts";
 import { identCheckoutIds, identPaths } from "./ident.ts";
 import { readIndex, stagedPaths, uncheckedEntries } from "./staged.ts";
 import { pathSetDigest, skipWorktreePaths } from "../context/sparse.ts";
@@ -186,13 +187,19 @@ async function proveCheckedOut(
  */
 async function readBranchTip(
   top: string,
-  branch: string,
+  branch: string | null,
   spawnHead: string | null,
   liveHead: string | null,
 ): Promise<string | null> {
-  if (branch === "HEAD" || branch === "" || branch.startsWith("-")) return null;
+  // A full ref (newer snapshots), or the abbreviated name older ones recorded.
+  const ref = branch === null || branch === "HEAD" || branch === ""
+    ? null
+    : branch.startsWith("refs/")
+    ? branch
+    : `refs/heads/${branch}`;
+  if (ref === null || !fitsArgv(ref)) return null;
   const r = await runGit(
-    ["rev-parse", "--verify", "-q", "--end-of-options", `refs/heads/${branch}^{commit}`],
+    ["rev-parse", "--verify", "-q", "--end-of-options", `${ref}^{commit}`],
     { cwd: top, parse: true, allowFailure: true },
   );
   const tip = r.code === 0 ? new TextDecoder().decode(r.stdout).trim() : null;
@@ -331,7 +338,9 @@ async function observe(
   // The branch the snapshot names, when it no longer is where HEAD is: what it holds is
   // what a parent that goes back to it gets (a commit on it, then HEAD detached at the
   // spawn; review gate-8, finding 5). Its tree is compared with the spawn's too.
-  const branchTip = await settled(readBranchTip(repo.top, git.branch, git.head, repo.head));
+  const branchTip = await settled(
+    readBranchTip(repo.top, git.ref === undefined ? git.branch : git.ref, git.head, repo.head),
+  );
   const onBranch = branchTip === null ? undefined : await settled((async () => {
     const commits = await readCommits(repo.top, [branchTip], repo.format);
     const spawnTree = (await treesFirst).pair[0];

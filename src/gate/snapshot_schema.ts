@@ -36,6 +36,7 @@ function shape<E extends z.ZodType>(entries: E) {
       untracked: z.number().int().gte(0),
       entries,
       skip_worktree: z.string().regex(/^\d+:[0-9a-f]{64}$/).optional(),
+      ref: z.string().nullable().optional(),
     }).strict().nullable(),
   }).strict();
 }

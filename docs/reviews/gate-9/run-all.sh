@@ -7,5 +7,6 @@ sed 's|"files_changed":\["a.ts"\]|"files_changed":["a.ts","b.ts"]|; s|"ok":true}
 bash /tmp/gate9-h.sh "1a autocrlf turned off" 'git config core.autocrlf true; rm b.ts; git checkout b.ts' 'git config core.autocrlf false'
 bash /tmp/gate9-h.sh "1b eol=crlf turned off in info/attributes" 'echo "b.ts text eol=crlf" >.gitattributes; git add .gitattributes; git commit -qm attr; rm b.ts; git checkout b.ts' 'echo "b.ts -text" >> .git/info/attributes'
 CH='A=$(git rev-parse HEAD); echo X >b.ts; git commit -qam hide; git checkout -q --detach $A'
+# fixed: lists b.ts
 bash $H/h.sh "2 a tag named like the branch" 'git tag main' "$CH"
 bash $H/h.sh "3 a line-end rewrite committed under a planted text attribute" 'printf "b1\r\nb2\r\n" >b.ts; git commit -qam crlf' 'echo "b.ts text" >>.git/info/attributes; git add --renormalize b.ts; git commit -qm n'
