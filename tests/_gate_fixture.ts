@@ -5,7 +5,7 @@
  * @module
  */
 import { assertEquals } from "../src/_assert.ts";
-import { bin } from "./_helpers.ts";
+import { bin, git, makeRepo, writeFiles } from "./_helpers.ts";
 
 /**
  * A child's result claiming `files` with `evidence`, `ok: true` unless `extra` says otherwise.
@@ -58,4 +58,40 @@ export async function gate(repo: string, stdin: string, args: string[] = []) {
     // deno-lint-ignore no-explicit-any
     report: r.stdout ? JSON.parse(r.stdout) as any : undefined,
   };
+}
+
+/**
+ * The result of a child that changed and committed `a.ts` (commit and file evidence) and
+ * claims `more` besides, saying nothing of anything else.
+ *
+ * @param head The child's commit.
+ * @param more Further claimed paths.
+ * @returns The JSON text.
+ */
+export function claimA(head: string, more: string[] = []): string {
+  return result(["a.ts", ...more], [{ kind: "commit", ref: head, ok: true }, {
+    kind: "file",
+    ref: "a.ts",
+    ok: true,
+  }]);
+}
+
+/**
+ * A repository holding `files` (by default `a.ts`, `b.ts`, `lib/c.ts`), `setup` run in it, a
+ * spawn with `--context`, then the child's commit of a new `a.ts`.
+ *
+ * @param setup What the parent does before the spawn.
+ * @param files The first commit's files.
+ * @returns The repository, the snapshot id and the child's commit.
+ */
+export async function childOfSpawn(
+  setup?: (repo: string) => Promise<void>,
+  files: Record<string, string> = { "a.ts": "a1\n", "b.ts": "b1\n", "lib/c.ts": "c1\n" },
+): Promise<{ repo: string; since: string; head: string }> {
+  const repo = await makeRepo({ files });
+  await setup?.(repo);
+  const since = await spawn(repo);
+  await writeFiles(repo, { "a.ts": "a2\n" });
+  await git(repo, ["commit", "-q", "-m", "child", "a.ts"]);
+  return { repo, since, head: await git(repo, ["rev-parse", "HEAD"]) };
 }

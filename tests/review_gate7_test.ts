@@ -4,28 +4,10 @@
  */
 import { join } from "node:path";
 import { assertEquals } from "../src/_assert.ts";
-import { gate, result, spawn } from "./_gate_fixture.ts";
+import { childOfSpawn, claimA, gate, result, spawn } from "./_gate_fixture.ts";
 import { git, makeRepo, writeFiles } from "./_helpers.ts";
 
-/** The child's result: it changed and committed `a.ts`, and says nothing of anything else. */
-const claimA = (head: string) =>
-  result(["a.ts"], [{ kind: "commit", ref: head, ok: true }, {
-    kind: "file",
-    ref: "a.ts",
-    ok: true,
-  }]);
-
-/** A repository with `a.ts`, `b.ts`, `lib/c.ts`; spawn; the child commits its claimed `a.ts`. */
-async function child(
-  setup?: (repo: string) => Promise<void>,
-): Promise<{ repo: string; since: string; head: string }> {
-  const repo = await makeRepo({ files: { "a.ts": "a1\n", "b.ts": "b1\n", "lib/c.ts": "c1\n" } });
-  await setup?.(repo);
-  const since = await spawn(repo);
-  await writeFiles(repo, { "a.ts": "a2\n" });
-  await git(repo, ["commit", "-q", "-m", "child", "a.ts"]);
-  return { repo, since, head: await git(repo, ["rev-parse", "HEAD"]) };
-}
+const child = childOfSpawn;
 
 Deno.test("gate-7: a committed change whose file is put back is observed by gate --since", async () => {
   const { repo, since } = await child();

@@ -4,30 +4,12 @@
  */
 import { join } from "node:path";
 import { assertEquals } from "../src/_assert.ts";
-import { gate, result, spawn } from "./_gate_fixture.ts";
-import { git, makeRepo, writeFiles } from "./_helpers.ts";
-
-/** The child's result: it changed and committed `a.ts`, and says nothing of anything else. */
-const claimA = (head: string, more: string[] = []) =>
-  result(["a.ts", ...more], [{ kind: "commit", ref: head, ok: true }, {
-    kind: "file",
-    ref: "a.ts",
-    ok: true,
-  }]);
+import { childOfSpawn, claimA, gate } from "./_gate_fixture.ts";
+import { git, writeFiles } from "./_helpers.ts";
 
 /** A repository with `a.ts`, `b.ts`, `b.sh`; spawn; the child commits its claimed `a.ts`. */
-async function child(
-  setup?: (repo: string) => Promise<void>,
-): Promise<{ repo: string; since: string }> {
-  const repo = await makeRepo({
-    files: { "a.ts": "a1\n", "b.ts": "b1\n", "b.sh": "#!/bin/sh\necho hi\n" },
-  });
-  await setup?.(repo);
-  const since = await spawn(repo);
-  await writeFiles(repo, { "a.ts": "a2\n" });
-  await git(repo, ["commit", "-q", "-m", "child", "a.ts"]);
-  return { repo, since };
-}
+const child = (setup?: (repo: string) => Promise<void>) =>
+  childOfSpawn(setup, { "a.ts": "a1\n", "b.ts": "b1\n", "b.sh": "#!/bin/sh\necho hi\n" });
 
 const head = (repo: string) => git(repo, ["rev-parse", "HEAD"]);
 

@@ -13,6 +13,7 @@
 import { type ObjectFormat, runGit } from "../git.ts";
 import { objectId } from "../seed/commit.ts";
 import { decodePaths } from "../seed/paths.ts";
+import { concatBytes } from "../encoding.ts";
 
 /**
  * The paths among `paths` the `ident` attribute applies to now: one `git check-attr`.
@@ -76,15 +77,5 @@ export async function identCheckoutIds(
     }
   }
   parts.push(content.subarray(start));
-  return [await objectId("blob", concat(parts), format)];
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return [await objectId("blob", concatBytes(parts), format)];
 }

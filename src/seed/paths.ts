@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { concatBytes } from "../encoding.ts";
 
 const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -117,13 +118,7 @@ export function encodePath(text: string): Uint8Array {
     }
   }
   parts.push(utf8.encode(text.slice(start)));
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /**
