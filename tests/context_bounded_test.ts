@@ -64,6 +64,7 @@ Deno.test({
   // A sanity bound, not a target: gate reads HEAD again after status (review verify-2 F3),
   // both sides read the filter drivers before status, to turn them off (review gate-5), and
   // gate asks which paths `ident` or an encoding converts (review gate-6), lists the paths
-  // under `ident` and reads where the snapshot's branch is (review gate-8).
-  assertEquals(small.capture < 22 && small.gate < 30, true, JSON.stringify(small));
+  // under `ident` and reads where the snapshot's branch is (review gate-8); both sides read
+  // the conversion settings no file shows, and gate the attributes files (review gate-9).
+  assertEquals(small.capture < 28 && small.gate < 40, true, JSON.stringify(small));
 });

@@ -5,7 +5,8 @@
  * `tests/gate_hidden_change_test.ts` (forged commit-graph, assume-unchanged and
  * skip-worktree bits, weakened stat checks, submodule ignore settings, forged cache-tree and
  * subtree objects, unborn nested repositories, `core.ignorecase`, clean filters), and in
- * `tests/review_gate6_test.ts`, `tests/review_gate7_test.ts`, `tests/review_gate8_test.ts`.
+ * `tests/review_gate6_test.ts`, `tests/review_gate7_test.ts`, `tests/review_gate8_test.ts`
+ * (the guards of review gate-9 are in `tests/review_gate9_mutation_test.ts`).
  * One module, so the unmutated copy runs once for all of them.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
@@ -136,11 +137,11 @@ const CASES: GuardCase[] = [
     guard: "no filtered id where ident or an encoding converts the content",
     mutations: [{
       file: "src/context/content.ts",
-      find: "const plain = wanted.filter((p) => !converted.has(p));",
-      replace: "const plain = wanted.filter((p) => !converted.has(p + '\\0'));",
+      find: "return !a?.ident && (options.encodings === true || !a?.encoding);",
+      replace: "return a === a;",
     }],
-    file: "tests/review_gate6_test.ts",
-    filter: "finding 5:",
+    file: "tests/review_gate9_test.ts",
+    filter: "under an ident attribute the spawn had",
   },
   {
     guard: "an absent skip-worktree entry is judged by the index only when the set is the spawn's",

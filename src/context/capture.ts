@@ -19,6 +19,7 @@ import {
 } from "./snapshot.ts";
 import { readStatusEntries } from "./status.ts";
 import { readSkipWorktreeDigest } from "./sparse.ts";
+import { readConversionKey } from "./conversions.ts";
 import { decodePath } from "../seed/paths.ts";
 
 /** What the parent asks for. */
@@ -63,32 +64,42 @@ export async function readGitSnapshot(
   let top: string;
   let prefix: string;
   let format: string;
+  let commonDir: string;
   try {
-    [top, prefix, format] = (await gitText(
-      ["rev-parse", "--show-toplevel", "--show-prefix", "--show-object-format"],
+    [top, prefix, format, commonDir] = (await gitText(
+      [
+        "rev-parse",
+        "--show-toplevel",
+        "--show-prefix",
+        "--show-object-format",
+        "--path-format=absolute",
+        "--git-common-dir",
+      ],
       { cwd },
-    )).split("\n") as [string, string, string];
+    )).split("\n") as [string, string, string, string];
   } catch (error) {
     if (outsideWorktree(error)) return null;
     throw error;
   }
-  const [branch, ref, head, worktrees, remotes, entries, skipWorktree] = await Promise.all([
-    readBranch(top),
-    // The full ref HEAD is attached to: the abbreviated name can be ambiguous (a tag of the
-    // same name makes it `heads/main`).
-    runGit(["symbolic-ref", "-q", "HEAD"], { cwd: top, parse: true, allowFailure: true })
-      .then((r) => r.code === 0 ? decodePath(r.stdout.subarray(0, r.stdout.length - 1)) : null),
-    runGit(["rev-parse", "--verify", "-q", "HEAD"], { cwd: top, parse: true, allowFailure: true })
-      .then((r) => r.code === 0 ? decoder.decode(r.stdout).trim() : null),
-    gitText(["worktree", "list", "--porcelain"], { cwd: top }),
-    runGit(["config", "-z", "--get-regexp", "^remote\\..*\\.url$"], {
-      cwd: top,
-      parse: true,
-      allowFailure: true,
-    }).then((r) => r.code === 0 ? parseRemoteConfig(decoder.decode(r.stdout)) : []),
-    readStatusEntries(top),
-    readSkipWorktreeDigest(top),
-  ]);
+  const [branch, ref, head, worktrees, remotes, entries, skipWorktree, conversions] = await Promise
+    .all([
+      readBranch(top),
+      // The full ref HEAD is attached to: the abbreviated name can be ambiguous (a tag of the
+      // same name makes it `heads/main`).
+      runGit(["symbolic-ref", "-q", "HEAD"], { cwd: top, parse: true, allowFailure: true })
+        .then((r) => r.code === 0 ? decodePath(r.stdout.subarray(0, r.stdout.length - 1)) : null),
+      runGit(["rev-parse", "--verify", "-q", "HEAD"], { cwd: top, parse: true, allowFailure: true })
+        .then((r) => r.code === 0 ? decoder.decode(r.stdout).trim() : null),
+      gitText(["worktree", "list", "--porcelain"], { cwd: top }),
+      runGit(["config", "-z", "--get-regexp", "^remote\\..*\\.url$"], {
+        cwd: top,
+        parse: true,
+        allowFailure: true,
+      }).then((r) => r.code === 0 ? parseRemoteConfig(decoder.decode(r.stdout)) : []),
+      readStatusEntries(top),
+      readSkipWorktreeDigest(top),
+      readConversionKey(top, commonDir),
+    ]);
   const mainWorktree = /^worktree (.*)$/m.exec(worktrees)?.[1];
   return {
     prefix: prefix ?? "",
@@ -103,6 +114,7 @@ export async function readGitSnapshot(
       entries,
       skip_worktree: skipWorktree,
       ref,
+      conversions,
     },
   };
 }

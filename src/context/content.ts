@@ -481,34 +481,68 @@ async function readLevel(
   return out;
 }
 
+/** The attributes, besides line ends, that decide how `git add` converts a path. */
+export interface ConversionAttributes {
+  /** `ident`: `$Id: … $` is collapsed, so an edit inside one is stored as the old content. */
+  ident: boolean;
+  /** A `working-tree-encoding`: the bytes are re-encoded. */
+  encoding: boolean;
+  /** A `filter` driver: its clean command decides what is stored. */
+  filter: boolean;
+}
+
 /**
- * The paths among `paths` whose content `git add` converts by more than line ends: the
- * `ident` attribute (it collapses `$Id: … $`, so an edit inside one is stored as the old
- * content) or a `working-tree-encoding` (review gate-6, finding 5). Neither can be turned off
- * from the command line, and `<git dir>/info/attributes`, which a child can write, sets them.
- * One `git check-attr` call.
+ * The conversion attributes of `paths` as git reads them now: one `git check-attr` call.
+ * `ident` and `working-tree-encoding` cannot be turned off from the command line, and
+ * `<git dir>/info/attributes`, which a child can write, sets them (review gate-6, finding 5).
+ *
+ * @param top The worktree's top level.
+ * @param paths The paths.
+ * @returns Each path's attributes (a path git does not list has none).
+ * @throws {GitError} when git fails.
  */
-async function convertedPaths(top: string, paths: readonly string[]): Promise<Set<string>> {
-  const r = await runGit(["check-attr", "-z", "--stdin", "ident", "working-tree-encoding"], {
-    cwd: top,
-    parse: true,
-    stdin: paths.join("\0") + "\0",
-  });
+export async function readConversionAttributes(
+  top: string,
+  paths: readonly string[],
+): Promise<Map<string, ConversionAttributes>> {
+  const out = new Map<string, ConversionAttributes>();
+  if (paths.length === 0) return out;
+  const r = await runGit(
+    ["check-attr", "-z", "--stdin", "ident", "working-tree-encoding", "filter"],
+    { cwd: top, parse: true, stdin: paths.join("\0") + "\0" },
+  );
   const fields = decodePaths(r.stdout);
-  const out = new Set<string>();
   for (let i = 0; i + 2 < fields.length; i += 3) {
-    if (fields[i + 2] !== "unspecified" && fields[i + 2] !== "unset") out.add(fields[i]!);
+    const path = fields[i]!;
+    const set = fields[i + 2] !== "unspecified" && fields[i + 2] !== "unset";
+    const attributes = out.get(path) ?? { ident: false, encoding: false, filter: false };
+    if (fields[i + 1] === "ident") attributes.ident = fields[i + 2] === "set";
+    else if (fields[i + 1] === "working-tree-encoding") attributes.encoding = set;
+    else attributes.filter = set;
+    out.set(path, attributes);
   }
   return out;
+}
+
+/** How {@linkcode addFilteredIds} reads. */
+export interface FilteredOptions {
+  /** The paths' attributes, when the caller has read them already. */
+  attributes?: ReadonlyMap<string, ConversionAttributes>;
+  /**
+   * Whether a path under `working-tree-encoding` gets a filtered id too: only a caller that
+   * knows the attributes are the ones the content was checked out with may ask (gate, when
+   * the spawn's conversion settings are unchanged); git's re-encoding is then exact.
+   */
+  encodings?: boolean;
 }
 
 /**
  * Set `filtered` (the id `git add` would store) for the regular files among `paths` that
  * lack it: one batch of `hash-object` with every filter driver the config names pinned to
  * none, so a clean filter (planted in the shared `.git` or not) neither runs nor decides
- * the id, and none for a path whose attributes ask for more than line ends
- * ({@linkcode convertedPaths}): only line-end normalization can make it differ from the raw
- * id. When the
+ * the id, and none for a path under `ident` or (unless asked) `working-tree-encoding`
+ * ({@linkcode readConversionAttributes}): only line-end normalization (and, when asked,
+ * re-encoding) can make it differ from the raw id. When the
  * config names a filter that cannot be pinned, no filtered id is set (the path then reads
  * as changed, never as unchanged). Only a caller that compares with committed content
  * needs it, and only where the raw id differs.
@@ -516,21 +550,29 @@ async function convertedPaths(top: string, paths: readonly string[]): Promise<Se
  * @param top The worktree's top level.
  * @param contents What {@linkcode readContents} returned; updated in place.
  * @param paths The paths to complete.
+ * @param options Attributes read already, and whether encodings count.
  */
 export async function addFilteredIds(
   top: string,
   contents: Map<string, PathContent>,
   paths: readonly string[],
+  options: FilteredOptions = {},
 ): Promise<void> {
   const wanted = paths.filter((p) => {
     const c = contents.get(p);
     return c?.kind === "file" && c.filtered === undefined;
   });
   if (wanted.length === 0) return;
-  const [drivers, converted] = await Promise.all([readDrivers(top), convertedPaths(top, wanted)]);
+  const [drivers, attributes] = await Promise.all([
+    readDrivers(top),
+    options.attributes ?? readConversionAttributes(top, wanted),
+  ]);
   if (drivers.unpinnable.length > 0) return;
   const pins = filterPins(drivers.filters); // tether:guard ctx-filtered-pins
-  const plain = wanted.filter((p) => !converted.has(p)); // tether:guard ctx-filtered-plain
+  const plain = wanted.filter((p) => {
+    const a = attributes.get(p);
+    return !a?.ident && (options.encodings === true || !a?.encoding); // tether:guard ctx-filtered-plain
+  });
   const ids = await hashRegularFiles(top, plain, [], Number.POSITIVE_INFINITY, pins);
   for (const path of plain) {
     const c = contents.get(path);

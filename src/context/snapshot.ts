@@ -33,6 +33,11 @@ export interface GitSnapshot extends StatusCounts {
   skip_worktree?: string | undefined;
   /** The full ref HEAD was attached to (`refs/heads/main`), null when detached; absent in older snapshots. */
   ref?: string | null | undefined;
+  /**
+   * The digest of the conversion settings no worktree file shows (src/context/conversions.ts);
+   * absent in older snapshots.
+   */
+  conversions?: string | undefined;
 }
 
 /** The full snapshot, as stored in the git blob. */

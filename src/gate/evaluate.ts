@@ -7,8 +7,16 @@
 import { SubagentResult } from "../contract/schemas.ts";
 import type { WorkingContextSnapshot } from "../context/snapshot.ts";
 import { readStatus, repoDirs } from "../context/status.ts";
-import { addFilteredIds, contentKey, type PathContent, readContents } from "../context/content.ts";
-import { isFullOid, runGit } from "../git.ts";
+import {
+  addFilteredIds,
+  contentKey,
+  type PathContent,
+  privateIndexPath,
+  readContents,
+  readConversionAttributes,
+} from "../context/content.ts";
+import { readConversionKey } from "../context/conversions.ts";
+import { isFullOid, type ObjectFormat, runGit } from "../git.ts";
 import { releaseObject } from "../anchor.ts";
 import { SNAPSHOT_ANCHOR, SNAPSHOT_HEAD_ANCHOR } from "../context/capture.ts";
 import {
@@ -26,6 +34,7 @@ import {
   type FileInspector,
   isCheckable,
   type SpawnState,
+  UNKNOWN_WHY,
 } from "./evidence.ts";
 import {
   type CommitRead,
@@ -39,9 +48,10 @@ import {
 import { MAX_JSON_DEPTH, scanJson } from "./json_keys.ts";
 import { compareTrees, type TreePair } from "./trees.ts";
 import { readObjects } from "./objects.ts";
-import { fitsArgv } from "../seed/paths.ts";
-import { identCheckoutIds, identPaths } from "./ident.ts";
-import { readIndex, stagedPaths, uncheckedEntries } from "./staged.ts";
+import { decodePaths, fitsArgv } from "../seed/paths.ts";
+import { type CheckoutForms, checkoutIds, identPaths } from "./ident.ts";
+import { type IndexEntry, readIndex, stagedPaths, uncheckedEntries } from "./staged.ts";
+import { REGULAR_MODES, type StatusEntry } from "../context/porcelain.ts";
 import { pathSetDigest, skipWorktreePaths } from "../context/sparse.ts";
 import { explained, type Held, spawnIndexVersion, spawnWorktreeVersion } from "./versions.ts";
 import { parseSnapshot } from "./snapshot_schema.ts";
@@ -146,22 +156,24 @@ function lowerFirst(message: string): string {
 }
 
 /**
- * For paths under `ident` whose bytes differ from the spawn HEAD's blob: when they are what
- * a checkout of that blob writes ({@linkcode identCheckoutIds}), record the blob as their
- * filtered id, which proves them unchanged; else they read as changed. The blobs come
- * through one `git cat-file --batch`, each checked against its id.
+ * For paths whose bytes differ from the spawn HEAD's blob: when they are what a checkout of
+ * that blob writes under the conversions `forms` allows ({@linkcode checkoutIds}), record
+ * the blob as their filtered id, which proves them unchanged. The blobs come through one
+ * `git cat-file --batch`, each checked against its id.
  */
-async function proveCheckedOut(
+async function proveCheckouts(
   repo: LiveRepo,
   now: Map<string, PathContent>,
   paths: readonly string[],
   trees: TreePair,
+  forms: (path: string) => CheckoutForms,
 ): Promise<void> {
   const wanted = paths.filter((p) => {
     const content = now.get(p);
     const leaf = trees.before.get(p);
-    return content?.kind === "file" && leaf !== undefined && leaf.mode !== "160000" &&
-      leaf.mode !== "120000" && content.raw !== leaf.oid;
+    const { ident, crlf } = forms(p);
+    return (ident || crlf) && content?.kind === "file" && leaf !== undefined &&
+      REGULAR_MODES.has(leaf.mode) && content.raw !== leaf.oid && content.filtered !== leaf.oid;
   });
   if (wanted.length === 0) return;
   const blobs = await readObjects(
@@ -174,10 +186,145 @@ async function proveCheckedOut(
     const blob = blobs.get(oid);
     const content = now.get(path);
     if (blob?.kind !== "ok" || blob.type !== "blob" || content?.kind !== "file") continue;
-    if ((await identCheckoutIds(blob.content, oid, repo.format)).includes(content.raw)) {
+    if ((await checkoutIds(blob.content, oid, repo.format, forms(path))).includes(content.raw)) {
       content.filtered = oid;
     }
   }
+}
+
+/** The `.gitattributes` files whose rules can apply to `path`: one per directory above it. */
+function attributeFiles(path: string): string[] {
+  const parts = path.split("/");
+  const out: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    out.push([...parts.slice(0, i), ".gitattributes"].join("/"));
+  }
+  return out;
+}
+
+/** What {@linkcode attributeFilesSame} compares with. */
+interface SpawnSide {
+  now: Map<string, PathContent>;
+  trees: TreePair;
+  pair: [string | null, string | null];
+  spawnEntry: ReadonlyMap<string, StatusEntry>;
+  indexByPath: ReadonlyMap<string, IndexEntry>;
+  dirs: { commonDir: string; format: ObjectFormat };
+}
+
+/**
+ * Whether every `.gitattributes` whose rules can apply to a path holds, in the worktree
+ * and in the index (git reads the index's when the file is absent), what it held at spawn:
+ * the snapshot's record, else the spawn HEAD's leaf, else nothing. Reads the files (and
+ * the spawn HEAD's leaves) the paths of interest did not bring: a bounded number of git
+ * calls.
+ *
+ * @returns A test for a path.
+ */
+async function attributeFilesSame(
+  repo: LiveRepo,
+  paths: readonly string[],
+  side: SpawnSide,
+): Promise<(path: string) => boolean> {
+  const files = [...new Set(paths.flatMap(attributeFiles))];
+  const unread = files.filter((f) => !side.now.has(f));
+  const unlooked = files.filter((f) => !side.trees.before.has(f) && !side.spawnEntry.has(f));
+  const [read, leaves] = await Promise.all([
+    unread.length === 0
+      ? new Map<string, PathContent>()
+      : readContents(repo.top, side.dirs.commonDir, side.dirs.format, unread),
+    unlooked.length === 0
+      ? undefined
+      : compareTrees(repo.top, repo.format, ...side.pair, unlooked, false),
+  ]);
+  const changed = new Set<string>();
+  for (const file of files) {
+    const current = side.now.get(file) ?? read.get(file);
+    const entry = side.spawnEntry.get(file);
+    const leaf = side.trees.before.get(file) ?? leaves?.before.get(file);
+    const index = side.indexByPath.get(file);
+    const indexNow: Held = index === undefined ? "absent" : { mode: index.mode, oid: index.oid };
+    let worktree: boolean;
+    let indexThen: Held | undefined;
+    if (entry !== undefined) {
+      worktree = current !== undefined && entry.content === contentKey(current);
+      indexThen = entry.xy === "??" || entry.xy === "!!"
+        ? "absent"
+        : spawnIndexVersion(entry, repo.format);
+    } else {
+      worktree = current !== undefined &&
+        (leaf === undefined
+          ? current.kind === "absent"
+          : (current.kind === "file" || current.kind === "symlink") && current.raw === leaf.oid);
+      indexThen = leaf ?? "absent";
+    }
+    const indexSame = indexThen !== undefined &&
+      (indexThen === "absent" || indexNow === "absent"
+        ? indexThen === indexNow
+        : indexThen.mode === indexNow.mode && indexThen.oid === indexNow.oid);
+    if (!worktree || !indexSame) changed.add(file);
+  }
+  const same = (path: string) => attributeFiles(path).every((f) => !changed.has(f));
+  // Where one changed (an honest child may edit .gitattributes), a path is still read as at
+  // spawn when its conversion attributes are what they were: the spawn's are read from the
+  // spawn HEAD's tree, which held every attributes file no status entry named then.
+  const redo = paths.filter((p) =>
+    !same(p) && attributeFiles(p).every((f) => !side.spawnEntry.has(f))
+  );
+  if (redo.length === 0) return same;
+  const [then, now] = await Promise.all([
+    spawnAttributeStates(repo.top, side.dirs.commonDir, side.pair[0], redo),
+    attributeStates(repo.top, redo, {}),
+  ]);
+  const kept = new Set(redo.filter((p) => then.get(p) === now.get(p)));
+  return (path) => same(path) || kept.has(path);
+}
+
+/** The attributes that decide how git converts a path between blob and worktree. */
+const CONVERSION_ATTRIBUTES = ["text", "eol", "crlf", "filter", "working-tree-encoding", "ident"];
+
+/** Each path's conversion attributes as one comparable string: one `git check-attr`. */
+async function attributeStates(
+  top: string,
+  paths: readonly string[],
+  options: { env?: Record<string, string>; cached?: boolean },
+): Promise<Map<string, string>> {
+  const r = await runGit(
+    [
+      "check-attr",
+      "-z",
+      ...(options.cached ? ["--cached"] : []),
+      "--stdin",
+      ...CONVERSION_ATTRIBUTES,
+    ],
+    {
+      cwd: top,
+      parse: true,
+      stdin: paths.join("\0") + "\0",
+      ...(options.env ? { env: options.env } : {}),
+    },
+  );
+  const fields = decodePaths(r.stdout);
+  const out = new Map<string, string>();
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    out.set(fields[i]!, `${out.get(fields[i]!) ?? ""}${fields[i + 1]}=${fields[i + 2]};`);
+  }
+  return out;
+}
+
+/**
+ * The conversion attributes the spawn gave `paths`, read from the spawn HEAD's tree in a
+ * private index (`git read-tree`, then `git check-attr --cached`): two git calls.
+ */
+async function spawnAttributeStates(
+  top: string,
+  commonDir: string,
+  tree: string | null,
+  paths: readonly string[],
+): Promise<Map<string, string>> {
+  const env = { GIT_INDEX_FILE: privateIndexPath(commonDir) };
+  await runGit(["read-tree", ...(tree === null ? ["--empty"] : [tree])], { cwd: top, env });
+  return await attributeStates(top, paths, { env, cached: true });
 }
 
 /**
@@ -214,7 +361,13 @@ async function observe(
   evidencePaths: readonly string[],
   early: EarlyReads | undefined,
 ): Promise<
-  { snapshot: WorkingContextSnapshot; observed: string[]; held: string[]; spawn: SpawnState }
+  {
+    snapshot: WorkingContextSnapshot;
+    observed: string[];
+    held: string[];
+    unknown: string[];
+    spawn: SpawnState;
+  }
 > {
   if (!isFullOid(since, repo.format)) {
     throw new GateError(
@@ -260,6 +413,9 @@ async function observe(
     identPaths(repo.top, [...new Set(ix.filter((e) => e.stage === 0).map((e) => e.path))])
   );
   identRead.catch(() => {}); // awaited below
+  // The conversion settings no file shows, to compare with the spawn's.
+  const conversionsRead = dirsRead.then((d) => readConversionKey(repo.top, d.commonDir));
+  conversionsRead.catch(() => {}); // awaited below
   const tree = (
     commits: Map<string, CommitRead>,
     head: string | null,
@@ -299,7 +455,14 @@ async function observe(
   stagedRead.catch(() => {}); // awaited below
   const settled = <T>(p: Promise<T>): Promise<T> =>
     p.catch(async (error) => {
-      await Promise.allSettled([first, treesFirst, indexRead, stagedRead, identRead]);
+      await Promise.allSettled([
+        first,
+        treesFirst,
+        indexRead,
+        stagedRead,
+        identRead,
+        conversionsRead,
+      ]);
       throw error;
     });
   const [live, , dirs, index, staged, ident] = await settled(Promise.all([
@@ -374,6 +537,7 @@ async function observe(
   };
   let staging = new Map<string, Held>();
   let committed = new Map<string, Held>();
+  const unknown = new Set<string>();
   let now: Map<string, PathContent> | undefined;
   try {
     const read = new Set(known);
@@ -417,21 +581,65 @@ async function observe(
         committed.set(path, leaf);
       }
     }
-    // A path that held the spawn HEAD's content, with raw bytes that differ from it, may
-    // still hold what `git add` would store as it (a line-ending conversion): read that.
-    // So may a path whose index entry or HEAD leaf is unexplained (`git add` of a CRLF file).
-    await addFilteredIds(
-      repo.top,
-      now,
-      [...now].filter(([path, content]) =>
-        (!recorded.has(path) && content.kind === "file" &&
+    // A path that held the spawn HEAD's content (no status entry at spawn) and whose bytes
+    // differ from its blob may hold what `git add` stores as it: a checkout wrote it with
+    // CRLF, in an encoding, through a filter. git's reading (the filtered id) tells only
+    // under the spawn's conversion settings: those no file shows are as recorded, and every
+    // `.gitattributes` that applies is as it was (review gate-9). So may a path whose index
+    // entry or HEAD leaf is unexplained (`git add` of a CRLF file).
+    const judged = [...now].filter(([path, content]) => {
+      const leaf = trees.before.get(path);
+      return !recorded.has(path) && content.kind === "file" && leaf !== undefined &&
+        REGULAR_MODES.has(leaf.mode) && leaf.oid !== content.raw;
+    }).map(([path]) => path);
+    const toFilter = [
+      ...new Set([
+        ...[...now].filter(([path, content]) =>
+          !recorded.has(path) && content.kind === "file" &&
           trees.before.get(path)?.oid !== undefined &&
-          trees.before.get(path)?.oid !== content.raw) ||
-        staging.has(path) ||
-        committed.has(path)
-      ).map(([path]) => path),
-    );
-    await proveCheckedOut(repo, now, ident.filter((p) => !recorded.has(p)), trees);
+          trees.before.get(path)?.oid !== content.raw
+        ).map(([path]) => path),
+        ...staging.keys(),
+        ...committed.keys(),
+      ]),
+    ].filter((p) => now!.get(p)?.kind === "file");
+    const settingsSame = git.conversions !== undefined &&
+      git.conversions === await conversionsRead; // tether:guard gate-conversions-same
+    const filesSame = settingsSame
+      ? await attributeFilesSame(repo, [...toFilter, ...judged], {
+        now,
+        trees,
+        pair: (await treesFirst).pair,
+        spawnEntry,
+        indexByPath,
+        dirs,
+      })
+      : () => false;
+    const asAtSpawn = (path: string) => settingsSame && filesSame(path); // tether:guard gate-attributes-same
+    const attributes = await readConversionAttributes(repo.top, toFilter);
+    await addFilteredIds(repo.top, now, toFilter.filter(asAtSpawn), {
+      attributes,
+      encodings: true,
+    });
+    // Under `ident`, what a checkout writes is computed from the blob (git's reading
+    // collapses `$Id: … $`): with or without CRLF under the spawn's settings; otherwise an
+    // expanded keyword is the only form taken, whatever the attributes say now (line ends a
+    // child may have rewritten are not: such a file cannot be told, review gate-8).
+    await proveCheckouts(repo, now, judged, trees, (path) => {
+      if (!asAtSpawn(path)) return { ident: true, crlf: false };
+      const ident = attributes.get(path)?.ident ?? false;
+      return { ident, crlf: ident };
+    });
+    for (const path of judged) {
+      const content = now.get(path);
+      const a = attributes.get(path);
+      if (content?.kind !== "file" || content.filtered === trees.before.get(path)!.oid) continue;
+      // Neither shown unchanged nor known to be changed: the spawn's settings are gone, a
+      // filter decides what it holds, or git could not say.
+      if (
+        !asAtSpawn(path) || a?.filter || (content.filtered === undefined && !a?.ident) // tether:guard gate-unknown
+      ) unknown.add(path);
+    }
     for (const [path, entry] of staging) {
       if (explained(entry, spawnVersions(path), now.get(path), unchanged(path))) {
         staging.delete(path);
@@ -464,7 +672,9 @@ async function observe(
       now.set(path, { kind, mode: entry.mode, raw: entry.oid, filtered: entry.oid });
     }
   }
-  const held = observedChanges(git.entries, live, now, trees, claimed, unchecked);
+  // A path gate cannot tell about is not observed: it confirms nothing and proves no work.
+  const held = observedChanges(git.entries, live, now, trees, claimed, unchecked)
+    .filter((p) => !unknown.has(p)); // tether:guard gate-unknown-held
   const observed = [...new Set([...held, ...staging.keys(), ...committed.keys()])].sort();
   // What existed at spawn: an entry's recorded content, else the spawn HEAD's leaf.
   const existed = new Set<string>(trees.before.keys());
@@ -476,6 +686,7 @@ async function observe(
     snapshot,
     observed,
     held,
+    unknown: [...unknown].sort(),
     spawn: {
       head: git.head,
       time: Math.floor(captured / 1000),
@@ -483,6 +694,7 @@ async function observe(
       // does not make an unchanged file new work (a HEAD moved onto another branch would).
       changed: new Set(held), // tether:guard gate-evidence-held
       existed,
+      unknown,
     },
   };
 }
@@ -579,10 +791,13 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
       ...new Set([
         ...changes.observed_unclaimed,
         ...observation.observed.filter((p) => !held.has(p) && !claims.has(p)),
+        // What gate cannot tell about is shown, never attributed or counted as work.
+        ...observation.unknown.filter((p) => !claims.has(p)),
       ]),
     ].sort();
   }
-  if (result) reasons.push(...await judge(result, findings, changes, repo, options));
+  const unknown = new Set(observation?.unknown ?? []);
+  if (result) reasons.push(...await judge(result, findings, changes, repo, options, unknown));
 
   const recent = changes && reasons.length === 0
     ? [...new Set([...changes.confirmed, ...(observation?.snapshot.recent_files ?? [])])]
@@ -613,6 +828,7 @@ async function judge(
   changes: ChangeReport | undefined,
   repo: LiveRepo | undefined,
   options: GateOptions,
+  unknown: ReadonlySet<string>,
 ): Promise<string[]> {
   const reasons: string[] = [];
   if (!result.ok) {
@@ -654,12 +870,20 @@ async function judge(
       reasons.push(`Working context head "${head}" is not a commit in this repository`);
     }
   }
-  if (changes && changes.claimed_unobserved.length > 0) {
-    const list = changes.claimed_unobserved.slice(0, 10).map((p) => JSON.stringify(p)).join(", ");
-    const more = changes.claimed_unobserved.length > 10
-      ? ` and ${changes.claimed_unobserved.length - 10} more`
-      : "";
-    reasons.push(`Claimed changes were not observed: ${list}${more}`);
+  const listed = (paths: readonly string[]) =>
+    paths.slice(0, 10).map((p) => JSON.stringify(p)).join(", ") +
+    (paths.length > 10 ? ` and ${paths.length - 10} more` : "");
+  const unobserved = changes?.claimed_unobserved.filter((p) => !unknown.has(p)) ?? [];
+  const untold = changes?.claimed_unobserved.filter((p) => unknown.has(p)) ?? [];
+  if (unobserved.length > 0) {
+    reasons.push(`Claimed changes were not observed: ${listed(unobserved)}`);
+  }
+  if (untold.length > 0) {
+    reasons.push(
+      `Cannot tell whether claimed files changed since spawn: ${
+        listed(untold)
+      } (for each, ${UNKNOWN_WHY})`,
+    );
   }
   return reasons;
 }

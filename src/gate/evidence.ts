@@ -11,6 +11,10 @@ import type { SubagentEvidence } from "../contract/schemas.ts";
 import { isFullOid, type ObjectFormat } from "../git.ts";
 import { inspectWorktreeFiles, notReachableFrom, readCommits, type WorktreeFile } from "./repo.ts";
 
+/** Why gate cannot tell whether a path changed, for a reason or an evidence note. */
+export const UNKNOWN_WHY =
+  "its bytes differ from the committed blob, and what a checkout writes for it depends on line-end, encoding or filter settings that changed since spawn, or on a filter";
+
 /** What was true at spawn, to tell new evidence from old (`--since`). */
 export interface SpawnState {
   /** The spawn's HEAD, or null on an unborn branch. */
@@ -21,6 +25,11 @@ export interface SpawnState {
   changed: ReadonlySet<string>;
   /** Paths known to have held something at spawn (a status entry, or the spawn HEAD). */
   existed: ReadonlySet<string>;
+  /**
+   * Paths gate cannot tell changed or unchanged: bytes that differ from the spawn HEAD's
+   * blob under conversion settings that changed since spawn, or under a filter.
+   */
+  unknown?: ReadonlySet<string>;
   /**
    * The commits made since spawn, when the caller knows them exactly (`gate --worktree`:
    * the child's commits since its seed). Then a commit is new only when it is one of
@@ -201,6 +210,14 @@ export async function checkEvidence(
           ref,
           status: "refuted",
           why: `file ${quoted} has blob ${blob}, not ${item.oid}`,
+        };
+      }
+      if (spawn?.unknown?.has(path)) { // tether:guard gate-evidence-unknown
+        return {
+          kind,
+          ref,
+          status: "unverified",
+          why: `gate cannot tell whether file ${quoted} changed since spawn (${UNKNOWN_WHY})`,
         };
       }
       if (spawn && !spawn.changed.has(path)) { // guard: changed file

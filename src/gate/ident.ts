@@ -41,30 +41,36 @@ export async function identPaths(top: string, paths: readonly string[]): Promise
 const encoder = new TextEncoder();
 
 /**
- * The blob id of what a checkout writes for `content` under `ident`: every `$Id$` replaced
- * by `$Id: <oid> $`, with the blob's own line ends. No CRLF form: a line-end conversion that
- * a child can switch on in `.git/info/attributes` would let carriage returns through
- * unseen (review gate-8), so a checkout that converts line ends too reads as changed.
+ * `content` as a checkout that converts line ends to CRLF writes it: every LF that no CR
+ * precedes becomes CRLF (git's `text` conversion; `text=auto` converts only a blob without
+ * CRs, which is then the blob itself).
  *
  * @example
  * ```ts
  * import { assertEquals } from "../_assert.ts";
- * const blob = new TextEncoder().encode("/* $Id$ *\/\n");
- * const oid = "a".repeat(40);
- * const [lf] = await identCheckoutIds(blob, oid, "sha1");
- * const { objectId } = await import("../seed/commit.ts");
- * assertEquals(lf, await objectId("blob", new TextEncoder().encode(`/* $Id: ${oid} $ *\/\n`), "sha1"));
+ * const crlf = crlfCheckout(new TextEncoder().encode("a\nb\r\nc\n"));
+ * assertEquals(new TextDecoder().decode(crlf), "a\r\nb\r\nc\r\n");
  * ```
- * @param content The committed blob's bytes.
- * @param oid The blob's id.
- * @param format The repository's object format.
- * @returns The id, in a list.
+ * @param content The blob's bytes.
+ * @returns The bytes with CRLF line ends.
  */
-export async function identCheckoutIds(
-  content: Uint8Array,
-  oid: string,
-  format: ObjectFormat,
-): Promise<string[]> {
+export function crlfCheckout(content: Uint8Array): Uint8Array {
+  let lone = 0;
+  for (let i = 0; i < content.length; i++) {
+    if (content[i] === 0x0a && (i === 0 || content[i - 1] !== 0x0d)) lone++;
+  }
+  if (lone === 0) return content;
+  const out = new Uint8Array(content.length + lone);
+  let j = 0;
+  for (let i = 0; i < content.length; i++) {
+    if (content[i] === 0x0a && (i === 0 || content[i - 1] !== 0x0d)) out[j++] = 0x0d;
+    out[j++] = content[i]!;
+  }
+  return out;
+}
+
+/** `content` with every `$Id$` expanded to `$Id: <oid> $`, as a checkout under `ident` writes it. */
+function identCheckout(content: Uint8Array, oid: string): Uint8Array {
   const keyword = encoder.encode("$Id$");
   const expanded = encoder.encode(`$Id: ${oid} $`);
   const parts: Uint8Array[] = [];
@@ -77,5 +83,51 @@ export async function identCheckoutIds(
     }
   }
   parts.push(content.subarray(start));
-  return [await objectId("blob", concatBytes(parts), format)];
+  return concatBytes(parts);
+}
+
+/** Which conversions a checkout of the blob may have made. */
+export interface CheckoutForms {
+  /** `ident`: `$Id$` expanded. */
+  ident: boolean;
+  /** Line ends converted to CRLF. */
+  crlf: boolean;
+}
+
+/**
+ * The blob ids of what a checkout of `content` writes under the conversions `forms` allows:
+ * `$Id$` expanded to `$Id: <blob id> $` (gitattributes(5)) where `ident` applies, line
+ * ends turned into CRLF where they may be, and both. A file whose bytes are one of these
+ * holds the committed content, written by a checkout. The line-end forms are offered only
+ * where gate judges the file by what it holds, never where what it holds vouches for a
+ * staged or committed version (a CRLF rewrite must not vouch for the blob beside it,
+ * review gate-8).
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const blob = new TextEncoder().encode("/* $Id$ *\/\n");
+ * const oid = "a".repeat(40);
+ * const [lf] = await checkoutIds(blob, oid, "sha1", { ident: true, crlf: false });
+ * const { objectId } = await import("../seed/commit.ts");
+ * assertEquals(lf, await objectId("blob", new TextEncoder().encode(`/* $Id: ${oid} $ *\/\n`), "sha1"));
+ * assertEquals((await checkoutIds(blob, oid, "sha1", { ident: true, crlf: true })).length, 3);
+ * ```
+ * @param content The committed blob's bytes.
+ * @param oid The blob's id.
+ * @param format The repository's object format.
+ * @param forms Which conversions may have applied.
+ * @returns The ids, without the blob's own.
+ */
+export async function checkoutIds(
+  content: Uint8Array,
+  oid: string,
+  format: ObjectFormat,
+  forms: CheckoutForms,
+): Promise<string[]> {
+  const variants: Uint8Array[] = [];
+  if (forms.ident) variants.push(identCheckout(content, oid));
+  if (forms.crlf) variants.push(crlfCheckout(content));
+  if (forms.ident && forms.crlf) variants.push(crlfCheckout(identCheckout(content, oid)));
+  return await Promise.all(variants.map((v) => objectId("blob", v, format)));
 }

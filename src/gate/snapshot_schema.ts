@@ -37,6 +37,7 @@ function shape<E extends z.ZodType>(entries: E) {
       entries,
       skip_worktree: z.string().regex(/^\d+:[0-9a-f]{64}$/).optional(),
       ref: z.string().nullable().optional(),
+      conversions: z.string().regex(/^sha256:[0-9a-f]{64}$/).optional(),
     }).strict().nullable(),
   }).strict();
 }

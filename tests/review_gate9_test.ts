@@ -1,0 +1,202 @@
+/**
+ * Review gate-9 (docs/reviews/gate-9), findings 1 and 3: a checkout's conversion (CRLF, an
+ * encoding, a filter, `ident`) makes an untouched file's bytes differ from its blob, and a
+ * child that turns the conversion off, or plants one, changes no file. gate takes git's
+ * reading of such a file only under the spawn's conversion settings; otherwise it cannot
+ * tell, and says so: such a claim is never confirmed and such evidence never verified.
+ */
+import { join } from "node:path";
+import { assertEquals } from "../src/_assert.ts";
+import { childOfSpawn, claimA, gate, result } from "./_gate_fixture.ts";
+import { git, writeFiles } from "./_helpers.ts";
+
+const head = (repo: string) => git(repo, ["rev-parse", "HEAD"]);
+
+/** Write `path` again as a checkout does under the repository's settings now. */
+async function checkOut(repo: string, ...paths: string[]): Promise<void> {
+  for (const path of paths) await Deno.remove(join(repo, path));
+  await git(repo, ["checkout", "--", ...paths]);
+}
+
+/** The child's result: `a.ts` (committed) and `more` claimed, `cited` given as file evidence. */
+async function claims(repo: string, more: string[], cited: string[] = more): Promise<string> {
+  return result(["a.ts", ...more], [
+    { kind: "commit", ref: await head(repo), ok: true },
+    ...cited.map((ref) => ({ kind: "file", ref, ok: true })),
+  ]);
+}
+
+/** UTF-16LE bytes of `text`. */
+function utf16le(text: string): Uint8Array {
+  const out = new Uint8Array(text.length * 2);
+  for (let i = 0; i < text.length; i++) {
+    out[2 * i] = text.charCodeAt(i) & 0xff;
+    out[2 * i + 1] = text.charCodeAt(i) >> 8;
+  }
+  return out;
+}
+
+Deno.test("gate-9 F1: an untouched file of a CRLF checkout is not confirmed once its conversion is turned off", async () => {
+  const tamper: Record<string, (repo: string) => Promise<void>> = {
+    "core.autocrlf false": (repo) => git(repo, ["config", "core.autocrlf", "false"]).then(() => {}),
+    "-text in info/attributes": (repo) =>
+      Deno.writeTextFile(join(repo, ".git", "info", "attributes"), "b.ts -text\n"),
+  };
+  for (const [name, act] of Object.entries(tamper)) {
+    const { repo, since } = await childOfSpawn(async (repo) => {
+      await git(repo, ["config", "core.autocrlf", "true"]);
+      await checkOut(repo, "b.ts");
+    });
+    try {
+      assertEquals(await Deno.readTextFile(join(repo, "b.ts")), "b1\r\n");
+      await act(repo);
+      const r = await gate(repo, await claims(repo, ["b.ts"]), ["--since", since]);
+      assertEquals(r.code, 1, `${name}: ${r.stderr}`);
+      assertEquals(r.report.changes.confirmed, [], name);
+      assertEquals(r.report.changes.claimed_unobserved, ["a.ts", "b.ts"], name);
+      const cited = r.report.evidence.find((e: { ref: string }) => e.ref === "b.ts");
+      assertEquals(cited.status, "unverified", name);
+      assertEquals(
+        r.report.reasons.some((x: string) => x.startsWith("Cannot tell whether claimed files")),
+        true,
+        JSON.stringify(r.report.reasons),
+      );
+      // Unclaimed, it is shown: gate could not show it unchanged.
+      const quiet = await gate(repo, claimA(await head(repo)), ["--since", since]);
+      assertEquals(quiet.report.changes.observed_unclaimed.includes("b.ts"), true, name);
+    } finally {
+      await Deno.remove(repo, { recursive: true });
+    }
+  }
+});
+
+Deno.test("in a CRLF checkout whose settings stay, an edit is confirmed and an untouched file is not", async () => {
+  const { repo, since } = await childOfSpawn(async (repo) => {
+    await git(repo, ["config", "core.autocrlf", "true"]);
+    await checkOut(repo, "b.ts", "lib/c.ts");
+  });
+  try {
+    await writeFiles(repo, { "lib/c.ts": "c2\r\n" });
+    const r = await gate(repo, await claims(repo, ["b.ts", "lib/c.ts"], ["lib/c.ts"]), [
+      "--since",
+      since,
+    ]);
+    assertEquals(r.report.changes.confirmed, ["a.ts", "lib/c.ts"], r.stderr);
+    assertEquals(r.report.changes.claimed_unobserved, ["b.ts"], r.stderr);
+    assertEquals(r.report.evidence[1].status, "verified", r.stderr);
+    const quiet = await gate(repo, await claims(repo, ["lib/c.ts"]), ["--since", since]);
+    assertEquals(quiet.code, 0, JSON.stringify(quiet.report));
+    assertEquals(quiet.report.changes.observed_unclaimed, [], quiet.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("gate-9 F3: a line-end rewrite committed under a planted text attribute is listed", async () => {
+  const { repo, since } = await childOfSpawn(async (repo) => {
+    await writeFiles(repo, { "b.ts": "b1\r\nb2\r\n" });
+    await git(repo, ["commit", "-q", "-am", "crlf"]);
+  });
+  try {
+    await Deno.writeTextFile(join(repo, ".git", "info", "attributes"), "b.ts text\n");
+    await git(repo, ["add", "--renormalize", "b.ts"]);
+    await git(repo, ["commit", "-q", "-m", "normalized"]);
+    assertEquals(await git(repo, ["status", "--porcelain"]), "");
+    const r = await gate(repo, claimA(await head(repo)), ["--since", since]);
+    assertEquals(r.report.changes.observed_unclaimed, ["b.ts"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("a file checked out in UTF-16 is judged by git's re-encoding while the attributes stay", async () => {
+  const encoded = async (repo: string) => {
+    await writeFiles(repo, {
+      ".gitattributes": "b.txt working-tree-encoding=UTF-16LE\n",
+      "b.txt": utf16le("hello\n"),
+    });
+    await git(repo, ["add", ".gitattributes", "b.txt"]);
+    await git(repo, ["commit", "-q", "-m", "utf-16"]);
+  };
+  const { repo, since } = await childOfSpawn(encoded);
+  try {
+    // Untouched: not a change (it used to read as one, and a claim of it was confirmed).
+    const idle = await gate(repo, await claims(repo, ["b.txt"]), ["--since", since]);
+    assertEquals(idle.report.changes.claimed_unobserved, ["b.txt"], idle.stderr);
+    assertEquals(idle.report.evidence[1].status, "preexisting", idle.stderr);
+    await writeFiles(repo, { "b.txt": utf16le("bye\n") });
+    const edited = await gate(repo, await claims(repo, ["b.txt"]), ["--since", since]);
+    assertEquals(edited.report.changes.confirmed, ["a.ts", "b.txt"], edited.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+  // The child drops the encoding in .gitattributes (a change gate sees, and confirms), and
+  // claims the untouched file too: that one cannot be told.
+  const other = await childOfSpawn(encoded);
+  try {
+    await writeFiles(other.repo, { ".gitattributes": "\n" });
+    const r = await gate(other.repo, await claims(other.repo, [".gitattributes", "b.txt"]), [
+      "--since",
+      other.since,
+    ]);
+    assertEquals(r.report.changes.confirmed, [".gitattributes", "a.ts"], r.stderr);
+    assertEquals(r.report.changes.claimed_unobserved, ["b.txt"], r.stderr);
+    assertEquals(r.report.evidence[2].status, "unverified", r.stderr);
+  } finally {
+    await Deno.remove(other.repo, { recursive: true });
+  }
+});
+
+Deno.test("a file a filter checked out is never confirmed untouched, and an ident checkout with CRLF is unchanged", async () => {
+  const { repo, since } = await childOfSpawn(async (repo) => {
+    const rot13 = "tr A-Za-z N-ZA-Mn-za-m";
+    await git(repo, ["config", "filter.rot.clean", rot13]);
+    await git(repo, ["config", "filter.rot.smudge", rot13]);
+    await writeFiles(repo, {
+      ".gitattributes": "*.rot filter=rot\nb.ts ident\n",
+      "s.rot": "hello\n",
+      "b.ts": "/* $Id$ */\nb1\n",
+    });
+    // Older than the index that records it, so status trusts its stat data at spawn (a
+    // file as new as its index entry is compared by content, with the filter off, and the
+    // snapshot would record it).
+    await Deno.utime(join(repo, "s.rot"), 1_500_000_000, 1_500_000_000);
+    await git(repo, ["add", "."]);
+    await git(repo, ["commit", "-q", "-m", "filtered"]);
+    await git(repo, ["config", "core.autocrlf", "true"]);
+    await checkOut(repo, "b.ts");
+  });
+  try {
+    assertEquals((await Deno.readTextFile(join(repo, "b.ts"))).includes("$Id: "), true);
+    assertEquals((await Deno.readTextFile(join(repo, "b.ts"))).endsWith("\r\n"), true);
+    const r = await gate(repo, await claims(repo, ["b.ts", "s.rot"]), ["--since", since]);
+    assertEquals(r.report.changes.confirmed, ["a.ts"], r.stderr);
+    assertEquals(r.report.changes.claimed_unobserved, ["b.ts", "s.rot"], r.stderr);
+    assertEquals(r.report.evidence.map((e: { status: string }) => e.status), [
+      "verified",
+      "preexisting",
+      "unverified",
+    ]);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("under an ident attribute the spawn had, an edit inside $Id: … $ is observed", async () => {
+  const { repo, since } = await childOfSpawn(async (repo) => {
+    await writeFiles(repo, { ".gitattributes": "b.ts ident\n", "b.ts": "/* $Id$ */\nb1\n" });
+    await git(repo, ["add", "."]);
+    await git(repo, ["commit", "-q", "-m", "ident"]);
+    await checkOut(repo, "b.ts");
+  });
+  try {
+    await writeFiles(repo, { "b.ts": "/* $Id: */ evil(); /* $ */\nb1\n" });
+    // git's own filtered id of it collapses the keyword to the committed blob's.
+    const collapsed = await git(repo, ["hash-object", "b.ts"]);
+    assertEquals(collapsed, await git(repo, ["rev-parse", "HEAD:b.ts"]));
+    const r = await gate(repo, claimA(await head(repo)), ["--since", since]);
+    assertEquals(r.report.changes.observed_unclaimed, ["b.ts"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
