@@ -6,7 +6,8 @@
  * `<git dir>/info/attributes`, which a child can write, sets it (review gate-7). gate reads
  * every such path directly and takes it for unchanged only when its bytes are what a
  * checkout of the committed blob writes: each `$Id$` expanded to `$Id: <blob id> $`, as
- * gitattributes(5) says, with the blob's own line ends.
+ * gitattributes(5) says, with the blob's own line ends or, under the spawn's conversion
+ * settings, with CRLF ({@linkcode checkoutIds}).
  *
  * @module
  */

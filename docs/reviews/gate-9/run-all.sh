@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The open findings of review gate-9, each through ../gate-5/h.sh (run from the project root:
-# bash docs/reviews/gate-9/run-all.sh). Today each prints what the README says it should not.
+# bash docs/reviews/gate-9/run-all.sh). Each now prints the fixed output: b.ts is not confirmed
+# (1a, 1b: "Cannot tell whether claimed files changed"), and is listed (2, 3).
 H=docs/reviews/gate-5
+# fixed: b.ts in claimed_unobserved, its evidence unverified
 # Finding 1 claims b.ts and cites it as file evidence without touching it.
 sed 's|"files_changed":\["a.ts"\]|"files_changed":["a.ts","b.ts"]|; s|"ok":true}\]}|"ok":true},{"kind":"file","ref":"b.ts","ok":true}]}|' $H/h.sh > /tmp/gate9-h.sh
 bash /tmp/gate9-h.sh "1a autocrlf turned off" 'git config core.autocrlf true; rm b.ts; git checkout b.ts' 'git config core.autocrlf false'
