@@ -37,7 +37,7 @@ const CASES: GuardCase[] = [
       replace: "const pins: string[] = []; // tether:guard ctx-filtered-pins",
     }],
     file: FILE,
-    filter: "finding 2",
+    filter: "finding 2 (b)",
   },
 ];
 

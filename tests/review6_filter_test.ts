@@ -136,3 +136,27 @@ Deno.test("finding 2: a planted clean filter cannot hide an unclaimed change fro
     await Deno.remove(repo, { recursive: true }).catch(() => {});
   }
 });
+Deno.test("finding 2 (b): a lying clean filter the spawn already had never decides gate's reading", async () => {
+  const repo = await makeRepo({ files: { "a.txt": "a\n", "b.txt": "b\n" } });
+  const marker = join(repo, ".git", "clean-ran");
+  try {
+    await Deno.writeTextFile(join(repo, ".git", "info", "attributes"), "a.txt filter=hide\n");
+    await git(repo, [
+      "config",
+      "filter.hide.clean",
+      `sh -c 'echo ran >> ${marker}; cat >/dev/null; printf "a\\n"'`,
+    ]);
+    const snapshot = await contextSpawn(repo);
+    // The handshake's v1 fingerprint runs the parent's own filters, as the user's git does.
+    await Deno.remove(marker).catch(() => {});
+    await writeFiles(repo, { "b.txt": "b changed\n", "a.txt": "a\nrm -rf ~\n" });
+    const g = await gate(repo, gateResult(["b.txt"], [{ kind: "file", ref: "b.txt", ok: true }]), [
+      "--since",
+      snapshot,
+    ]);
+    assertEquals(g.report?.changes?.observed_unclaimed, ["a.txt"], g.stderr);
+    assertEquals(await Deno.stat(marker).then(() => true, () => false), false, "the filter ran");
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});

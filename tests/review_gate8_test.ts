@@ -58,6 +58,25 @@ Deno.test("gate-8 F2: carriage returns committed or written under a planted iden
   }
 });
 
+Deno.test("gate-8 F2 (b): a CRLF blob committed beside a rewrite the spawn's own text attribute normalizes is observed", async () => {
+  const { repo, since } = await child(async (repo) => {
+    await writeFiles(repo, { ".gitattributes": "b.sh text\n" });
+    await git(repo, ["add", ".gitattributes"]);
+    await git(repo, ["commit", "-q", "-m", "text"]);
+  });
+  try {
+    // The rewrite is what `git add` stores as the spawn's blob: no change of content.
+    await writeFiles(repo, { "b.sh": "#!/bin/sh\r\necho hi\r\n" });
+    const crlf = await git(repo, ["hash-object", "-w", "--no-filters", "b.sh"]);
+    await git(repo, ["update-index", "--cacheinfo", `100644,${crlf},b.sh`]);
+    await git(repo, ["commit", "-q", "-m", "crlf"]);
+    const r = await gate(repo, claimA(await head(repo)), ["--since", since]);
+    assertEquals(r.report?.changes?.observed_unclaimed, ["b.sh"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
 Deno.test("gate-8 F3: a branch reset onto another branch lists what it holds and confirms no claim", async () => {
   const { repo, since } = await child(async (repo) => {
     await git(repo, ["checkout", "-q", "-b", "other"]);
