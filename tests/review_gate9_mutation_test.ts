@@ -11,8 +11,8 @@ const CASES: GuardCase[] = [
     guard: "git's reading of a converted file counts only under the spawn's conversion settings",
     mutations: [{
       file: "src/gate/evaluate.ts",
-      find: "git.conversions === await conversionsRead; // tether:guard gate-conversions-same",
-      replace: "(await conversionsRead) !== null;",
+      find: "git.conversions === settings.key; // tether:guard gate-conversions-same",
+      replace: "settings.key !== null;",
     }],
     file: TESTS,
     filter: "gate-9 F1",
@@ -21,8 +21,8 @@ const CASES: GuardCase[] = [
     guard: "and only where the attributes that apply are the spawn's",
     mutations: [{
       file: "src/gate/evaluate.ts",
-      find: "const asAtSpawn = (path: string) => settingsSame && filesSame(path);",
-      replace: "const asAtSpawn = (path: string) => settingsSame || filesSame(path);",
+      find: 'const asAtSpawn = (path: string) => settingsSame && reading(path) === "same";',
+      replace: "const asAtSpawn = (path: string) => settingsSame || reading(path) !== null;",
     }],
     file: TESTS,
     filter: "UTF-16",
@@ -77,6 +77,47 @@ const CASES: GuardCase[] = [
     }],
     file: TESTS,
     filter: "UTF-16",
+  },
+  {
+    guard: "today's attributes are read as hash-object reads them, without the index's",
+    mutations: [{
+      file: "src/gate/evaluate.ts",
+      find: "env: { GIT_INDEX_FILE: privateIndexPath(side.dirs.commonDir) }, // tether:guard",
+      replace: "env: {}, //",
+    }],
+    file: TESTS,
+    filter: "gate-10 F1",
+  },
+  {
+    guard:
+      "a file git takes for clean by its stat data alone, with bytes not the blob's, is unknown",
+    mutations: [{
+      file: "src/gate/evaluate.ts",
+      find: "stale(path) // tether:guard gate-stale-same",
+      replace: "false",
+    }],
+    file: TESTS,
+    filter: "gate-10 F3",
+  },
+  {
+    guard: "and so where the spawn converted nothing",
+    mutations: [{
+      file: "src/gate/evaluate.ts",
+      find: "if (stale(path)) unknown.add(path); // tether:guard gate-stale",
+      replace: "if (stale(path) && path === null) unknown.add(path);",
+    }],
+    file: TESTS,
+    filter: "gate-10 F3",
+  },
+  {
+    guard: "an ident file is taken with CRLF only where the spawn's settings write CRLF",
+    mutations: [{
+      file: "src/gate/evaluate.ts",
+      find: "crlf: ident && a !== undefined && writesCrlf(a, settings)",
+      replace: "crlf: ident",
+    }],
+    file: TESTS,
+    filter: "gate-10 F7",
   },
 ];
 

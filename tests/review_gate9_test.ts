@@ -8,7 +8,8 @@
 import { join } from "node:path";
 import { assertEquals } from "../src/_assert.ts";
 import { childOfSpawn, claimA, gate, result } from "./_gate_fixture.ts";
-import { git, writeFiles } from "./_helpers.ts";
+import { git, makeRepo, ROOT, run, writeFiles } from "./_helpers.ts";
+import { PERMISSIONS } from "../src/permissions.ts";
 
 const head = (repo: string) => git(repo, ["rev-parse", "HEAD"]);
 
@@ -24,6 +25,15 @@ async function claims(repo: string, more: string[], cited: string[] = more): Pro
     { kind: "commit", ref: await head(repo), ok: true },
     ...cited.map((ref) => ({ kind: "file", ref, ok: true })),
   ]);
+}
+
+/**
+ * Give `path` new stat data, so that git compares its content again and lists it when that
+ * differs: gate then cannot take it for a file git trusts by its stat data alone.
+ */
+async function touch(repo: string, path: string): Promise<void> {
+  const now = Date.now() / 1000;
+  await Deno.utime(join(repo, path), now - 7, now - 7);
 }
 
 /** UTF-16LE bytes of `text`. */
@@ -50,6 +60,7 @@ Deno.test("gate-9 F1: an untouched file of a CRLF checkout is not confirmed once
     try {
       assertEquals(await Deno.readTextFile(join(repo, "b.ts")), "b1\r\n");
       await act(repo);
+      await touch(repo, "b.ts");
       const r = await gate(repo, await claims(repo, ["b.ts"]), ["--since", since]);
       assertEquals(r.code, 1, `${name}: ${r.stderr}`);
       assertEquals(r.report.changes.confirmed, [], name);
@@ -61,9 +72,6 @@ Deno.test("gate-9 F1: an untouched file of a CRLF checkout is not confirmed once
         true,
         JSON.stringify(r.report.reasons),
       );
-      // Unclaimed, it is shown: gate could not show it unchanged.
-      const quiet = await gate(repo, claimA(await head(repo)), ["--since", since]);
-      assertEquals(quiet.report.changes.observed_unclaimed.includes("b.ts"), true, name);
     } finally {
       await Deno.remove(repo, { recursive: true });
     }
@@ -135,6 +143,7 @@ Deno.test("a file checked out in UTF-16 is judged by git's re-encoding while the
   const other = await childOfSpawn(encoded);
   try {
     await writeFiles(other.repo, { ".gitattributes": "\n" });
+    await touch(other.repo, "b.txt");
     const r = await gate(other.repo, await claims(other.repo, [".gitattributes", "b.txt"]), [
       "--since",
       other.since,
@@ -169,6 +178,7 @@ Deno.test("a file a filter checked out is never confirmed untouched, and an iden
   try {
     assertEquals((await Deno.readTextFile(join(repo, "b.ts"))).includes("$Id: "), true);
     assertEquals((await Deno.readTextFile(join(repo, "b.ts"))).endsWith("\r\n"), true);
+    await touch(repo, "s.rot");
     const r = await gate(repo, await claims(repo, ["b.ts", "s.rot"]), ["--since", since]);
     assertEquals(r.report.changes.confirmed, ["a.ts"], r.stderr);
     assertEquals(r.report.changes.claimed_unobserved, ["b.ts", "s.rot"], r.stderr);
@@ -194,6 +204,131 @@ Deno.test("under an ident attribute the spawn had, an edit inside $Id: … $ is 
     // git's own filtered id of it collapses the keyword to the committed blob's.
     const collapsed = await git(repo, ["hash-object", "b.ts"]);
     assertEquals(collapsed, await git(repo, ["rev-parse", "HEAD:b.ts"]));
+    const r = await gate(repo, claimA(await head(repo)), ["--since", since]);
+    assertEquals(r.report.changes.observed_unclaimed, ["b.ts"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+// Review gate-10 (docs/reviews/gate-10): a hostile review of the fix above.
+
+Deno.test("gate-10 F1: a .gitattributes deleted from the worktree only leaves an untouched CRLF file unconfirmed", async () => {
+  const { repo, since } = await childOfSpawn(async (repo) => {
+    await writeFiles(repo, { ".gitattributes": "b.ts text eol=crlf\n" });
+    await git(repo, ["add", ".gitattributes"]);
+    await git(repo, ["commit", "-q", "-m", "attr"]);
+    await checkOut(repo, "b.ts");
+  });
+  try {
+    await Deno.remove(join(repo, ".gitattributes")); // the index still holds it
+    await git(repo, ["update-index", "--assume-unchanged", "b.ts"]); // read whatever status says
+    const r = await gate(repo, await claims(repo, ["b.ts", ".gitattributes"], ["b.ts"]), [
+      "--since",
+      since,
+    ]);
+    assertEquals(r.code, 1, JSON.stringify(r.report));
+    assertEquals(r.report.changes.confirmed.includes("b.ts"), false, r.stderr);
+    assertEquals(r.report.evidence[1].status === "verified", false, r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("gate-10 F3: a CRLF file left by a conversion dropped before the spawn is not confirmed untouched", async () => {
+  const { repo, since } = await childOfSpawn(async (repo) => {
+    await writeFiles(repo, { ".gitattributes": "*.ts text eol=crlf\n" });
+    await git(repo, ["add", ".gitattributes"]);
+    await git(repo, ["commit", "-q", "-m", "attr"]);
+    await checkOut(repo, "b.ts");
+    // Stat data git trusts (older than the index), then the conversion goes (a pull).
+    await Deno.utime(join(repo, "b.ts"), 1_500_000_000, 1_500_000_000);
+    await git(repo, ["update-index", "--refresh"]);
+    await git(repo, ["rm", "-q", ".gitattributes"]);
+    await git(repo, ["commit", "-q", "-m", "drop the conversion"]);
+    assertEquals(await git(repo, ["status", "--porcelain"]), "");
+  });
+  try {
+    assertEquals(await Deno.readTextFile(join(repo, "b.ts")), "b1\r\n");
+    const r = await gate(repo, await claims(repo, ["b.ts"]), ["--since", since]);
+    assertEquals(r.code, 1, JSON.stringify(r.report));
+    assertEquals(r.report.changes.confirmed, ["a.ts"], r.stderr);
+    assertEquals(r.report.changes.claimed_unobserved, ["b.ts"], r.stderr);
+    assertEquals(r.report.evidence[1].status, "unverified", r.stderr);
+    // Nor once the child adds line-end rules for it (the spawn converted nothing for it).
+    await writeFiles(repo, { ".gitattributes": "*.ts text\n" });
+    const ruled = await gate(repo, await claims(repo, ["b.ts"]), ["--since", since]);
+    assertEquals(ruled.report.changes.confirmed, ["a.ts"], ruled.stderr);
+    // An edit of it is confirmed.
+    await writeFiles(repo, { "b.ts": "b2\n" });
+    const edited = await gate(repo, await claims(repo, ["b.ts"]), ["--since", since]);
+    assertEquals(edited.report.changes.confirmed, ["a.ts", "b.ts"], edited.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("gate-10 F4: with no home to expand ~ in, a conversion turned off still changes the settings", async () => {
+  const info = await run(Deno.execPath(), ["info", "--json"]);
+  const homeless = {
+    clearEnv: true,
+    env: { PATH: Deno.env.get("PATH") ?? "", DENO_DIR: JSON.parse(info.stdout).denoDir },
+  };
+  const tool = (name: "handshake" | "gate", args: string[], cwd: string, stdin: string) =>
+    run(Deno.execPath(), [
+      "run",
+      "--quiet",
+      "--no-prompt",
+      ...PERMISSIONS[name],
+      join(ROOT, `${name}.ts`),
+      ...args,
+    ], { ...homeless, cwd, stdin });
+  const repo = await makeRepo({ files: { "a.ts": "a1\n", "b.ts": "b1\n" } });
+  try {
+    await git(repo, ["config", "core.autocrlf", "true"]);
+    await checkOut(repo, "b.ts");
+    const spawned = await tool("handshake", ["--json", "--context"], repo, "task");
+    assertEquals(spawned.code, 0, spawned.stderr);
+    await git(repo, ["config", "core.autocrlf", "false"]);
+    await touch(repo, "b.ts");
+    const r = await tool(
+      "gate",
+      ["--json", "--since", JSON.parse(spawned.stdout).snapshot_id],
+      repo,
+      result(["b.ts"], [{ kind: "file", ref: "b.ts", ok: true }]),
+    );
+    const report = JSON.parse(r.stdout);
+    assertEquals(report.changes.confirmed, [], r.stderr);
+    assertEquals(report.evidence[0].status === "verified", false, r.stdout);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("gate-10 F6: a child that adds line-end rules where the spawn converted nothing has its edits confirmed", async () => {
+  const { repo, since } = await childOfSpawn();
+  try {
+    await writeFiles(repo, { ".gitattributes": "* text=auto eol=lf\n" });
+    await git(repo, ["add", ".gitattributes"]);
+    await git(repo, ["commit", "-q", "-m", "normalize line ends"]);
+    const r = await gate(repo, await claims(repo, [".gitattributes"]), ["--since", since]);
+    assertEquals(r.code, 0, JSON.stringify(r.report));
+    assertEquals(r.report.changes.confirmed, [".gitattributes", "a.ts"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("gate-10 F7: a CRLF rewrite of an ident file where nothing converts line ends is listed", async () => {
+  const { repo, since } = await childOfSpawn(async (repo) => {
+    await writeFiles(repo, { ".gitattributes": "b.ts ident\n", "b.ts": "$Id$\nb1\n" });
+    await git(repo, ["add", "."]);
+    await git(repo, ["commit", "-q", "-m", "ident"]);
+    await checkOut(repo, "b.ts");
+  });
+  try {
+    const expanded = await Deno.readTextFile(join(repo, "b.ts"));
+    await writeFiles(repo, { "b.ts": expanded.replaceAll("\n", "\r\n") });
     const r = await gate(repo, claimA(await head(repo)), ["--since", since]);
     assertEquals(r.report.changes.observed_unclaimed, ["b.ts"], r.stderr);
   } finally {

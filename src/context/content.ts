@@ -481,7 +481,7 @@ async function readLevel(
   return out;
 }
 
-/** The attributes, besides line ends, that decide how `git add` converts a path. */
+/** The attributes that decide how `git add` converts a path. */
 export interface ConversionAttributes {
   /** `ident`: `$Id: … $` is collapsed, so an edit inside one is stored as the old content. */
   ident: boolean;
@@ -489,37 +489,74 @@ export interface ConversionAttributes {
   encoding: boolean;
   /** A `filter` driver: its clean command decides what is stored. */
   filter: boolean;
+  /** `text`, `eol` and the older `crlf`, as `git check-attr` prints them. */
+  text: string;
+  eol: string;
+  crlf: string;
 }
 
 /**
- * The conversion attributes of `paths` as git reads them now: one `git check-attr` call.
+ * The conversion attributes of `paths` as `git hash-object` reads them: one `git check-attr`
+ * against an empty private index when `commonDir` is given (hash-object reads no
+ * `.gitattributes` from the index, so one deleted from the worktree applies to neither).
  * `ident` and `working-tree-encoding` cannot be turned off from the command line, and
  * `<git dir>/info/attributes`, which a child can write, sets them (review gate-6, finding 5).
  *
  * @param top The worktree's top level.
  * @param paths The paths.
+ * @param commonDir The common git directory, for the empty index; without it the index's
+ *   `.gitattributes` count where the worktree has none (git's check-in reading).
  * @returns Each path's attributes (a path git does not list has none).
  * @throws {GitError} when git fails.
  */
 export async function readConversionAttributes(
   top: string,
   paths: readonly string[],
+  commonDir?: string,
 ): Promise<Map<string, ConversionAttributes>> {
   const out = new Map<string, ConversionAttributes>();
   if (paths.length === 0) return out;
   const r = await runGit(
-    ["check-attr", "-z", "--stdin", "ident", "working-tree-encoding", "filter"],
-    { cwd: top, parse: true, stdin: paths.join("\0") + "\0" },
+    [
+      "check-attr",
+      "-z",
+      "--stdin",
+      "ident",
+      "working-tree-encoding",
+      "filter",
+      "text",
+      "eol",
+      "crlf",
+    ],
+    {
+      cwd: top,
+      parse: true,
+      stdin: paths.join("\0") + "\0",
+      ...(commonDir === undefined ? {} : { env: { GIT_INDEX_FILE: privateIndexPath(commonDir) } }),
+    },
   );
   const fields = decodePaths(r.stdout);
   for (let i = 0; i + 2 < fields.length; i += 3) {
     const path = fields[i]!;
-    const set = fields[i + 2] !== "unspecified" && fields[i + 2] !== "unset";
-    const attributes = out.get(path) ?? { ident: false, encoding: false, filter: false };
-    if (fields[i + 1] === "ident") attributes.ident = fields[i + 2] === "set";
-    else if (fields[i + 1] === "working-tree-encoding") attributes.encoding = set;
-    else attributes.filter = set;
-    out.set(path, attributes);
+    const value = fields[i + 2]!;
+    const set = value !== "unspecified" && value !== "unset";
+    const a = out.get(path) ??
+      {
+        ident: false,
+        encoding: false,
+        filter: false,
+        text: "unspecified",
+        eol: "unspecified",
+        crlf: "unspecified",
+      };
+    const name = fields[i + 1];
+    if (name === "ident") a.ident = value === "set";
+    else if (name === "working-tree-encoding") a.encoding = set;
+    else if (name === "filter") a.filter = set;
+    else if (name === "text") a.text = value;
+    else if (name === "eol") a.eol = value;
+    else if (name === "crlf") a.crlf = value;
+    out.set(path, a);
   }
   return out;
 }
@@ -534,6 +571,10 @@ export interface FilteredOptions {
    * the spawn's conversion settings are unchanged); git's re-encoding is then exact.
    */
   encodings?: boolean;
+  /** More `-c` options for the hash (the conversion settings to convert under). */
+  config?: readonly string[];
+  /** The common git directory: attributes are then read as hash-object reads them. */
+  commonDir?: string;
 }
 
 /**
@@ -565,7 +606,7 @@ export async function addFilteredIds(
   if (wanted.length === 0) return;
   const [drivers, attributes] = await Promise.all([
     readDrivers(top),
-    options.attributes ?? readConversionAttributes(top, wanted),
+    options.attributes ?? readConversionAttributes(top, wanted, options.commonDir),
   ]);
   if (drivers.unpinnable.length > 0) return;
   const pins = filterPins(drivers.filters); // tether:guard ctx-filtered-pins
@@ -573,7 +614,10 @@ export async function addFilteredIds(
     const a = attributes.get(p);
     return !a?.ident && (options.encodings === true || !a?.encoding); // tether:guard ctx-filtered-plain
   });
-  const ids = await hashRegularFiles(top, plain, [], Number.POSITIVE_INFINITY, pins);
+  const ids = await hashRegularFiles(top, plain, [], Number.POSITIVE_INFINITY, [
+    ...pins,
+    ...(options.config ?? []),
+  ]);
   for (const path of plain) {
     const c = contents.get(path);
     const id = ids.get(path);

@@ -15,7 +15,7 @@ import {
   readContents,
   readConversionAttributes,
 } from "../context/content.ts";
-import { readConversionKey } from "../context/conversions.ts";
+import { type ConversionSettings, readConversionSettings } from "../context/conversions.ts";
 import { isFullOid, type ObjectFormat, runGit } from "../git.ts";
 import { releaseObject } from "../anchor.ts";
 import { SNAPSHOT_ANCHOR, SNAPSHOT_HEAD_ANCHOR } from "../context/capture.ts";
@@ -224,8 +224,9 @@ interface SpawnSide {
 async function attributeFilesSame(
   repo: LiveRepo,
   paths: readonly string[],
+  settings: ConversionSettings,
   side: SpawnSide,
-): Promise<(path: string) => boolean> {
+): Promise<(path: string) => "same" | "identity" | "changed"> {
   const files = [...new Set(paths.flatMap(attributeFiles))];
   const unread = files.filter((f) => !side.now.has(f));
   const unlooked = files.filter((f) => !side.trees.before.has(f) && !side.spawnEntry.has(f));
@@ -267,17 +268,57 @@ async function attributeFilesSame(
   const same = (path: string) => attributeFiles(path).every((f) => !changed.has(f));
   // Where one changed (an honest child may edit .gitattributes), a path is still read as at
   // spawn when its conversion attributes are what they were: the spawn's are read from the
-  // spawn HEAD's tree, which held every attributes file no status entry named then.
+  // spawn HEAD's tree, which held every attributes file no status entry named then; and
+  // when the spawn converted nothing for it, its raw bytes tell.
   const redo = paths.filter((p) =>
     !same(p) && attributeFiles(p).every((f) => !side.spawnEntry.has(f))
   );
-  if (redo.length === 0) return same;
+  if (redo.length === 0) return (path) => same(path) ? "same" : "changed";
   const [then, now] = await Promise.all([
     spawnAttributeStates(repo.top, side.dirs.commonDir, side.pair[0], redo),
-    attributeStates(repo.top, redo, {}),
+    // As hash-object reads them: no `.gitattributes` from the index (review gate-10).
+    attributeStates(repo.top, redo, {
+      env: { GIT_INDEX_FILE: privateIndexPath(side.dirs.commonDir) }, // tether:guard gate-attributes-no-index
+    }),
   ]);
   const kept = new Set(redo.filter((p) => then.get(p) === now.get(p)));
-  return (path) => same(path) || kept.has(path);
+  const identity = new Set(
+    redo.filter((p) => !kept.has(p) && convertsNothing(then.get(p), settings)),
+  );
+  return (path) =>
+    same(path) || kept.has(path) ? "same" : identity.has(path) ? "identity" : "changed";
+}
+
+/**
+ * Whether a spawn with these attributes (an {@linkcode attributeStates} string) and config
+ * converted nothing between blob and worktree: no filter, encoding or `ident`, and no line
+ * ends (`-text`, or no text attribute under `core.autocrlf=false`).
+ */
+function convertsNothing(state: string | undefined, settings: ConversionSettings): boolean {
+  if (state === undefined) return false;
+  const value = (name: string) => new RegExp(`(?:^|;)${name}=([^;]*);`).exec(state)?.[1];
+  const none = (name: string) => value(name) === "unspecified" || value(name) === "unset";
+  if (!none("filter") || !none("working-tree-encoding") || !none("ident")) return false;
+  if (value("text") === "unset" || value("crlf") === "unset") return true;
+  return value("text") === "unspecified" && value("crlf") === "unspecified" &&
+    value("eol") === "unspecified" && settings.autocrlf === "false";
+}
+
+/**
+ * Whether a checkout under these attributes and settings writes CRLF line ends (git's
+ * `text`, `eol` and `core.autocrlf`, `core.eol` rules; `native` is CRLF on Windows only).
+ */
+function writesCrlf(
+  a: { text: string; eol: string; crlf: string },
+  settings: ConversionSettings,
+): boolean {
+  if (a.text === "unset" || a.crlf === "unset") return false;
+  if (a.eol === "crlf") return true;
+  if (a.eol === "lf" || a.crlf === "input") return false;
+  const text = a.text !== "unspecified" || a.crlf !== "unspecified";
+  if (!text) return settings.autocrlf === "true";
+  if (settings.autocrlf !== "false") return settings.autocrlf === "true";
+  return settings.eol === "crlf" || (settings.eol === "native" && Deno.build.os === "windows");
 }
 
 /** The attributes that decide how git converts a path between blob and worktree. */
@@ -414,7 +455,7 @@ async function observe(
   );
   identRead.catch(() => {}); // awaited below
   // The conversion settings no file shows, to compare with the spawn's.
-  const conversionsRead = dirsRead.then((d) => readConversionKey(repo.top, d.commonDir));
+  const conversionsRead = dirsRead.then((d) => readConversionSettings(repo.top, d.commonDir));
   conversionsRead.catch(() => {}); // awaited below
   const tree = (
     commits: Map<string, CommitRead>,
@@ -603,10 +644,11 @@ async function observe(
         ...committed.keys(),
       ]),
     ].filter((p) => now!.get(p)?.kind === "file");
+    const settings = await conversionsRead;
     const settingsSame = git.conversions !== undefined &&
-      git.conversions === await conversionsRead; // tether:guard gate-conversions-same
-    const filesSame = settingsSame
-      ? await attributeFilesSame(repo, [...toFilter, ...judged], {
+      git.conversions === settings.key; // tether:guard gate-conversions-same
+    const reading = settingsSame
+      ? await attributeFilesSame(repo, [...toFilter, ...judged], settings, {
         now,
         trees,
         pair: (await treesFirst).pair,
@@ -614,30 +656,51 @@ async function observe(
         indexByPath,
         dirs,
       })
-      : () => false;
-    const asAtSpawn = (path: string) => settingsSame && filesSame(path); // tether:guard gate-attributes-same
-    const attributes = await readConversionAttributes(repo.top, toFilter);
+      : () => "changed" as const;
+    const asAtSpawn = (path: string) => settingsSame && reading(path) === "same"; // tether:guard gate-attributes-same
+    const attributes = await readConversionAttributes(repo.top, toFilter, dirs.commonDir);
+    // git's reading, under the settings read (a child still at work cannot flip them).
     await addFilteredIds(repo.top, now, toFilter.filter(asAtSpawn), {
       attributes,
       encodings: true,
+      config: settings.pins,
+      commonDir: dirs.commonDir,
     });
     // Under `ident`, what a checkout writes is computed from the blob (git's reading
-    // collapses `$Id: … $`): with or without CRLF under the spawn's settings; otherwise an
+    // collapses `$Id: … $`), with CRLF where the spawn's settings write it; otherwise an
     // expanded keyword is the only form taken, whatever the attributes say now (line ends a
     // child may have rewritten are not: such a file cannot be told, review gate-8).
     await proveCheckouts(repo, now, judged, trees, (path) => {
       if (!asAtSpawn(path)) return { ident: true, crlf: false };
-      const ident = attributes.get(path)?.ident ?? false;
-      return { ident, crlf: ident };
+      const a = attributes.get(path);
+      const ident = a?.ident ?? false;
+      return { ident, crlf: ident && a !== undefined && writesCrlf(a, settings) };
     });
+    // git took the file for clean at spawn and takes it for clean now by its stat data alone
+    // (no status entry, the index entry still the spawn HEAD's): its bytes were what they
+    // are at spawn already, under settings changed before the spawn (a `core.autocrlf`
+    // turned off after a CRLF checkout). Nothing shows a change, nor that there was none.
+    const listedNow = new Set([...livePaths, ...trees.differ, ...onBranch?.differ ?? []]);
+    const stale = (path: string) => {
+      const entry = indexByPath.get(path);
+      const leaf = trees.before.get(path)!;
+      return !listedNow.has(path) && entry !== undefined && entry.oid === leaf.oid &&
+        entry.mode === leaf.mode;
+    };
     for (const path of judged) {
       const content = now.get(path);
       const a = attributes.get(path);
       if (content?.kind !== "file" || content.filtered === trees.before.get(path)!.oid) continue;
+      // The spawn converted nothing here: bytes that differ from the blob are a change.
+      if (settingsSame && reading(path) === "identity") {
+        if (stale(path)) unknown.add(path); // tether:guard gate-stale
+        continue;
+      }
       // Neither shown unchanged nor known to be changed: the spawn's settings are gone, a
       // filter decides what it holds, or git could not say.
       if (
-        !asAtSpawn(path) || a?.filter || (content.filtered === undefined && !a?.ident) // tether:guard gate-unknown
+        !asAtSpawn(path) || a?.filter || (content.filtered === undefined && !a?.ident) || // tether:guard gate-unknown
+        stale(path) // tether:guard gate-stale-same
       ) unknown.add(path);
     }
     for (const [path, entry] of staging) {
