@@ -134,11 +134,11 @@ const CASES: GuardCase[] = [
     filter: "finding 4:",
   },
   {
-    guard: "no filtered id where ident or an encoding converts the content",
+    guard: "no filtered id where ident converts the content",
     mutations: [{
-      file: "src/context/content.ts",
-      find: "return !a?.ident && (options.encodings === true || !a?.encoding);",
-      replace: "return a === a;",
+      file: "src/gate/evaluate.ts",
+      find: "if (!attributes.get(path)?.ident) content.filtered = id;",
+      replace: "content.filtered = id;",
     }],
     file: "tests/review_gate9_test.ts",
     filter: "under an ident attribute the spawn had",

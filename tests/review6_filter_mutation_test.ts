@@ -33,8 +33,8 @@ const CASES: GuardCase[] = [
     guard: "the filtered id of shared mode is read with every configured filter pinned to none",
     mutations: [{
       file: "src/context/content.ts",
-      find: "const pins = filterPins(drivers.filters); // tether:guard ctx-filtered-pins",
-      replace: "const pins: string[] = []; // tether:guard ctx-filtered-pins",
+      find: "const pins = filterPins(drivers.filters); // tether:guard gate-filtered-pins",
+      replace: "const pins: string[] = [];",
     }],
     file: FILE,
     filter: "finding 2 (b)",

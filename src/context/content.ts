@@ -506,6 +506,7 @@ export interface ConversionAttributes {
  * @param paths The paths.
  * @param commonDir The common git directory, for the empty index; without it the index's
  *   `.gitattributes` count where the worktree has none (git's check-in reading).
+ * @param lineEnds Whether `text`, `eol` and `crlf` are read too (else `unspecified`).
  * @returns Each path's attributes (a path git does not list has none).
  * @throws {GitError} when git fails.
  */
@@ -513,21 +514,13 @@ export async function readConversionAttributes(
   top: string,
   paths: readonly string[],
   commonDir?: string,
+  lineEnds = false,
 ): Promise<Map<string, ConversionAttributes>> {
   const out = new Map<string, ConversionAttributes>();
   if (paths.length === 0) return out;
+  const names = ["ident", "working-tree-encoding", "filter", ...(lineEnds ? LINE_ENDS : [])];
   const r = await runGit(
-    [
-      "check-attr",
-      "-z",
-      "--stdin",
-      "ident",
-      "working-tree-encoding",
-      "filter",
-      "text",
-      "eol",
-      "crlf",
-    ],
+    ["check-attr", "-z", "--stdin", ...names],
     {
       cwd: top,
       parse: true,
@@ -559,6 +552,32 @@ export async function readConversionAttributes(
     out.set(path, a);
   }
   return out;
+}
+
+/** The line-end attributes. */
+const LINE_ENDS = ["text", "eol", "crlf"];
+
+/**
+ * The ids `git add` would store for the regular files `paths`, with every filter driver the
+ * config names pinned to none and `config` added: one batch of `hash-object`. Undefined when
+ * the config names a filter that cannot be pinned. The caller decides which ids it may take
+ * (none for a path under `ident`, {@linkcode readConversionAttributes}).
+ *
+ * @param top The worktree's top level.
+ * @param paths Regular files.
+ * @param config More `-c` options.
+ * @returns Path → id, or undefined.
+ */
+export async function readFilteredIds(
+  top: string,
+  paths: readonly string[],
+  config: readonly string[] = [],
+): Promise<Map<string, string> | undefined> {
+  if (paths.length === 0) return new Map();
+  const drivers = await readDrivers(top);
+  if (drivers.unpinnable.length > 0) return undefined;
+  const pins = filterPins(drivers.filters); // tether:guard gate-filtered-pins
+  return await hashRegularFiles(top, paths, [], Number.POSITIVE_INFINITY, [...pins, ...config]);
 }
 
 /** How {@linkcode addFilteredIds} reads. */

@@ -8,12 +8,12 @@ import { SubagentResult } from "../contract/schemas.ts";
 import type { WorkingContextSnapshot } from "../context/snapshot.ts";
 import { readStatus, repoDirs } from "../context/status.ts";
 import {
-  addFilteredIds,
   contentKey,
   type PathContent,
   privateIndexPath,
   readContents,
   readConversionAttributes,
+  readFilteredIds,
 } from "../context/content.ts";
 import { type ConversionSettings, readConversionSettings } from "../context/conversions.ts";
 import { isFullOid, type ObjectFormat, runGit } from "../git.ts";
@@ -647,8 +647,13 @@ async function observe(
     const settings = await conversionsRead;
     const settingsSame = git.conversions !== undefined &&
       git.conversions === settings.key; // tether:guard gate-conversions-same
-    const reading = settingsSame
-      ? await attributeFilesSame(repo, [...toFilter, ...judged], settings, {
+    // The attributes, and git's reading of every such file, are read while the attributes
+    // files are compared; which ids count is decided once all three are known.
+    const attributesRead = readConversionAttributes(repo.top, toFilter, dirs.commonDir);
+    // Under the settings read (a child still at work cannot flip them in between).
+    const filteredRead = readFilteredIds(repo.top, toFilter, settings.pins);
+    const comparing = settingsSame
+      ? attributeFilesSame(repo, [...toFilter, ...judged], settings, {
         now,
         trees,
         pair: (await treesFirst).pair,
@@ -656,23 +661,32 @@ async function observe(
         indexByPath,
         dirs,
       })
-      : () => "changed" as const;
+      : Promise.resolve(() => "changed" as const);
+    // All end before any failure is thrown: no git is left running.
+    await Promise.allSettled([comparing, attributesRead, filteredRead]);
+    const [reading, attributes, filtered] = [
+      await comparing,
+      await attributesRead,
+      await filteredRead,
+    ];
     const asAtSpawn = (path: string) => settingsSame && reading(path) === "same"; // tether:guard gate-attributes-same
-    const attributes = await readConversionAttributes(repo.top, toFilter, dirs.commonDir);
-    // git's reading, under the settings read (a child still at work cannot flip them).
-    await addFilteredIds(repo.top, now, toFilter.filter(asAtSpawn), {
-      attributes,
-      encodings: true,
-      config: settings.pins,
-      commonDir: dirs.commonDir,
-    });
+    for (const path of toFilter) {
+      const content = now.get(path);
+      const id = filtered?.get(path);
+      // Not under `ident`: git collapses `$Id: … $`, so an edit inside one reads as the blob.
+      if (content?.kind !== "file" || id === undefined || !asAtSpawn(path)) continue;
+      if (!attributes.get(path)?.ident) content.filtered = id; // tether:guard gate-filtered-ident
+    }
+    // What the spawn's settings write for the `ident` files among them.
+    const identFiles = judged.filter((p) => asAtSpawn(p) && attributes.get(p)?.ident);
+    const lineEnds = await readConversionAttributes(repo.top, identFiles, dirs.commonDir, true);
     // Under `ident`, what a checkout writes is computed from the blob (git's reading
     // collapses `$Id: … $`), with CRLF where the spawn's settings write it; otherwise an
     // expanded keyword is the only form taken, whatever the attributes say now (line ends a
     // child may have rewritten are not: such a file cannot be told, review gate-8).
     await proveCheckouts(repo, now, judged, trees, (path) => {
       if (!asAtSpawn(path)) return { ident: true, crlf: false };
-      const a = attributes.get(path);
+      const a = lineEnds.get(path);
       const ident = a?.ident ?? false;
       return { ident, crlf: ident && a !== undefined && writesCrlf(a, settings) };
     });
