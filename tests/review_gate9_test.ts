@@ -335,3 +335,137 @@ Deno.test("gate-10 F7: a CRLF rewrite of an ident file where nothing converts li
     await Deno.remove(repo, { recursive: true });
   }
 });
+
+// Review gate-11: a second hostile review, of gate-10's fixes.
+
+/** A CRLF checkout of b.ts that git trusts by stat data, then `core.autocrlf` turned off. */
+async function staleCrlf(repo: string): Promise<void> {
+  await git(repo, ["config", "core.autocrlf", "true"]);
+  await checkOut(repo, "b.ts");
+  await Deno.utime(join(repo, "b.ts"), 1_500_000_000, 1_500_000_000);
+  await git(repo, ["update-index", "--refresh"]);
+  await git(repo, ["config", "core.autocrlf", "false"]);
+}
+
+Deno.test("gate-11 N1: a touch or an index-only step leaves an untouched CRLF file unconfirmed", async () => {
+  const steps: Record<string, (repo: string) => Promise<unknown>> = {
+    touch: (repo) => touch(repo, "b.ts"),
+    "chmod in the index": (repo) => git(repo, ["update-index", "--chmod=+x", "b.ts"]),
+    "assume-unchanged": (repo) => git(repo, ["update-index", "--assume-unchanged", "b.ts"]),
+  };
+  for (const [name, step] of Object.entries(steps)) {
+    const { repo, since } = await childOfSpawn(staleCrlf);
+    try {
+      await step(repo);
+      const r = await gate(repo, await claims(repo, ["b.ts"]), ["--since", since]);
+      assertEquals(r.report.changes.confirmed, ["a.ts"], `${name}: ${r.stderr}`);
+      assertEquals(r.report.evidence[1].status === "verified", false, name);
+    } finally {
+      await Deno.remove(repo, { recursive: true });
+    }
+  }
+});
+
+Deno.test("gate-11 N2: an ident file checked out with CRLF before the conversion was dropped is not confirmed", async () => {
+  const { repo, since } = await childOfSpawn(async (repo) => {
+    await writeFiles(repo, { ".gitattributes": "b.ts ident eol=crlf\n", "b.ts": "$Id$\nb1\n" });
+    await git(repo, ["add", "."]);
+    await git(repo, ["commit", "-q", "-m", "id"]);
+    await checkOut(repo, "b.ts");
+    await writeFiles(repo, { ".gitattributes": "b.ts ident\n" });
+    await git(repo, ["commit", "-q", "-am", "drop eol=crlf"]);
+  });
+  try {
+    const r = await gate(repo, await claims(repo, ["b.ts"]), ["--since", since]);
+    assertEquals(r.report.changes.confirmed, ["a.ts"], r.stderr);
+    assertEquals(r.report.evidence[1].status === "verified", false, r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("gate-11 N3: text decides before the older crlf attribute", async () => {
+  const { repo, since } = await childOfSpawn(async (repo) => {
+    await writeFiles(repo, {
+      ".gitattributes": "* -crlf\nb.ts ident text eol=crlf\n",
+      "b.ts": "$Id$\nb1\n",
+    });
+    await git(repo, ["add", "."]);
+    await git(repo, ["commit", "-q", "-m", "attributes"]);
+    await checkOut(repo, "b.ts");
+  });
+  try {
+    assertEquals((await Deno.readTextFile(join(repo, "b.ts"))).endsWith("\r\n"), true);
+    const r = await gate(repo, await claims(repo, ["b.ts"]), ["--since", since]);
+    assertEquals(r.report.changes.claimed_unobserved, ["b.ts"], r.stderr);
+    assertEquals(r.report.evidence[1].status, "preexisting", r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("gate-11 N4: under text=auto a blob holding a CR is written as it is, so a CRLF rewrite is listed", async () => {
+  const { repo, since } = await childOfSpawn(async (repo) => {
+    await writeFiles(repo, { "b.ts": "$Id$\r\nb1\n" });
+    await git(repo, ["commit", "-q", "-am", "mixed"]);
+    await writeFiles(repo, { ".gitattributes": "b.ts ident text=auto eol=crlf\n" });
+    await git(repo, ["add", ".gitattributes"]);
+    await git(repo, ["commit", "-q", "-m", "id"]);
+    await checkOut(repo, "b.ts");
+  });
+  try {
+    const written = await Deno.readTextFile(join(repo, "b.ts"));
+    await writeFiles(repo, { "b.ts": written.replace(/b1\n$/, "b1\r\n") });
+    const r = await gate(repo, claimA(await head(repo)), ["--since", since]);
+    assertEquals(r.report.changes.observed_unclaimed, ["b.ts"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("gate-11 N5: under core.autocrlf=input a child that adds line-end rules has its edits confirmed", async () => {
+  const { repo, since } = await childOfSpawn(async (repo) => {
+    await git(repo, ["config", "core.autocrlf", "input"]);
+  });
+  try {
+    await writeFiles(repo, { "b.ts": "b2\n", ".gitattributes": "* text=auto eol=lf\n" });
+    await git(repo, ["add", "."]);
+    await git(repo, ["commit", "-q", "-m", "normalize"]);
+    const r = await gate(repo, await claims(repo, ["b.ts", ".gitattributes"], []), [
+      "--since",
+      since,
+    ]);
+    assertEquals(r.code, 0, JSON.stringify(r.report));
+    assertEquals(r.report.changes.confirmed, [".gitattributes", "a.ts", "b.ts"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+/** A committed `b.txt` checked out in ISO-8859-1, a form gate does not compute itself. */
+async function latin1(repo: string): Promise<void> {
+  await writeFiles(repo, {
+    ".gitattributes": "b.txt working-tree-encoding=ISO-8859-1\n",
+    "b.txt": Uint8Array.from([0x63, 0x61, 0x66, 0xe9, 0x0a]), // "café\n"
+  });
+  await git(repo, ["add", ".gitattributes", "b.txt"]);
+  await git(repo, ["commit", "-q", "-m", "latin-1"]);
+}
+
+Deno.test("an encoding the child drops, in .gitattributes or in the worktree only, leaves an untouched file unconfirmed", async () => {
+  const drops: Record<string, (repo: string) => Promise<void>> = {
+    "edited out": (repo) => writeFiles(repo, { ".gitattributes": "\n" }),
+    "deleted from the worktree only": (repo) => Deno.remove(join(repo, ".gitattributes")),
+  };
+  for (const [name, drop] of Object.entries(drops)) {
+    const { repo, since } = await childOfSpawn(latin1);
+    try {
+      await drop(repo);
+      const r = await gate(repo, await claims(repo, ["b.txt"]), ["--since", since]);
+      assertEquals(r.report.changes.confirmed, ["a.ts"], `${name}: ${r.stderr}`);
+      assertEquals(r.report.evidence[1].status, "unverified", name);
+    } finally {
+      await Deno.remove(repo, { recursive: true });
+    }
+  }
+});

@@ -91,8 +91,11 @@ function identCheckout(content: Uint8Array, oid: string): Uint8Array {
 export interface CheckoutForms {
   /** `ident`: `$Id$` expanded. */
   ident: boolean;
-  /** Line ends converted to CRLF. */
-  crlf: boolean;
+  /**
+   * Line ends converted to CRLF: always (`text`), only for a blob without a CR or a NUL
+   * (`text=auto`: git writes any other as it is), or never.
+   */
+  crlf: "always" | "auto" | boolean;
 }
 
 /**
@@ -127,8 +130,71 @@ export async function checkoutIds(
   forms: CheckoutForms,
 ): Promise<string[]> {
   const variants: Uint8Array[] = [];
+  const crlf = forms.crlf === "auto"
+    ? !content.includes(0x0d) && !content.includes(0) // tether:guard ident-auto-crlf
+    : forms.crlf !== false;
   if (forms.ident) variants.push(identCheckout(content, oid));
-  if (forms.crlf) variants.push(crlfCheckout(content));
-  if (forms.ident && forms.crlf) variants.push(crlfCheckout(identCheckout(content, oid)));
+  if (crlf) variants.push(crlfCheckout(content));
+  if (forms.ident && crlf) variants.push(crlfCheckout(identCheckout(content, oid)));
+  return await Promise.all(variants.map((v) => objectId("blob", v, format)));
+}
+
+/** `text` in UTF-16, little- or big-endian, with or without a byte-order mark. */
+function utf16Forms(text: string): Uint8Array[] {
+  const forms: Uint8Array[] = [];
+  for (const little of [true, false]) {
+    for (const bom of [false, true]) {
+      const units = (bom ? "\ufeff" : "") + text;
+      const out = new Uint8Array(units.length * 2);
+      for (let i = 0; i < units.length; i++) {
+        const u = units.charCodeAt(i);
+        out[2 * i + (little ? 0 : 1)] = u & 0xff;
+        out[2 * i + (little ? 1 : 0)] = u >> 8;
+      }
+      forms.push(out);
+    }
+  }
+  return forms;
+}
+
+/**
+ * The blob ids of everything a checkout of `content` may write under any settings gate
+ * knows of: CRLF line ends, `$Id$` expanded (with or without CRLF), and, for a blob that is
+ * UTF-8 text, UTF-16 in either byte order with or without a byte-order mark (with or without
+ * CRLF). A file that holds one of these, where git's reading says it changed, may be a
+ * checkout the settings no longer describe (they changed before the spawn): gate cannot tell.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const { objectId } = await import("../seed/commit.ts");
+ * const blob = new TextEncoder().encode("a\n");
+ * const ids = await checkoutForms(blob, "a".repeat(40), "sha1");
+ * assertEquals(ids.includes(await objectId("blob", new TextEncoder().encode("a\r\n"), "sha1")), true);
+ * assertEquals(ids.includes(await objectId("blob", Uint8Array.from([0x61, 0, 0x0a, 0]), "sha1")), true);
+ * ```
+ * @param content The committed blob's bytes.
+ * @param oid The blob's id.
+ * @param format The repository's object format.
+ * @returns The ids.
+ */
+export async function checkoutForms(
+  content: Uint8Array,
+  oid: string,
+  format: ObjectFormat,
+): Promise<string[]> {
+  const variants = [crlfCheckout(content)];
+  const identForm = identCheckout(content, oid);
+  if (identForm.length !== content.length) variants.push(identForm, crlfCheckout(identForm));
+  let text: string | undefined;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(content);
+  } catch {
+    text = undefined; // not UTF-8: no encoding a checkout re-encodes from
+  }
+  if (text !== undefined) {
+    const crlfText = new TextDecoder().decode(crlfCheckout(content));
+    variants.push(...utf16Forms(text), ...(crlfText === text ? [] : utf16Forms(crlfText)));
+  }
   return await Promise.all(variants.map((v) => objectId("blob", v, format)));
 }
