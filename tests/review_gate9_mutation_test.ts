@@ -110,6 +110,36 @@ const CASES: GuardCase[] = [
     filter: "gate-11 N2",
   },
   {
+    guard: "a file holding its blob's bytes where a checkout re-encodes or filters is unknown",
+    mutations: [{
+      file: "src/gate/evaluate.ts",
+      find: "if (asAtSpawn(path) && (a?.encoding || a?.filter)) unknown.add(path);",
+      replace: "",
+    }],
+    file: TESTS,
+    filter: "gate-12 F2",
+  },
+  {
+    guard: "file evidence is hashed with every filter pinned to none",
+    mutations: [{
+      file: "src/gate/repo.ts",
+      find: "const pins = filterPins(drivers.filters); // tether:guard gate-evidence-pins",
+      replace: "const pins: string[] = [];",
+    }],
+    file: TESTS,
+    filter: "gate-12 F3",
+  },
+  {
+    guard: "text=auto writes a blob that looks binary as it is",
+    mutations: [{
+      file: "src/gate/ident.ts",
+      find: "return (printable >> 7) >= nonprintable;",
+      replace: "return printable >= 0;",
+    }],
+    file: TESTS,
+    filter: "gate-12 F4",
+  },
+  {
     guard: "the text attribute decides before the older crlf one",
     mutations: [{
       file: "src/gate/evaluate.ts",
@@ -123,8 +153,8 @@ const CASES: GuardCase[] = [
     guard: "text=auto writes a blob holding a CR as it is",
     mutations: [{
       file: "src/gate/ident.ts",
-      find: "? !content.includes(0x0d) && !content.includes(0) // tether:guard ident-auto-crlf",
-      replace: "? true",
+      find: "if (c === 0x0d || c === 0) return false;",
+      replace: "if (c === 0) return false;",
     }],
     file: TESTS,
     filter: "gate-11 N4",

@@ -406,7 +406,8 @@ Deno.test("gate-11 N3: text decides before the older crlf attribute", async () =
 
 Deno.test("gate-11 N4: under text=auto a blob holding a CR is written as it is, so a CRLF rewrite is listed", async () => {
   const { repo, since } = await childOfSpawn(async (repo) => {
-    await writeFiles(repo, { "b.ts": "$Id$\r\nb1\n" });
+    // Long enough to look like text: only its CR keeps git from converting it.
+    await writeFiles(repo, { "b.ts": `$Id$\r\n${"b".repeat(300)}\nb1\n` });
     await git(repo, ["commit", "-q", "-am", "mixed"]);
     await writeFiles(repo, { ".gitattributes": "b.ts ident text=auto eol=crlf\n" });
     await git(repo, ["add", ".gitattributes"]);
@@ -415,7 +416,7 @@ Deno.test("gate-11 N4: under text=auto a blob holding a CR is written as it is, 
   });
   try {
     const written = await Deno.readTextFile(join(repo, "b.ts"));
-    await writeFiles(repo, { "b.ts": written.replace(/b1\n$/, "b1\r\n") });
+    await writeFiles(repo, { "b.ts": written.replace(/(?<!\r)\n/g, "\r\n") });
     const r = await gate(repo, claimA(await head(repo)), ["--since", since]);
     assertEquals(r.report.changes.observed_unclaimed, ["b.ts"], r.stderr);
   } finally {
@@ -467,5 +468,64 @@ Deno.test("an encoding the child drops, in .gitattributes or in the worktree onl
     } finally {
       await Deno.remove(repo, { recursive: true });
     }
+  }
+});
+
+// Review gate-12: a third hostile review.
+
+Deno.test("gate-12 F2: the blob's own bytes written over a UTF-16 checkout are listed", async () => {
+  const { repo, since } = await childOfSpawn(async (repo) => {
+    await writeFiles(repo, {
+      ".gitattributes": "b.txt working-tree-encoding=UTF-16LE\n",
+      "b.txt": utf16le("hi\n"),
+    });
+    await git(repo, ["add", ".gitattributes", "b.txt"]);
+    await git(repo, ["commit", "-q", "-m", "utf-16"]);
+  });
+  try {
+    await writeFiles(repo, { "b.txt": "hi\n" }); // what the blob holds, not what a checkout writes
+    assertEquals(await git(repo, ["status", "--porcelain"]), " M b.txt");
+    const r = await gate(repo, claimA(await head(repo)), ["--since", since]);
+    assertEquals(r.report.changes.observed_unclaimed, ["b.txt"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("gate-12 F3: file evidence never runs a clean filter the child planted", async () => {
+  const { repo, since, head: commit } = await childOfSpawn();
+  const marker = join(repo, ".git", "clean-ran");
+  try {
+    await git(repo, ["config", "filter.x.clean", `sh -c 'echo ran >> ${marker}; cat'`]);
+    await Deno.writeTextFile(join(repo, ".git", "info", "attributes"), "a.ts filter=x\n");
+    // With the spawn: the planted attribute changed the settings, so a.ts cannot be told.
+    for (const [args, status] of [[["--since", since], "unverified"], [[], "verified"]] as const) {
+      const r = await gate(repo, claimA(commit), [...args]);
+      assertEquals(r.report.evidence[1].status, status, r.stderr);
+    }
+    assertEquals(await Deno.stat(marker).then(() => true, () => false), false, "the filter ran");
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("gate-12 F4: under text=auto a blob that looks binary is written as it is, so a CRLF rewrite is listed", async () => {
+  const { repo, since } = await childOfSpawn(async (repo) => {
+    await git(repo, ["config", "core.eol", "crlf"]);
+    await writeFiles(repo, {
+      ".gitattributes": "b.ts ident text=auto\n",
+      "b.ts": "$Id$\n\x01\x02\x03\x04\x05\x06\x11\x12\x13\x14\n",
+    });
+    await git(repo, ["add", "."]);
+    await git(repo, ["commit", "-q", "-m", "binary"]);
+    await checkOut(repo, "b.ts");
+  });
+  try {
+    const written = await Deno.readTextFile(join(repo, "b.ts"));
+    await writeFiles(repo, { "b.ts": written.replaceAll("\n", "\r\n") });
+    const r = await gate(repo, claimA(await head(repo)), ["--since", since]);
+    assertEquals(r.report.changes.observed_unclaimed, ["b.ts"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
   }
 });

@@ -183,6 +183,11 @@ const CASES: GuardCase[] = [
       find:
         "inspect: (_top, paths) => Promise.resolve(inspectCaptured(child.files, paths)), // tether:guard",
       replace: "// tether:guard",
+    }, {
+      // Reading the live worktree pins every filter too (review gate-12, F3): both go.
+      file: "src/gate/repo.ts",
+      find: "const pins = filterPins(drivers.filters); // tether:guard gate-evidence-pins",
+      replace: "const pins: string[] = [];",
     }],
     file: "tests/worktree_content_test.ts",
     filter: "no clean filter or hook",

@@ -754,12 +754,25 @@ async function observe(
         ...committed.keys(),
       ]),
     ].filter((p) => now!.get(p)?.kind === "file");
+    // Paths whose bytes are the blob's own, where a checkout under the spawn's settings
+    // re-encodes or filters them: the file may be what a checkout wrote before the attribute
+    // came, or the child may have written the blob's bytes over the checkout's (review
+    // gate-12, F2). Nothing tells.
+    const blobBytes = [...now].filter(([path, content]) => {
+      const leaf = trees.before.get(path);
+      return !recorded.has(path) && content.kind === "file" && leaf !== undefined &&
+        REGULAR_MODES.has(leaf.mode) && leaf.oid === content.raw;
+    }).map(([path]) => path);
     const settings = await conversionsRead;
     const settingsSame = git.conversions !== undefined &&
       git.conversions === settings.key; // tether:guard gate-conversions-same
     // The attributes, and git's reading of every such file, are read while the attributes
     // files are compared; which ids count is decided once all three are known.
-    const attributesRead = readConversionAttributes(repo.top, toFilter, dirs.commonDir);
+    const attributesRead = readConversionAttributes(
+      repo.top,
+      [...toFilter, ...blobBytes],
+      dirs.commonDir,
+    );
     // Under the settings read (a child still at work cannot flip them in between).
     const filteredRead = readFilteredIds(repo.top, toFilter, settings.pins);
     const comparing = settingsSame
@@ -830,6 +843,10 @@ async function observe(
     });
     for (const path of await checkoutLike(repo, now, suspects, trees)) { // tether:guard gate-checkout-like
       unknown.add(path);
+    }
+    for (const path of blobBytes) {
+      const a = attributes.get(path);
+      if (asAtSpawn(path) && (a?.encoding || a?.filter)) unknown.add(path); // tether:guard gate-blob-bytes
     }
     for (const [path, entry] of staging) {
       if (explained(entry, spawnVersions(path), now.get(path), unchanged(path))) {

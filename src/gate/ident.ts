@@ -131,12 +131,43 @@ export async function checkoutIds(
 ): Promise<string[]> {
   const variants: Uint8Array[] = [];
   const crlf = forms.crlf === "auto"
-    ? !content.includes(0x0d) && !content.includes(0) // tether:guard ident-auto-crlf
+    ? autoConverts(content) // tether:guard ident-auto-crlf
     : forms.crlf !== false;
   if (forms.ident) variants.push(identCheckout(content, oid));
   if (crlf) variants.push(crlfCheckout(content));
   if (forms.ident && crlf) variants.push(crlfCheckout(identCheckout(content, oid)));
   return await Promise.all(variants.map((v) => objectId("blob", v, format)));
+}
+
+/**
+ * Whether `text=auto` (or `core.autocrlf=true`) converts this blob's line ends on checkout,
+ * as git's convert.c decides: not when it holds a CR (lone or in a CRLF), and not when it
+ * looks binary (a NUL, or more than one non-printable byte per 128 printable ones; a final
+ * Ctrl-Z does not count).
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const bytes = (s: string) => new TextEncoder().encode(s);
+ * assertEquals([autoConverts(bytes("a\nb\n")), autoConverts(bytes("a\r\n")), autoConverts(bytes("\x01\x02\n"))], [true, false, false]);
+ * ```
+ * @param content The blob's bytes.
+ * @returns True when a checkout writes its LFs as CRLF.
+ */
+export function autoConverts(content: Uint8Array): boolean {
+  let printable = 0;
+  let nonprintable = 0;
+  for (let i = 0; i < content.length; i++) {
+    const c = content[i]!;
+    if (c === 0x0d || c === 0) return false;
+    if (c === 0x0a) continue;
+    if (c === 0x7f) nonprintable++;
+    else if (c < 0x20) {
+      if (c === 0x08 || c === 0x09 || c === 0x1b || c === 0x0c) printable++;
+      else if (!(c === 0x1a && i === content.length - 1)) nonprintable++;
+    } else printable++;
+  }
+  return (printable >> 7) >= nonprintable;
 }
 
 /** `text` in UTF-16, little- or big-endian, with or without a byte-order mark. */

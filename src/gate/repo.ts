@@ -20,6 +20,7 @@ import {
   STATUS_TIMEOUT_MS,
 } from "../context/status.ts";
 import { addFilteredIds, readContents } from "../context/content.ts";
+import { filterPins, readDrivers } from "../context/filters.ts";
 import { decodePaths, decodeRecords, fitsArgv } from "../seed/paths.ts";
 import { GitError, gitText, type ObjectFormat, pinRepository, runGit } from "../git.ts";
 import { pinProblem } from "../repo_pin.ts";
@@ -202,6 +203,17 @@ export async function inspectWorktreeFiles(
   paths: readonly string[],
 ): Promise<Map<string, WorktreeFile>> {
   const unique = [...new Set(paths)];
+  // No filter driver the config names runs here either: a clean filter a child planted would
+  // run inside gate and decide the id an evidence `oid` is compared with (review gate-12, F3).
+  const drivers = await readDrivers(top);
+  if (drivers.unpinnable.length > 0) {
+    throw new Error(
+      `the configuration names a filter driver that cannot be turned off: ${
+        JSON.stringify(drivers.unpinnable[0])
+      }`,
+    );
+  }
+  const pins = filterPins(drivers.filters); // tether:guard gate-evidence-pins
   const prefixes = new Set<string>();
   for (const path of unique) {
     for (let i = path.indexOf("/"); i > 0; i = path.indexOf("/", i + 1)) {
@@ -225,6 +237,7 @@ export async function inspectWorktreeFiles(
         parse: true,
       }),
       runGit([
+        ...pins,
         "--literal-pathspecs",
         ...STATUS_ARGS,
         "--ignored=traditional",
@@ -281,7 +294,13 @@ export async function inspectWorktreeFiles(
     const k = kind.kind;
     found.set(path, k === "regular" ? "hash" : { kind: k === "none" ? "missing" : k });
   }
-  const blobs = await hashRegularFiles(top, unique.filter((p) => found.get(p) === "hash"), []);
+  const blobs = await hashRegularFiles(
+    top,
+    unique.filter((p) => found.get(p) === "hash"),
+    [],
+    undefined,
+    pins,
+  );
   await readApart(top, unique.filter((p) => found.get(p) === "read"), found);
   const out = new Map<string, WorktreeFile>();
   for (const path of unique) {
