@@ -93,7 +93,7 @@ const CASES: GuardCase[] = [
       "a file holding what some checkout of the blob writes is unknown where git's reading says changed",
     mutations: [{
       file: "src/gate/evaluate.ts",
-      find: "for (const path of await checkoutLike(repo, now, suspects, trees)) {",
+      find: "for (const path of await checkoutLike(repo, now, weighed, trees)) {",
       replace: "for (const path of await checkoutLike(repo, now, [], trees)) {",
     }],
     file: TESTS,

@@ -841,7 +841,12 @@ async function observe(
       }
       return told;
     });
-    for (const path of await checkoutLike(repo, now, suspects, trees)) { // tether:guard gate-checkout-like
+    // Only where it decides something: a claim or file evidence. Any other such path is
+    // listed as changed or as unknown alike (observed_unclaimed), and reading every blob of a
+    // large change would cost what the rest of gate does.
+    const decides = new Set([...claimed, ...evidencePaths]);
+    const weighed = suspects.filter((p) => decides.has(p));
+    for (const path of await checkoutLike(repo, now, weighed, trees)) { // tether:guard gate-checkout-like
       unknown.add(path);
     }
     for (const path of blobBytes) {
