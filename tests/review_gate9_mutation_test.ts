@@ -52,7 +52,7 @@ const CASES: GuardCase[] = [
     guard: "a file under a filter is unknown",
     mutations: [{
       file: "src/gate/evaluate.ts",
-      find: "asAtSpawn(path) && !a?.filter && (",
+      find: "asAtSpawn(path) && !filters(a) && (",
       replace: "asAtSpawn(path) && (",
     }],
     file: TESTS,
@@ -113,7 +113,7 @@ const CASES: GuardCase[] = [
     guard: "a file holding its blob's bytes where a checkout re-encodes or filters is unknown",
     mutations: [{
       file: "src/gate/evaluate.ts",
-      find: "if (asAtSpawn(path) && (a?.encoding || a?.filter)) unknown.add(path);",
+      find: "if (asAtSpawn(path) && (a?.encoding || filters(a))) unknown.add(path);",
       replace: "",
     }],
     file: TESTS,

@@ -529,3 +529,41 @@ Deno.test("gate-12 F4: under text=auto a blob that looks binary is written as it
     await Deno.remove(repo, { recursive: true });
   }
 });
+
+// An honest-flow review (helper) of the above.
+
+Deno.test("a parent's uncommitted .gitattributes that the child stages with git add -A keeps its edits confirmed", async () => {
+  const { repo, since } = await childOfSpawn(async (repo) => {
+    await writeFiles(repo, { ".gitattributes": "*.md text\n" }); // untracked at spawn
+  });
+  try {
+    await writeFiles(repo, { "b.ts": "b2\n" });
+    await git(repo, ["add", "-A"]);
+    await git(repo, ["commit", "-q", "-m", "more"]);
+    const r = await gate(repo, await claims(repo, ["b.ts"]), ["--since", since]);
+    assertEquals(r.code, 0, JSON.stringify(r.report));
+    assertEquals(r.report.changes.confirmed, ["a.ts", "b.ts"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("a filter attribute naming a driver the config does not define runs nothing: an edit is confirmed", async () => {
+  const { repo, since } = await childOfSpawn(async (repo) => {
+    await writeFiles(repo, {
+      ".gitattributes": "*.png filter=lfs diff=lfs merge=lfs -text\n",
+      "i.png": Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0, 0x41]),
+    });
+    await git(repo, ["add", "."]);
+    await git(repo, ["commit", "-q", "-m", "image"]);
+  });
+  try {
+    await writeFiles(repo, { "i.png": Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0, 0x42]) });
+    await git(repo, ["commit", "-q", "-am", "edit"]);
+    const r = await gate(repo, await claims(repo, ["i.png"]), ["--since", since]);
+    assertEquals(r.code, 0, JSON.stringify(r.report));
+    assertEquals(r.report.changes.confirmed, ["a.ts", "i.png"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});

@@ -489,6 +489,8 @@ export interface ConversionAttributes {
   encoding: boolean;
   /** A `filter` driver: its clean command decides what is stored. */
   filter: boolean;
+  /** The driver's name, when `filter` is set. */
+  driver?: string;
   /** `text`, `eol` and the older `crlf`, as `git check-attr` prints them. */
   text: string;
   eol: string;
@@ -545,8 +547,10 @@ export async function readConversionAttributes(
     const name = fields[i + 1];
     if (name === "ident") a.ident = value === "set";
     else if (name === "working-tree-encoding") a.encoding = set;
-    else if (name === "filter") a.filter = set;
-    else if (name === "text") a.text = value;
+    else if (name === "filter") {
+      a.filter = set;
+      if (set) a.driver = value;
+    } else if (name === "text") a.text = value;
     else if (name === "eol") a.eol = value;
     else if (name === "crlf") a.crlf = value;
     out.set(path, a);

@@ -55,6 +55,8 @@ export interface ConversionSettings {
   autocrlf: string;
   /** `core.eol` as read (`lf`, `crlf`, `native`), lower case. */
   eol: string;
+  /** The filter drivers the config defines, where the caller has read them. */
+  drivers?: ReadonlySet<string>;
 }
 
 /** The last value of `key` among `git config -z --get-regexp` records. */

@@ -16,6 +16,7 @@ import {
   readFilteredIds,
 } from "../context/content.ts";
 import { type ConversionSettings, readConversionSettings } from "../context/conversions.ts";
+import { readDrivers } from "../context/filters.ts";
 import { isFullOid, type ObjectFormat, runGit } from "../git.ts";
 import { releaseObject } from "../anchor.ts";
 import { SNAPSHOT_ANCHOR, SNAPSHOT_HEAD_ANCHOR } from "../context/capture.ts";
@@ -291,7 +292,8 @@ async function attributeFilesSame(
       (indexThen === "absent" || indexNow === "absent"
         ? indexThen === indexNow
         : indexThen.mode === indexNow.mode && indexThen.oid === indexNow.oid);
-    if (!worktree || !indexSame) changed.add(file);
+    // git reads the index's copy only where the worktree has none (and hash-object never).
+    if (!worktree || (!indexSame && current?.kind === "absent")) changed.add(file); // tether:guard gate-attributes-index
   }
   const same = (path: string) => attributeFiles(path).every((f) => !changed.has(f));
   // Where one changed (an honest child may edit .gitattributes), a path is still read as at
@@ -387,7 +389,7 @@ interface Conversion {
  */
 export function conversionOf(
   a: AttributeRecord,
-  settings: { autocrlf: string; eol: string },
+  settings: { autocrlf: string; eol: string; drivers?: ReadonlySet<string> },
 ): Conversion {
   const set = (v: string) => v !== "unspecified" && v !== "unset";
   let text = a.text; // "set", "unset", "auto" or "unspecified"
@@ -416,13 +418,9 @@ export function conversionOf(
     normalize = true;
     if (settings.autocrlf === "true") crlf = "auto";
   }
-  return {
-    filter: set(a.filter),
-    encoding: set(a.encoding),
-    ident: a.ident === "set",
-    crlf,
-    normalize,
-  };
+  // A filter the config does not define runs nothing (Git LFS attributes without git-lfs).
+  const filter = set(a.filter) && (settings.drivers?.has(a.filter) ?? true);
+  return { filter, encoding: set(a.encoding), ident: a.ident === "set", crlf, normalize };
 }
 
 /** Whether a checkout under these attributes writes the blob's bytes as they are. */
@@ -763,7 +761,11 @@ async function observe(
       return !recorded.has(path) && content.kind === "file" && leaf !== undefined &&
         REGULAR_MODES.has(leaf.mode) && leaf.oid === content.raw;
     }).map(([path]) => path);
-    const settings = await conversionsRead;
+    // With the filter drivers the config defines: an attribute naming another runs nothing.
+    const [settingsRead, defined] = await Promise.all([conversionsRead, readDrivers(repo.top)]);
+    const settings: ConversionSettings = { ...settingsRead, drivers: new Set(defined.filters) };
+    const filters = (a: { filter: boolean; driver?: string } | undefined) =>
+      a?.filter === true && a.driver !== undefined && settings.drivers!.has(a.driver);
     const settingsSame = git.conversions !== undefined &&
       git.conversions === settings.key; // tether:guard gate-conversions-same
     // The attributes, and git's reading of every such file, are read while the attributes
@@ -830,7 +832,7 @@ async function observe(
       }
       const a = attributes.get(path);
       const told = settingsSame && reading(path) === "identity" ||
-        asAtSpawn(path) && !a?.filter && (content.filtered !== undefined || a?.ident);
+        asAtSpawn(path) && !filters(a) && (content.filtered !== undefined || a?.ident);
       if (!told) unknown.add(path); // tether:guard gate-unknown
       // git's own reading of an `ident` file collapses `$Id: … $`: the same as the blob, the
       // file differs from it inside such a keyword alone (the id a commit left stale, or an
@@ -851,7 +853,7 @@ async function observe(
     }
     for (const path of blobBytes) {
       const a = attributes.get(path);
-      if (asAtSpawn(path) && (a?.encoding || a?.filter)) unknown.add(path); // tether:guard gate-blob-bytes
+      if (asAtSpawn(path) && (a?.encoding || filters(a))) unknown.add(path); // tether:guard gate-blob-bytes
     }
     for (const [path, entry] of staging) {
       if (explained(entry, spawnVersions(path), now.get(path), unchanged(path))) {

@@ -13,7 +13,7 @@ import { inspectWorktreeFiles, notReachableFrom, readCommits, type WorktreeFile 
 
 /** Why gate cannot tell whether a path changed, for a reason or an evidence note. */
 export const UNKNOWN_WHY =
-  "its bytes differ from the committed blob, and what a checkout writes for it depends on line-end, encoding or filter settings that changed since spawn, or on a filter";
+  "its bytes are not the committed blob's, and gate cannot tell them from what a checkout wrote: the line-end, encoding or filter settings changed since spawn, a filter decides what it holds, or they are what a checkout under other settings writes";
 
 /** What was true at spawn, to tell new evidence from old (`--since`). */
 export interface SpawnState {
