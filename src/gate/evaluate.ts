@@ -295,7 +295,17 @@ async function attributeFilesSame(
     // git reads the index's copy only where the worktree has none (and hash-object never).
     if (!worktree || (!indexSame && current?.kind === "absent")) changed.add(file); // tether:guard gate-attributes-index
   }
-  const same = (path: string) => attributeFiles(path).every((f) => !changed.has(f));
+  // Every path's answer is asked for several times: worked out once per directory.
+  const byDir = new Map<string, boolean>();
+  const same = (path: string) => {
+    const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
+    let known = byDir.get(dir);
+    if (known === undefined) {
+      known = changed.size === 0 || attributeFiles(path).every((f) => !changed.has(f));
+      byDir.set(dir, known);
+    }
+    return known;
+  };
   // Where one changed (an honest child may edit .gitattributes), a path is still read as at
   // spawn when its conversion attributes are what they were: the spawn's are read from the
   // spawn HEAD's tree, which held every attributes file no status entry named then; and
