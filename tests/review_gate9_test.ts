@@ -567,3 +567,27 @@ Deno.test("a filter attribute naming a driver the config does not define runs no
     await Deno.remove(repo, { recursive: true });
   }
 });
+
+Deno.test("gate-13 P2: under core.autocrlf=true a child that adds *.png binary while editing a PNG has it confirmed", async () => {
+  const png = (last: number) =>
+    Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, last]);
+  const { repo, since } = await childOfSpawn(async (repo) => {
+    await writeFiles(repo, { "i.png": png(1) });
+    await git(repo, ["add", "i.png"]);
+    await git(repo, ["commit", "-q", "-m", "image"]);
+    await git(repo, ["config", "core.autocrlf", "true"]);
+  });
+  try {
+    await writeFiles(repo, { ".gitattributes": "*.png binary\n", "i.png": png(2) });
+    await git(repo, ["add", "-A"]);
+    await git(repo, ["commit", "-q", "-m", "edit"]);
+    const r = await gate(repo, await claims(repo, ["i.png", ".gitattributes"], ["i.png"]), [
+      "--since",
+      since,
+    ]);
+    assertEquals(r.code, 0, JSON.stringify(r.report));
+    assertEquals(r.report.changes.confirmed, [".gitattributes", "a.ts", "i.png"], r.stderr);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+});

@@ -50,7 +50,13 @@ import { MAX_JSON_DEPTH, scanJson } from "./json_keys.ts";
 import { compareTrees, type TreePair } from "./trees.ts";
 import { readObjects } from "./objects.ts";
 import { decodePaths, fitsArgv } from "../seed/paths.ts";
-import { type CheckoutForms, checkoutForms, checkoutIds, identPaths } from "./ident.ts";
+import {
+  autoConverts,
+  type CheckoutForms,
+  checkoutForms,
+  checkoutIds,
+  identPaths,
+} from "./ident.ts";
 import { type IndexEntry, readIndex, stagedPaths, uncheckedEntries } from "./staged.ts";
 import { REGULAR_MODES, type StatusEntry } from "../context/porcelain.ts";
 import { pathSetDigest, skipWorktreePaths } from "../context/sparse.ts";
@@ -255,7 +261,7 @@ async function attributeFilesSame(
   paths: readonly string[],
   settings: ConversionSettings,
   side: SpawnSide,
-): Promise<(path: string) => "same" | "identity" | "changed"> {
+): Promise<(path: string) => "same" | "identity" | "auto" | "changed"> {
   const files = [...new Set(paths.flatMap(attributeFiles))];
   const unread = files.filter((f) => !side.now.has(f));
   const unlooked = files.filter((f) => !side.trees.before.has(f) && !side.spawnEntry.has(f));
@@ -334,8 +340,24 @@ async function attributeFilesSame(
       return !kept.has(p) && a !== undefined && convertsNothing(attributeRecord(a), settings);
     }),
   );
+  // `text=auto` (or `core.autocrlf=true` alone) and nothing else: the checkout wrote the
+  // blob as it is when git takes it for binary, which only its bytes tell.
+  const auto = new Set(
+    redo.filter((p) => {
+      const a = then.get(p);
+      if (kept.has(p) || identity.has(p) || a === undefined) return false;
+      const c = conversionOf(attributeRecord(a), settings);
+      return c.crlf === "auto" && !c.filter && !c.encoding && !c.ident;
+    }),
+  );
   return (path) =>
-    same(path) || kept.has(path) ? "same" : identity.has(path) ? "identity" : "changed";
+    same(path) || kept.has(path)
+      ? "same"
+      : identity.has(path)
+      ? "identity"
+      : auto.has(path)
+      ? "auto"
+      : "changed";
 }
 
 /** The conversion attributes of a path, as `git check-attr` prints their values. */
@@ -835,13 +857,28 @@ async function observe(
     // that drops `eol=crlf`), and git takes such a file for clean by its stat data, so the
     // snapshot has no record of it. Nothing then tells whether it changed (review gate-10,
     // F3, and gate-11, N1: a touch or an index-only step is no change).
+    // Where the spawn's checkout was `text=auto` alone, a blob git takes for binary was written
+    // as it is: its raw bytes tell (review gate-13, P2: `*.png binary` added while editing).
+    const autoPaths = settingsSame
+      ? judged.filter((p) =>
+        reading(p) === "auto" && now!.get(p)?.kind === "file" &&
+        (now!.get(p) as { filtered?: string }).filtered !== trees.before.get(p)!.oid
+      )
+      : [];
+    const binaryBlobs = autoPaths.length === 0
+      ? new Map()
+      : await readObjects(repo.top, autoPaths.map((p) => trees.before.get(p)!.oid), repo.format);
+    const rawTells = new Set(autoPaths.filter((p) => {
+      const blob = binaryBlobs.get(trees.before.get(p)!.oid);
+      return blob?.kind === "ok" && blob.type === "blob" && !autoConverts(blob.content);
+    }));
     const suspects = judged.filter((path) => {
       const content = now!.get(path);
       if (content?.kind !== "file" || content.filtered === trees.before.get(path)!.oid) {
         return false;
       }
       const a = attributes.get(path);
-      const told = settingsSame && reading(path) === "identity" ||
+      const told = settingsSame && (reading(path) === "identity" || rawTells.has(path)) ||
         asAtSpawn(path) && !filters(a) && (content.filtered !== undefined || a?.ident);
       if (!told) unknown.add(path); // tether:guard gate-unknown
       // git's own reading of an `ident` file collapses `$Id: … $`: the same as the blob, the
