@@ -87,7 +87,7 @@ const CASES: GuardCase[] = [
     guard: "the status both sides run turns every filter driver off",
     mutations: [{
       file: "src/context/status.ts",
-      find: "await runGit([...filterPins(drivers.filters), ...STATUS_ARGS], {",
+      find: "await runGit([...pins, ...STATUS_ARGS], {",
       replace: "await runGit([...STATUS_ARGS], {",
     }],
     file: "tests/gate_hidden_change_test.ts",

@@ -123,7 +123,7 @@ const CASES: GuardCase[] = [
     guard: "file evidence is hashed with every filter pinned to none",
     mutations: [{
       file: "src/gate/repo.ts",
-      find: "const pins = filterPins(drivers.filters); // tether:guard gate-evidence-pins",
+      find: "const pins = await readFilterPins(top); // tether:guard gate-evidence-pins",
       replace: "const pins: string[] = [];",
     }],
     file: TESTS,

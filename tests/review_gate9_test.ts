@@ -10,6 +10,7 @@ import { assertEquals } from "../src/_assert.ts";
 import { childOfSpawn, claimA, gate, result } from "./_gate_fixture.ts";
 import { git, makeRepo, ROOT, run, writeFiles } from "./_helpers.ts";
 import { PERMISSIONS } from "../src/permissions.ts";
+import { encodeText } from "../src/encoding.ts";
 
 const head = (repo: string) => git(repo, ["rev-parse", "HEAD"]);
 
@@ -37,14 +38,7 @@ async function touch(repo: string, path: string): Promise<void> {
 }
 
 /** UTF-16LE bytes of `text`. */
-function utf16le(text: string): Uint8Array {
-  const out = new Uint8Array(text.length * 2);
-  for (let i = 0; i < text.length; i++) {
-    out[2 * i] = text.charCodeAt(i) & 0xff;
-    out[2 * i + 1] = text.charCodeAt(i) >> 8;
-  }
-  return out;
-}
+const utf16le = (text: string) => encodeText(text, "utf-16le");
 
 Deno.test("gate-9 F1: an untouched file of a CRLF checkout is not confirmed once its conversion is turned off", async () => {
   const tamper: Record<string, (repo: string) => Promise<void>> = {

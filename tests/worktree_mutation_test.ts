@@ -186,7 +186,7 @@ const CASES: GuardCase[] = [
     }, {
       // Reading the live worktree pins every filter too (review gate-12, F3): both go.
       file: "src/gate/repo.ts",
-      find: "const pins = filterPins(drivers.filters); // tether:guard gate-evidence-pins",
+      find: "const pins = await readFilterPins(top); // tether:guard gate-evidence-pins",
       replace: "const pins: string[] = [];",
     }],
     file: "tests/worktree_content_test.ts",

@@ -102,6 +102,28 @@ export async function readDrivers(top: string): Promise<Drivers> {
 }
 
 /**
+ * The `-c` options that turn every filter driver the configuration at `top` names into
+ * none, for a git call no filter may run in (status, hashing what a file holds).
+ *
+ * @param top The top level.
+ * @returns The options ({@linkcode filterPins}).
+ * @throws {Error} when a driver's name cannot go on a command line (an `=`, a byte that is
+ *   not UTF-8): it cannot be turned off.
+ * @throws {GitError} when git fails.
+ */
+export async function readFilterPins(top: string): Promise<string[]> {
+  const drivers = await readDrivers(top);
+  if (drivers.unpinnable.length > 0) {
+    throw new Error(
+      `the configuration names a filter driver that cannot be turned off: ${
+        JSON.stringify(drivers.unpinnable[0])
+      }`,
+    );
+  }
+  return filterPins(drivers.filters);
+}
+
+/**
  * Config that turns each named filter driver into none: no clean, smudge or process
  * command, and not required (a required filter with no command is an error).
  *

@@ -21,7 +21,7 @@ import {
   privateIndexPath,
   readContents,
 } from "./content.ts";
-import { filterPins, readDrivers } from "./filters.ts";
+import { readFilterPins } from "./filters.ts";
 import { parsePorcelainV2Z, REGULAR_MODES, type StatusEntry, SYMLINK_MODE } from "./porcelain.ts";
 import {
   decodePaths,
@@ -104,15 +104,8 @@ export async function readStatus(top: string): Promise<StatusEntry[]> {
   // No filter driver the config names runs: a clean filter a child planted (in the shared
   // config and `<git dir>/info/attributes`) could print a changed file's old content and
   // make status silent about a same-size edit (review gate-5, finding 6).
-  const drivers = await readDrivers(top);
-  if (drivers.unpinnable.length > 0) {
-    throw new Error(
-      `the configuration names a filter driver that cannot be turned off: ${
-        JSON.stringify(drivers.unpinnable[0])
-      }`,
-    );
-  }
-  const status = await runGit([...filterPins(drivers.filters), ...STATUS_ARGS], { // tether:guard status-no-filters
+  const pins = await readFilterPins(top);
+  const status = await runGit([...pins, ...STATUS_ARGS], { // tether:guard status-no-filters
     cwd: top,
     parse: true,
     timeoutMs: STATUS_TIMEOUT_MS,

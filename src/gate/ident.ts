@@ -14,7 +14,7 @@
 import { type ObjectFormat, runGit } from "../git.ts";
 import { objectId } from "../seed/commit.ts";
 import { decodePaths } from "../seed/paths.ts";
-import { concatBytes } from "../encoding.ts";
+import { concatBytes, encodeText } from "../encoding.ts";
 
 /**
  * The paths among `paths` the `ident` attribute applies to now: one `git check-attr`.
@@ -172,20 +172,10 @@ export function autoConverts(content: Uint8Array): boolean {
 
 /** `text` in UTF-16, little- or big-endian, with or without a byte-order mark. */
 function utf16Forms(text: string): Uint8Array[] {
-  const forms: Uint8Array[] = [];
-  for (const little of [true, false]) {
-    for (const bom of [false, true]) {
-      const units = (bom ? "\ufeff" : "") + text;
-      const out = new Uint8Array(units.length * 2);
-      for (let i = 0; i < units.length; i++) {
-        const u = units.charCodeAt(i);
-        out[2 * i + (little ? 0 : 1)] = u & 0xff;
-        out[2 * i + (little ? 1 : 0)] = u >> 8;
-      }
-      forms.push(out);
-    }
-  }
-  return forms;
+  return (["utf-16le", "utf-16be"] as const).flatMap((encoding) => [
+    encodeText(text, encoding),
+    encodeText(`\ufeff${text}`, encoding),
+  ]);
 }
 
 /**

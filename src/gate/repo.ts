@@ -20,7 +20,7 @@ import {
   STATUS_TIMEOUT_MS,
 } from "../context/status.ts";
 import { addFilteredIds, readContents } from "../context/content.ts";
-import { filterPins, readDrivers } from "../context/filters.ts";
+import { readFilterPins } from "../context/filters.ts";
 import { decodePaths, decodeRecords, fitsArgv } from "../seed/paths.ts";
 import { GitError, gitText, type ObjectFormat, pinRepository, runGit } from "../git.ts";
 import { pinProblem } from "../repo_pin.ts";
@@ -205,15 +205,7 @@ export async function inspectWorktreeFiles(
   const unique = [...new Set(paths)];
   // No filter driver the config names runs here either: a clean filter a child planted would
   // run inside gate and decide the id an evidence `oid` is compared with (review gate-12, F3).
-  const drivers = await readDrivers(top);
-  if (drivers.unpinnable.length > 0) {
-    throw new Error(
-      `the configuration names a filter driver that cannot be turned off: ${
-        JSON.stringify(drivers.unpinnable[0])
-      }`,
-    );
-  }
-  const pins = filterPins(drivers.filters); // tether:guard gate-evidence-pins
+  const pins = await readFilterPins(top); // tether:guard gate-evidence-pins
   const prefixes = new Set<string>();
   for (const path of unique) {
     for (let i = path.indexOf("/"); i > 0; i = path.indexOf("/", i + 1)) {
