@@ -40,6 +40,19 @@ async function touch(repo: string, path: string): Promise<void> {
 /** UTF-16LE bytes of `text`. */
 const utf16le = (text: string) => encodeText(text, "utf-16le");
 
+/** Run `body` in a child of a spawn (see `childOfSpawn`), and remove the repository after. */
+async function inChild(
+  setup: ((repo: string) => Promise<void>) | undefined,
+  body: (repo: string, since: string) => Promise<void>,
+): Promise<void> {
+  const { repo, since } = await childOfSpawn(setup);
+  try {
+    await body(repo, since);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+  }
+}
+
 Deno.test("gate-9 F1: an untouched file of a CRLF checkout is not confirmed once its conversion is turned off", async () => {
   const tamper: Record<string, (repo: string) => Promise<void>> = {
     "core.autocrlf false": (repo) => git(repo, ["config", "core.autocrlf", "false"]).then(() => {}),
@@ -73,11 +86,10 @@ Deno.test("gate-9 F1: an untouched file of a CRLF checkout is not confirmed once
 });
 
 Deno.test("in a CRLF checkout whose settings stay, an edit is confirmed and an untouched file is not", async () => {
-  const { repo, since } = await childOfSpawn(async (repo) => {
+  await inChild(async (repo) => {
     await git(repo, ["config", "core.autocrlf", "true"]);
     await checkOut(repo, "b.ts", "lib/c.ts");
-  });
-  try {
+  }, async (repo, since) => {
     await writeFiles(repo, { "lib/c.ts": "c2\r\n" });
     const r = await gate(repo, await claims(repo, ["b.ts", "lib/c.ts"], ["lib/c.ts"]), [
       "--since",
@@ -89,26 +101,21 @@ Deno.test("in a CRLF checkout whose settings stay, an edit is confirmed and an u
     const quiet = await gate(repo, await claims(repo, ["lib/c.ts"]), ["--since", since]);
     assertEquals(quiet.code, 0, JSON.stringify(quiet.report));
     assertEquals(quiet.report.changes.observed_unclaimed, [], quiet.stderr);
-  } finally {
-    await Deno.remove(repo, { recursive: true });
-  }
+  });
 });
 
 Deno.test("gate-9 F3: a line-end rewrite committed under a planted text attribute is listed", async () => {
-  const { repo, since } = await childOfSpawn(async (repo) => {
+  await inChild(async (repo) => {
     await writeFiles(repo, { "b.ts": "b1\r\nb2\r\n" });
     await git(repo, ["commit", "-q", "-am", "crlf"]);
-  });
-  try {
+  }, async (repo, since) => {
     await Deno.writeTextFile(join(repo, ".git", "info", "attributes"), "b.ts text\n");
     await git(repo, ["add", "--renormalize", "b.ts"]);
     await git(repo, ["commit", "-q", "-m", "normalized"]);
     assertEquals(await git(repo, ["status", "--porcelain"]), "");
     const r = await gate(repo, claimA(await head(repo)), ["--since", since]);
     assertEquals(r.report.changes.observed_unclaimed, ["b.ts"], r.stderr);
-  } finally {
-    await Deno.remove(repo, { recursive: true });
-  }
+  });
 });
 
 Deno.test("a file checked out in UTF-16 is judged by git's re-encoding while the attributes stay", async () => {
@@ -120,8 +127,7 @@ Deno.test("a file checked out in UTF-16 is judged by git's re-encoding while the
     await git(repo, ["add", ".gitattributes", "b.txt"]);
     await git(repo, ["commit", "-q", "-m", "utf-16"]);
   };
-  const { repo, since } = await childOfSpawn(encoded);
-  try {
+  await inChild(encoded, async (repo, since) => {
     // Untouched: not a change (it used to read as one, and a claim of it was confirmed).
     const idle = await gate(repo, await claims(repo, ["b.txt"]), ["--since", since]);
     assertEquals(idle.report.changes.claimed_unobserved, ["b.txt"], idle.stderr);
@@ -129,9 +135,7 @@ Deno.test("a file checked out in UTF-16 is judged by git's re-encoding while the
     await writeFiles(repo, { "b.txt": utf16le("bye\n") });
     const edited = await gate(repo, await claims(repo, ["b.txt"]), ["--since", since]);
     assertEquals(edited.report.changes.confirmed, ["a.ts", "b.txt"], edited.stderr);
-  } finally {
-    await Deno.remove(repo, { recursive: true });
-  }
+  });
   // The child drops the encoding in .gitattributes (a change gate sees, and confirms), and
   // claims the untouched file too: that one cannot be told.
   const other = await childOfSpawn(encoded);
@@ -151,7 +155,7 @@ Deno.test("a file checked out in UTF-16 is judged by git's re-encoding while the
 });
 
 Deno.test("a file a filter checked out is never confirmed untouched, and an ident checkout with CRLF is unchanged", async () => {
-  const { repo, since } = await childOfSpawn(async (repo) => {
+  await inChild(async (repo) => {
     const rot13 = "tr A-Za-z N-ZA-Mn-za-m";
     await git(repo, ["config", "filter.rot.clean", rot13]);
     await git(repo, ["config", "filter.rot.smudge", rot13]);
@@ -168,8 +172,7 @@ Deno.test("a file a filter checked out is never confirmed untouched, and an iden
     await git(repo, ["commit", "-q", "-m", "filtered"]);
     await git(repo, ["config", "core.autocrlf", "true"]);
     await checkOut(repo, "b.ts");
-  });
-  try {
+  }, async (repo, since) => {
     assertEquals((await Deno.readTextFile(join(repo, "b.ts"))).includes("$Id: "), true);
     assertEquals((await Deno.readTextFile(join(repo, "b.ts"))).endsWith("\r\n"), true);
     await touch(repo, "s.rot");
@@ -181,40 +184,34 @@ Deno.test("a file a filter checked out is never confirmed untouched, and an iden
       "preexisting",
       "unverified",
     ]);
-  } finally {
-    await Deno.remove(repo, { recursive: true });
-  }
+  });
 });
 
 Deno.test("under an ident attribute the spawn had, an edit inside $Id: … $ is observed", async () => {
-  const { repo, since } = await childOfSpawn(async (repo) => {
+  await inChild(async (repo) => {
     await writeFiles(repo, { ".gitattributes": "b.ts ident\n", "b.ts": "/* $Id$ */\nb1\n" });
     await git(repo, ["add", "."]);
     await git(repo, ["commit", "-q", "-m", "ident"]);
     await checkOut(repo, "b.ts");
-  });
-  try {
+  }, async (repo, since) => {
     await writeFiles(repo, { "b.ts": "/* $Id: */ evil(); /* $ */\nb1\n" });
     // git's own filtered id of it collapses the keyword to the committed blob's.
     const collapsed = await git(repo, ["hash-object", "b.ts"]);
     assertEquals(collapsed, await git(repo, ["rev-parse", "HEAD:b.ts"]));
     const r = await gate(repo, claimA(await head(repo)), ["--since", since]);
     assertEquals(r.report.changes.observed_unclaimed, ["b.ts"], r.stderr);
-  } finally {
-    await Deno.remove(repo, { recursive: true });
-  }
+  });
 });
 
 // Review gate-10 (docs/reviews/gate-10): a hostile review of the fix above.
 
 Deno.test("gate-10 F1: a .gitattributes deleted from the worktree only leaves an untouched CRLF file unconfirmed", async () => {
-  const { repo, since } = await childOfSpawn(async (repo) => {
+  await inChild(async (repo) => {
     await writeFiles(repo, { ".gitattributes": "b.ts text eol=crlf\n" });
     await git(repo, ["add", ".gitattributes"]);
     await git(repo, ["commit", "-q", "-m", "attr"]);
     await checkOut(repo, "b.ts");
-  });
-  try {
+  }, async (repo, since) => {
     await Deno.remove(join(repo, ".gitattributes")); // the index still holds it
     await git(repo, ["update-index", "--assume-unchanged", "b.ts"]); // read whatever status says
     const r = await gate(repo, await claims(repo, ["b.ts", ".gitattributes"], ["b.ts"]), [
@@ -224,13 +221,11 @@ Deno.test("gate-10 F1: a .gitattributes deleted from the worktree only leaves an
     assertEquals(r.code, 1, JSON.stringify(r.report));
     assertEquals(r.report.changes.confirmed.includes("b.ts"), false, r.stderr);
     assertEquals(r.report.evidence[1].status === "verified", false, r.stderr);
-  } finally {
-    await Deno.remove(repo, { recursive: true });
-  }
+  });
 });
 
 Deno.test("gate-10 F3: a CRLF file left by a conversion dropped before the spawn is not confirmed untouched", async () => {
-  const { repo, since } = await childOfSpawn(async (repo) => {
+  await inChild(async (repo) => {
     await writeFiles(repo, { ".gitattributes": "*.ts text eol=crlf\n" });
     await git(repo, ["add", ".gitattributes"]);
     await git(repo, ["commit", "-q", "-m", "attr"]);
@@ -241,8 +236,7 @@ Deno.test("gate-10 F3: a CRLF file left by a conversion dropped before the spawn
     await git(repo, ["rm", "-q", ".gitattributes"]);
     await git(repo, ["commit", "-q", "-m", "drop the conversion"]);
     assertEquals(await git(repo, ["status", "--porcelain"]), "");
-  });
-  try {
+  }, async (repo, since) => {
     assertEquals(await Deno.readTextFile(join(repo, "b.ts")), "b1\r\n");
     const r = await gate(repo, await claims(repo, ["b.ts"]), ["--since", since]);
     assertEquals(r.code, 1, JSON.stringify(r.report));
@@ -257,9 +251,7 @@ Deno.test("gate-10 F3: a CRLF file left by a conversion dropped before the spawn
     await writeFiles(repo, { "b.ts": "b2\n" });
     const edited = await gate(repo, await claims(repo, ["b.ts"]), ["--since", since]);
     assertEquals(edited.report.changes.confirmed, ["a.ts", "b.ts"], edited.stderr);
-  } finally {
-    await Deno.remove(repo, { recursive: true });
-  }
+  });
 });
 
 Deno.test("gate-10 F4: with no home to expand ~ in, a conversion turned off still changes the settings", async () => {
@@ -300,34 +292,28 @@ Deno.test("gate-10 F4: with no home to expand ~ in, a conversion turned off stil
 });
 
 Deno.test("gate-10 F6: a child that adds line-end rules where the spawn converted nothing has its edits confirmed", async () => {
-  const { repo, since } = await childOfSpawn();
-  try {
+  await inChild(undefined, async (repo, since) => {
     await writeFiles(repo, { ".gitattributes": "* text=auto eol=lf\n" });
     await git(repo, ["add", ".gitattributes"]);
     await git(repo, ["commit", "-q", "-m", "normalize line ends"]);
     const r = await gate(repo, await claims(repo, [".gitattributes"]), ["--since", since]);
     assertEquals(r.code, 0, JSON.stringify(r.report));
     assertEquals(r.report.changes.confirmed, [".gitattributes", "a.ts"], r.stderr);
-  } finally {
-    await Deno.remove(repo, { recursive: true });
-  }
+  });
 });
 
 Deno.test("gate-10 F7: a CRLF rewrite of an ident file where nothing converts line ends is listed", async () => {
-  const { repo, since } = await childOfSpawn(async (repo) => {
+  await inChild(async (repo) => {
     await writeFiles(repo, { ".gitattributes": "b.ts ident\n", "b.ts": "$Id$\nb1\n" });
     await git(repo, ["add", "."]);
     await git(repo, ["commit", "-q", "-m", "ident"]);
     await checkOut(repo, "b.ts");
-  });
-  try {
+  }, async (repo, since) => {
     const expanded = await Deno.readTextFile(join(repo, "b.ts"));
     await writeFiles(repo, { "b.ts": expanded.replaceAll("\n", "\r\n") });
     const r = await gate(repo, claimA(await head(repo)), ["--since", since]);
     assertEquals(r.report.changes.observed_unclaimed, ["b.ts"], r.stderr);
-  } finally {
-    await Deno.remove(repo, { recursive: true });
-  }
+  });
 });
 
 // Review gate-11: a second hostile review, of gate-10's fixes.
@@ -361,25 +347,22 @@ Deno.test("gate-11 N1: a touch or an index-only step leaves an untouched CRLF fi
 });
 
 Deno.test("gate-11 N2: an ident file checked out with CRLF before the conversion was dropped is not confirmed", async () => {
-  const { repo, since } = await childOfSpawn(async (repo) => {
+  await inChild(async (repo) => {
     await writeFiles(repo, { ".gitattributes": "b.ts ident eol=crlf\n", "b.ts": "$Id$\nb1\n" });
     await git(repo, ["add", "."]);
     await git(repo, ["commit", "-q", "-m", "id"]);
     await checkOut(repo, "b.ts");
     await writeFiles(repo, { ".gitattributes": "b.ts ident\n" });
     await git(repo, ["commit", "-q", "-am", "drop eol=crlf"]);
-  });
-  try {
+  }, async (repo, since) => {
     const r = await gate(repo, await claims(repo, ["b.ts"]), ["--since", since]);
     assertEquals(r.report.changes.confirmed, ["a.ts"], r.stderr);
     assertEquals(r.report.evidence[1].status === "verified", false, r.stderr);
-  } finally {
-    await Deno.remove(repo, { recursive: true });
-  }
+  });
 });
 
 Deno.test("gate-11 N3: text decides before the older crlf attribute", async () => {
-  const { repo, since } = await childOfSpawn(async (repo) => {
+  await inChild(async (repo) => {
     await writeFiles(repo, {
       ".gitattributes": "* -crlf\nb.ts ident text eol=crlf\n",
       "b.ts": "$Id$\nb1\n",
@@ -387,19 +370,16 @@ Deno.test("gate-11 N3: text decides before the older crlf attribute", async () =
     await git(repo, ["add", "."]);
     await git(repo, ["commit", "-q", "-m", "attributes"]);
     await checkOut(repo, "b.ts");
-  });
-  try {
+  }, async (repo, since) => {
     assertEquals((await Deno.readTextFile(join(repo, "b.ts"))).endsWith("\r\n"), true);
     const r = await gate(repo, await claims(repo, ["b.ts"]), ["--since", since]);
     assertEquals(r.report.changes.claimed_unobserved, ["b.ts"], r.stderr);
     assertEquals(r.report.evidence[1].status, "preexisting", r.stderr);
-  } finally {
-    await Deno.remove(repo, { recursive: true });
-  }
+  });
 });
 
 Deno.test("gate-11 N4: under text=auto a blob holding a CR is written as it is, so a CRLF rewrite is listed", async () => {
-  const { repo, since } = await childOfSpawn(async (repo) => {
+  await inChild(async (repo) => {
     // Long enough to look like text: only its CR keeps git from converting it.
     await writeFiles(repo, { "b.ts": `$Id$\r\n${"b".repeat(300)}\nb1\n` });
     await git(repo, ["commit", "-q", "-am", "mixed"]);
@@ -407,22 +387,18 @@ Deno.test("gate-11 N4: under text=auto a blob holding a CR is written as it is, 
     await git(repo, ["add", ".gitattributes"]);
     await git(repo, ["commit", "-q", "-m", "id"]);
     await checkOut(repo, "b.ts");
-  });
-  try {
+  }, async (repo, since) => {
     const written = await Deno.readTextFile(join(repo, "b.ts"));
     await writeFiles(repo, { "b.ts": written.replace(/(?<!\r)\n/g, "\r\n") });
     const r = await gate(repo, claimA(await head(repo)), ["--since", since]);
     assertEquals(r.report.changes.observed_unclaimed, ["b.ts"], r.stderr);
-  } finally {
-    await Deno.remove(repo, { recursive: true });
-  }
+  });
 });
 
 Deno.test("gate-11 N5: under core.autocrlf=input a child that adds line-end rules has its edits confirmed", async () => {
-  const { repo, since } = await childOfSpawn(async (repo) => {
+  await inChild(async (repo) => {
     await git(repo, ["config", "core.autocrlf", "input"]);
-  });
-  try {
+  }, async (repo, since) => {
     await writeFiles(repo, { "b.ts": "b2\n", ".gitattributes": "* text=auto eol=lf\n" });
     await git(repo, ["add", "."]);
     await git(repo, ["commit", "-q", "-m", "normalize"]);
@@ -432,9 +408,7 @@ Deno.test("gate-11 N5: under core.autocrlf=input a child that adds line-end rule
     ]);
     assertEquals(r.code, 0, JSON.stringify(r.report));
     assertEquals(r.report.changes.confirmed, [".gitattributes", "a.ts", "b.ts"], r.stderr);
-  } finally {
-    await Deno.remove(repo, { recursive: true });
-  }
+  });
 });
 
 /** A committed `b.txt` checked out in ISO-8859-1, a form gate does not compute itself. */
@@ -468,22 +442,19 @@ Deno.test("an encoding the child drops, in .gitattributes or in the worktree onl
 // Review gate-12: a third hostile review.
 
 Deno.test("gate-12 F2: the blob's own bytes written over a UTF-16 checkout are listed", async () => {
-  const { repo, since } = await childOfSpawn(async (repo) => {
+  await inChild(async (repo) => {
     await writeFiles(repo, {
       ".gitattributes": "b.txt working-tree-encoding=UTF-16LE\n",
       "b.txt": utf16le("hi\n"),
     });
     await git(repo, ["add", ".gitattributes", "b.txt"]);
     await git(repo, ["commit", "-q", "-m", "utf-16"]);
-  });
-  try {
+  }, async (repo, since) => {
     await writeFiles(repo, { "b.txt": "hi\n" }); // what the blob holds, not what a checkout writes
     assertEquals(await git(repo, ["status", "--porcelain"]), " M b.txt");
     const r = await gate(repo, claimA(await head(repo)), ["--since", since]);
     assertEquals(r.report.changes.observed_unclaimed, ["b.txt"], r.stderr);
-  } finally {
-    await Deno.remove(repo, { recursive: true });
-  }
+  });
 });
 
 Deno.test("gate-12 F3: file evidence never runs a clean filter the child planted", async () => {
@@ -504,7 +475,7 @@ Deno.test("gate-12 F3: file evidence never runs a clean filter the child planted
 });
 
 Deno.test("gate-12 F4: under text=auto a blob that looks binary is written as it is, so a CRLF rewrite is listed", async () => {
-  const { repo, since } = await childOfSpawn(async (repo) => {
+  await inChild(async (repo) => {
     await git(repo, ["config", "core.eol", "crlf"]);
     await writeFiles(repo, {
       ".gitattributes": "b.ts ident text=auto\n",
@@ -513,65 +484,55 @@ Deno.test("gate-12 F4: under text=auto a blob that looks binary is written as it
     await git(repo, ["add", "."]);
     await git(repo, ["commit", "-q", "-m", "binary"]);
     await checkOut(repo, "b.ts");
-  });
-  try {
+  }, async (repo, since) => {
     const written = await Deno.readTextFile(join(repo, "b.ts"));
     await writeFiles(repo, { "b.ts": written.replaceAll("\n", "\r\n") });
     const r = await gate(repo, claimA(await head(repo)), ["--since", since]);
     assertEquals(r.report.changes.observed_unclaimed, ["b.ts"], r.stderr);
-  } finally {
-    await Deno.remove(repo, { recursive: true });
-  }
+  });
 });
 
 // An honest-flow review (helper) of the above.
 
 Deno.test("a parent's uncommitted .gitattributes that the child stages with git add -A keeps its edits confirmed", async () => {
-  const { repo, since } = await childOfSpawn(async (repo) => {
+  await inChild(async (repo) => {
     await writeFiles(repo, { ".gitattributes": "*.md text\n" }); // untracked at spawn
-  });
-  try {
+  }, async (repo, since) => {
     await writeFiles(repo, { "b.ts": "b2\n" });
     await git(repo, ["add", "-A"]);
     await git(repo, ["commit", "-q", "-m", "more"]);
     const r = await gate(repo, await claims(repo, ["b.ts"]), ["--since", since]);
     assertEquals(r.code, 0, JSON.stringify(r.report));
     assertEquals(r.report.changes.confirmed, ["a.ts", "b.ts"], r.stderr);
-  } finally {
-    await Deno.remove(repo, { recursive: true });
-  }
+  });
 });
 
 Deno.test("a filter attribute naming a driver the config does not define runs nothing: an edit is confirmed", async () => {
-  const { repo, since } = await childOfSpawn(async (repo) => {
+  await inChild(async (repo) => {
     await writeFiles(repo, {
       ".gitattributes": "*.png filter=lfs diff=lfs merge=lfs -text\n",
       "i.png": Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0, 0x41]),
     });
     await git(repo, ["add", "."]);
     await git(repo, ["commit", "-q", "-m", "image"]);
-  });
-  try {
+  }, async (repo, since) => {
     await writeFiles(repo, { "i.png": Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0, 0x42]) });
     await git(repo, ["commit", "-q", "-am", "edit"]);
     const r = await gate(repo, await claims(repo, ["i.png"]), ["--since", since]);
     assertEquals(r.code, 0, JSON.stringify(r.report));
     assertEquals(r.report.changes.confirmed, ["a.ts", "i.png"], r.stderr);
-  } finally {
-    await Deno.remove(repo, { recursive: true });
-  }
+  });
 });
 
 Deno.test("gate-13 P2: under core.autocrlf=true a child that adds *.png binary while editing a PNG has it confirmed", async () => {
   const png = (last: number) =>
     Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, last]);
-  const { repo, since } = await childOfSpawn(async (repo) => {
+  await inChild(async (repo) => {
     await writeFiles(repo, { "i.png": png(1) });
     await git(repo, ["add", "i.png"]);
     await git(repo, ["commit", "-q", "-m", "image"]);
     await git(repo, ["config", "core.autocrlf", "true"]);
-  });
-  try {
+  }, async (repo, since) => {
     await writeFiles(repo, { ".gitattributes": "*.png binary\n", "i.png": png(2) });
     await git(repo, ["add", "-A"]);
     await git(repo, ["commit", "-q", "-m", "edit"]);
@@ -581,7 +542,5 @@ Deno.test("gate-13 P2: under core.autocrlf=true a child that adds *.png binary w
     ]);
     assertEquals(r.code, 0, JSON.stringify(r.report));
     assertEquals(r.report.changes.confirmed, [".gitattributes", "a.ts", "i.png"], r.stderr);
-  } finally {
-    await Deno.remove(repo, { recursive: true });
-  }
+  });
 });
