@@ -6,7 +6,7 @@
  */
 
 /** The binaries tether ships, by entry-point name. */
-export type BinaryName = "handshake" | "verify" | "gate" | "coord";
+export type BinaryName = "handshake" | "verify" | "gate" | "coord" | "tether";
 
 /** Binary → exact flags. No binary ever gets `--allow-net`. */
 export const PERMISSIONS: Readonly<Record<BinaryName, readonly string[]>> = {
@@ -14,4 +14,5 @@ export const PERMISSIONS: Readonly<Record<BinaryName, readonly string[]>> = {
   verify: ["--allow-run=git"],
   gate: ["--allow-run=git"],
   coord: ["--allow-run=git", "--allow-read", "--allow-write"],
+  tether: ["--allow-run=git"],
 };

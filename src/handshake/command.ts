@@ -398,11 +398,36 @@ async function hook(v: Values): Promise<number> {
   const cwdStyle = choice("cwd-style", v["cwd-style"], ["native", "posix"] as const, "native");
   const audience = choice("audience", v.audience, ["private", "public"] as const, "private");
   const payload = await readPrompt();
-  return await runHook(payload.text, {
+  return await wrapSubagentCall(payload.text, {
     context: v.context ?? false,
     recent: v.recent ?? [],
     audience,
-    fields: (tree) => representable(tree, cwdStyle),
+    cwdStyle,
+  });
+}
+
+/**
+ * Run the `PreToolUse` hook on a payload: a subagent call's prompt is printed wrapped
+ * with the block (see `hook.ts`). `tether hook` calls this for shared-tree children.
+ *
+ * @param payload The payload's text.
+ * @param options `--context`, `--recent`, `--audience` and `--cwd-style`.
+ * @returns The exit code.
+ */
+export async function wrapSubagentCall(
+  payload: string,
+  options: {
+    context: boolean;
+    recent: string[];
+    audience: "private" | "public";
+    cwdStyle: "native" | "posix";
+  },
+): Promise<number> {
+  return await runHook(payload, {
+    context: options.context,
+    recent: options.recent,
+    audience: options.audience,
+    fields: (tree) => representable(tree, options.cwdStyle),
     contextPrefix,
   }, describe);
 }

@@ -51,6 +51,8 @@ Usage:
   <the handshake block>
   HANDSHAKE
   verify --head SHA --branch NAME --cwd PATH --fingerprint HEX12 [--workspace-mode shared] [--issued-at TIME]
+  verify --head ... --fingerprint HEX12 --seed ID [--workspace-mode worktree --worktree-path DIR
+         --worktree-branch NAME --worktree-cwd DIR]        (a v2 block as flags: one plain command)
 
 The first handshake block in the prompt is the handshake; later blocks are task content.
 
@@ -83,13 +85,65 @@ const OPTIONS = {
   fingerprint: { type: "string" },
   "workspace-mode": { type: "string" },
   "issued-at": { type: "string" },
+  seed: { type: "string" },
+  "worktree-path": { type: "string" },
+  "worktree-branch": { type: "string" },
+  "worktree-cwd": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 } as const;
 
 type Values = ParsedCli<typeof OPTIONS>["values"];
 
+/**
+ * A v2 block written from flags (`--seed` and, in worktree mode, the three worktree
+ * fields), so that a child whose shell refuses a heredoc can still pass its block in one
+ * plain command. It is parsed like any block, so a bad value takes the error path.
+ */
+function v2FromFlags(v: Values): DecodedPrompt {
+  const mode = v["workspace-mode"] ?? "shared";
+  const worktree = [v["worktree-path"], v["worktree-branch"], v["worktree-cwd"]];
+  if ([v.head, v.branch, v.cwd, v.fingerprint].some((x) => x === undefined)) {
+    throw new UsageError("--seed needs --head, --branch, --cwd and --fingerprint");
+  }
+  if (mode === "worktree" ? worktree.some((x) => x === undefined) : worktree.some(Boolean)) {
+    throw new UsageError(
+      "--worktree-path, --worktree-branch and --worktree-cwd go together, with --workspace-mode worktree",
+    );
+  }
+  const lines = [
+    "<!-- subagent-env-handshake v2 -->",
+    "",
+    `parent_head: ${v.head}`,
+    `parent_branch: ${v.branch}`,
+    `parent_cwd: ${v.cwd}`,
+    `parent_dirty_fingerprint: ${v.fingerprint}`,
+    `workspace_mode: ${mode}`,
+    `handshake_issued_at: ${v["issued-at"] ?? new Date().toISOString()}`,
+    `seed: ${v.seed}`,
+    ...(mode === "worktree"
+      ? [
+        `worktree_path: ${v["worktree-path"]}`,
+        `worktree_branch: ${v["worktree-branch"]}`,
+        `worktree_cwd: ${v["worktree-cwd"]}`,
+      ]
+      : []),
+    "",
+    "<!-- /subagent-env-handshake -->",
+    "",
+  ];
+  // A value holding a line break would add a field: it is refused as one.
+  const values = [v.head, v.branch, v.cwd, v.fingerprint, v.seed, ...worktree];
+  if (values.some((x) => x !== undefined && /[\r\n]/.test(x))) {
+    throw new UsageError("a field flag's value holds a line break");
+  }
+  const text = lines.join("\n");
+  const body = new TextEncoder().encode(text);
+  return { encoding: "utf-8", bom: new Uint8Array(), body, text, valid: true };
+}
+
 function fromFlags(v: Values): ParseResult | undefined {
+  if (v.seed !== undefined) return undefined;
   const flags: Record<FieldName, string | undefined> = {
     parent_head: v.head,
     parent_branch: v.branch,
@@ -187,7 +241,7 @@ export async function verifyMain(args: string[]): Promise<number> {
   if (!parsed) {
     let decoded: DecodedPrompt | undefined;
     try {
-      decoded = decodePrompt(await readStdin());
+      decoded = v.seed !== undefined ? v2FromFlags(v) : decodePrompt(await readStdin());
       parsed = parsePrompt(decoded);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;

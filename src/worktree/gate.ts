@@ -39,6 +39,8 @@ export interface WorktreeGateOptions {
   landed?: string;
   /** Accept evidence gate cannot check. */
   acceptUnverified: boolean;
+  /** The parent's directory (default: the current directory), for a harness hook. */
+  parent?: string;
 }
 
 /** The report with what `--worktree` adds. */
@@ -98,7 +100,7 @@ export async function worktreeGate(
   try {
     // Resolved once and pinned: every later git call of the run names this repository
     // (GIT_DIR, GIT_WORK_TREE, GIT_COMMON_DIR), whatever the shared .git comes to say.
-    const parentTop = (await pinHere()).top; // tether:guard wt-pin-parent
+    const parentTop = (await pinHere(options.parent)).top; // tether:guard wt-pin-parent
     // With --landed, the record is read back there, and the round is what the child
     // changed since it (child.round); without, since the seed.
     const child = await readChildWork(options.dir, options.seed, options.landed);

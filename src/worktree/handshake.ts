@@ -48,11 +48,20 @@ export interface WorktreeRequest {
 /** Exit code when the parent side cannot spawn. */
 const EXIT_PARENT_FAILURE = 3;
 
-function blocksFor(
+/**
+ * The v2 handshake of each child of a spawn (the harness form where no child is given).
+ *
+ * @param spawn The spawn.
+ * @param children Its children (undefined for a worktree the harness makes).
+ * @param req The cwd style and issue time.
+ * @returns One handshake per child.
+ * @throws {GitError} when a value cannot be carried in a block.
+ */
+export function blocksFor(
   spawn: Omit<Spawn, "children">,
   children: (SpawnedChild | undefined)[],
-  req: WorktreeRequest,
-) {
+  req: Pick<WorktreeRequest, "cwdStyle" | "issuedAt">,
+): V2Handshake[] {
   return children.map((child): V2Handshake => {
     const handshake: V2Handshake = {
       parent_head: spawn.live.parent_head,

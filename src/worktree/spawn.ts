@@ -204,7 +204,7 @@ async function missingDirs(dirs: readonly string[]): Promise<string[]> {
  * of an empty commit (no checkout, so no hook runs), and `git worktree remove` without
  * `--force` deletes it only when nothing is in it. A directory that holds anything stays.
  */
-async function removeEmptyDirs(dirs: readonly string[]): Promise<void> {
+export async function removeEmptyDirs(dirs: readonly string[]): Promise<void> {
   if (dirs.length === 0) return;
   const fixed = {
     GIT_AUTHOR_NAME: "tether",
@@ -544,16 +544,19 @@ async function refuseUncarried(top: string): Promise<void> {
  *
  * @param dirs The directories (relative to the current directory or absolute); git
  * creates them and refuses one that exists and is not empty.
+ * @param cwd The parent's directory (default: the current directory): a harness hook runs
+ *   where the harness started it and is told the parent's directory in its payload.
  * @returns The parent's capture, its state, the seed and the children.
  * @throws {GitError} when git fails, the parent has unmerged paths or a nested repository
  * (refused before anything is made), HEAD moved, or a child's state is not the seed's; in
  * every case nothing made is left behind.
  */
-export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
+export async function spawnWorktrees(dirs: readonly string[], cwd?: string): Promise<Spawn> {
   // The parent's repository, resolved once: every later call on the parent's side names it
   // (src/repo_pin.ts), whatever a running child writes into the shared .git meanwhile.
-  await pinHere(); // tether:guard wt-pin-spawn
-  const parent = await parentLocation();
+  await pinHere(cwd); // tether:guard wt-pin-spawn
+  const parent = await parentLocation(cwd);
+  const where = cwd === undefined ? {} : { cwd };
   const made: { path: string; branch?: string }[] = [];
   let created: string[] = [];
   let seedRef: { ref: string; seed: string } | undefined;
@@ -567,7 +570,7 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
     // is what was checked, and a failed spawn removes exactly what it created.
     const paths = await refuseInsideParent(dirs, parent.top);
     const [first, , missing] = await Promise.all([
-      captureLive(),
+      captureLive(where),
       refuseUncarried(parent.top),
       missingDirs(paths),
     ]);
@@ -602,7 +605,7 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
           left,
           early: early.resolve,
         });
-        const [entries, after] = await Promise.all([intentToAdd(parent.top), captureLive()]);
+        const [entries, after] = await Promise.all([intentToAdd(parent.top), captureLive(where)]);
         if (
           candidate.head === live.parent_head && after.parent_head === live.parent_head &&
           after.parent_dirty_fingerprint === live.parent_dirty_fingerprint
@@ -688,7 +691,7 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
  * Delete a seed ref a failed spawn wrote, unless a spawn ref now points at the seed
  * (another spawn of the same state handed it to a child).
  */
-async function dropSeedRef(ref: string, seed: string): Promise<void> {
+export async function dropSeedRef(ref: string, seed: string): Promise<void> {
   const users = await runGit(
     ["for-each-ref", "--format=%(refname)", `--points-at=${seed}`, SPAWN_REF_PREFIX],
     { allowFailure: true },

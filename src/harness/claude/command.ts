@@ -1,0 +1,179 @@
+/**
+ * `tether hook`: the one command a Claude Code settings block names for every event
+ * tether serves. It reads the payload on stdin and dispatches on `hook_event_name`.
+ *
+ * Exit codes follow what Claude Code does with them: 0 lets the harness go on (an event
+ * or shape tether does not serve passes with one line on stderr); `WorktreeCreate` exits 1
+ * when the worktree cannot be exact, which makes the harness refuse the isolated child;
+ * 2 is a usage error of the command line itself.
+ *
+ * @module
+ */
+import {
+  err,
+  helpOrVersion,
+  out,
+  parseCli,
+  readStdinText,
+  UsageError,
+  VERSION,
+} from "../../cli.ts";
+
+import { GitError } from "../../git.ts";
+import { wrapSubagentCall } from "../../handshake/command.ts";
+import { quoteLine } from "../../context/render.ts";
+import { readPayload } from "./payload.ts";
+import {
+  type Answer,
+  PASS,
+  subagentStart,
+  subagentStop,
+  tellParent,
+  worktreeCreate,
+  worktreeRemove,
+} from "./events.ts";
+import { readAgent, writeAgent } from "./agents.ts";
+
+/** The help text. */
+export const TETHER_HELP =
+  `tether ${VERSION}: Claude Code hooks that ground, isolate, gate and land subagents
+
+Usage:
+  tether hook [--context [--recent PATH]...]   < payload.json
+
+Serves, from one settings block (README, "Claude Code"):
+  PreToolUse (Agent|Task)  a shared-tree child's prompt gets the v1 block
+  WorktreeCreate           an isolated child's worktree, made from the parent's exact state
+  SubagentStart            an isolated child gets its v2 block and its Step 0 command
+  SubagentStop             its result is gated and its work landed (or it is sent back)
+  PostToolUse (Agent|Task) the parent is told the verdict of a foreground child
+  UserPromptSubmit         ... and of a background child, on its task notification
+  WorktreeRemove           a worktree with no unlanded work is removed
+
+Exit codes:
+  0  served, or passed through (an event or payload tether does not serve: one line on stderr)
+  1  WorktreeCreate failed: nothing was made (one line on stderr); or the payload is not JSON
+  2  usage error
+`;
+
+const OPTIONS = {
+  context: { type: "boolean" },
+  recent: { type: "string", multiple: true },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "V" },
+} as const;
+
+function reason(error: unknown): string {
+  if (error instanceof GitError && error.kind === "not-a-repository") return "not a git repository";
+  return error instanceof Error ? error.message : String(error);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ");
+}
+
+async function answer(a: Answer): Promise<number> {
+  if (a.stdout !== undefined) await out(a.stdout);
+  if (a.stderr !== undefined) err(oneLine(a.stderr));
+  return a.code;
+}
+
+/**
+ * Run `tether` with its arguments.
+ *
+ * @param args Command-line arguments.
+ * @returns The exit code.
+ * @throws {UsageError} for bad arguments.
+ */
+export async function tetherMain(args: string[]): Promise<number> {
+  const asked = helpOrVersion(args);
+  const { values: v, positionals } = await parseCli(asked ? [] : args, OPTIONS);
+  if (v.help || asked === "help") return await out(TETHER_HELP), 0;
+  if (v.version || asked === "version") return await out(`tether ${VERSION}\n`), 0;
+  if (positionals[0] !== "hook" || positionals.length > 1) {
+    throw new UsageError(
+      positionals.length === 0
+        ? "a subcommand is needed: tether hook"
+        : `Unknown subcommand: ${JSON.stringify(positionals.join(" "))}`,
+    );
+  }
+  if (v.recent && !v.context) throw new UsageError("--recent goes with --context");
+  const raw = await readStdinText();
+  return await answer(await serve(raw, { context: v.context ?? false, recent: v.recent ?? [] }));
+}
+
+/**
+ * Serve one payload.
+ *
+ * @param raw The payload's text.
+ * @param options The `--context` options for shared-tree children.
+ * @returns The answer.
+ */
+export async function serve(
+  raw: string,
+  options: { context: boolean; recent: string[] },
+): Promise<Answer> {
+  const event = readPayload(raw);
+  if (typeof event === "string") {
+    const create = /"hook_event_name"\s*:\s*"WorktreeCreate"/.test(raw);
+    const notJson = event.endsWith("not JSON") || event.endsWith("not a JSON object");
+    return { stderr: `tether hook: ${event}`, code: create || notJson ? 1 : 0 };
+  }
+  if ("pass" in event) return { stderr: `tether hook: ${event.pass}; passed through`, code: 0 };
+  try {
+    switch (event.event) {
+      case "PreToolUse":
+        // An isolated child is grounded by SubagentStart, in its own worktree.
+        if (event.input.isolation === "worktree") return PASS;
+        return {
+          code: await wrapSubagentCall(raw, {
+            ...options,
+            audience: "private",
+            cwdStyle: "native",
+          }),
+        };
+      case "WorktreeCreate":
+        return await worktreeCreate(event.cwd, event.name);
+      case "SubagentStart":
+        return await subagentStart(event.cwd, event.agent);
+      case "SubagentStop":
+        return await stop(event.cwd, event.agent, event.message);
+      case "PostToolUse":
+        return event.agent === undefined
+          ? PASS
+          : await tellParent("PostToolUse", event.cwd, [event.agent]);
+      case "UserPromptSubmit":
+        return await tellParent("UserPromptSubmit", event.cwd, event.agents);
+      case "WorktreeRemove":
+        return await worktreeRemove(event.cwd, event.path);
+    }
+  } catch (error) {
+    if (event.event === "WorktreeCreate") {
+      return { stderr: `tether hook: cannot make the worktree: ${reason(error)}`, code: 1 };
+    }
+    return { stderr: `tether hook: ${event.event}: ${reason(error)}`, code: 0 };
+  }
+}
+
+/** `SubagentStop`, where a failure of the gate itself is kept as the verdict for the parent. */
+async function stop(cwd: string, agent: string, message: string): Promise<Answer> {
+  try {
+    return await subagentStop(cwd, agent, message);
+  } catch (error) {
+    const record = await readAgent(cwd, agent);
+    if (record !== undefined && record.outcome === undefined) {
+      await writeAgent(record.parent, {
+        ...record,
+        outcome: {
+          status: "failed",
+          text: `tether: subagent ${agent} could not be judged (${
+            reason(error)
+          }); nothing landed. Its work is kept in ${
+            quoteLine(record.worktree)
+          } on the branch ${record.branch} (seed ${record.seed}).`,
+        },
+      });
+    }
+    return { stderr: `tether hook: SubagentStop: ${reason(error)}`, code: 0 };
+  }
+}
