@@ -56,3 +56,20 @@ export function assertExcludes(text: string, part: string): void {
     `expected ${JSON.stringify(text)} not to include ${JSON.stringify(part)}`,
   );
 }
+
+/**
+ * Assert that a text matches a pattern.
+ *
+ * @example
+ * ```ts
+ * assertMatch("environment-verified: abc", /^environment-verified: /);
+ * ```
+ * @param text The text.
+ * @param pattern The pattern.
+ * @throws {Error} when it does not match, quoting the text.
+ */
+export function assertMatch(text: string, pattern: RegExp): void {
+  if (!pattern.test(text)) {
+    throw new Error(`Expected ${JSON.stringify(text)} to match ${pattern}`);
+  }
+}

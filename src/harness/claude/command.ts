@@ -52,7 +52,7 @@ Serves, from one settings block (README, "Claude Code"):
 
 Exit codes:
   0  served, or passed through (an event or payload tether does not serve: one line on stderr)
-  1  WorktreeCreate failed: nothing was made (one line on stderr); or the payload is not JSON
+  1  WorktreeCreate failed, or its payload is malformed: nothing was made (one line on stderr)
   2  usage error
 `;
 
@@ -115,9 +115,10 @@ export async function serve(
 ): Promise<Answer> {
   const event = readPayload(raw);
   if (typeof event === "string") {
-    const create = /"hook_event_name"\s*:\s*"WorktreeCreate"/.test(raw);
-    const notJson = event.endsWith("not JSON") || event.endsWith("not a JSON object");
-    return { stderr: `tether hook: ${event}`, code: create || notJson ? 1 : 0 };
+    // Only a creation must fail when it cannot be served: any other event goes on as it
+    // would without tether.
+    const create = raw.includes("WorktreeCreate");
+    return { stderr: `tether hook: ${event}`, code: create ? 1 : 0 };
   }
   if ("pass" in event) return { stderr: `tether hook: ${event.pass}; passed through`, code: 0 };
   try {

@@ -14,7 +14,13 @@
 import { basename, dirname } from "node:path";
 import { buildV2Block } from "../../handshake/v2/block.ts";
 import { blocksFor } from "../../worktree/handshake.ts";
-import { parentLocation, removeEmptyDirs, spawnWorktrees } from "../../worktree/spawn.ts";
+import {
+  dropSeedRef,
+  parentLocation,
+  removeEmptyDirs,
+  spawnWorktrees,
+} from "../../worktree/spawn.ts";
+import { SEED_REF_PREFIX } from "../../seed/commit.ts";
 import { renderWorktree, worktreeGate, type WorktreeGateReport } from "../../worktree/gate.ts";
 import { readChildWork, removeChild } from "../../worktree/land.ts";
 import { renderReport } from "../../gate/render.ts";
@@ -120,13 +126,9 @@ export async function subagentStart(cwd: string, agent: string): Promise<Answer>
   return context("SubagentStart", startContext(record.block));
 }
 
-function verdictText(record: AgentRecord, report: WorktreeGateReport): string {
-  return renderReport(report) + renderWorktree(report);
-}
-
 function outcomeOf(record: AgentRecord, report: WorktreeGateReport, given: boolean): Outcome {
   const head = `tether: subagent ${record.agent} (worktree ${record.worktree})`;
-  const detail = verdictText(record, report).trimEnd();
+  const detail = (renderReport(report) + renderWorktree(report)).trimEnd();
   const land = report.land;
   if (report.verdict === "reject") {
     const why = given ? "its result was rejected" : "it gave no SubagentResult";
@@ -200,6 +202,9 @@ export async function subagentStop(cwd: string, agent: string, message: string):
   const outcome = outcomeOf(record, report, result !== undefined);
   await writeAgent(record.parent, { ...record, stops, outcome });
   if (outcome.status === "landed" || outcome.status === "nothing") {
+    // The worktree and its branch went with the land; its seed ref and the directory that
+    // held the worktree go too, unless another child still uses them.
+    await dropSeedRef(`${SEED_REF_PREFIX}${record.seed}`, record.seed);
     await removeEmptyDirs([dirname(record.worktree)]);
   }
   return PASS;
