@@ -106,7 +106,7 @@ export async function bundleOne(name: BinaryName, outDir: string): Promise<strin
 /**
  * Bundle every binary into a directory (created when missing).
  *
- * @param outDir Where to write the four files.
+ * @param outDir Where to write the files.
  * @returns The written paths, by binary.
  * @throws {Error} as {@linkcode bundleOne}.
  */

@@ -12,7 +12,7 @@
  * answer. DIR defaults to Deno's own install root (`$DENO_INSTALL_ROOT`, else `~/.deno`),
  * as `deno install -g` uses.
  *
- * Running it again replaces the four commands (a command of the same name that tether did
+ * Running it again replaces the five commands (a command of the same name that tether did
  * not install is left alone unless `--force`). Uninstall removes only what tether installed.
  *
  * Exit codes: 0 done, 1 could not install (nothing replaced), 2 usage error.
@@ -25,7 +25,7 @@ import { pathToFileURL } from "node:url";
 import { type BinaryName, PERMISSIONS } from "../src/permissions.ts";
 import { bundleAll, NAMES } from "./bundle.ts";
 
-const HELP = `Install tether's four commands with deno install -g.
+const HELP = `Install tether's five commands with deno install -g.
 
 Usage:
   deno task install [--root DIR] [--force]
@@ -40,7 +40,7 @@ Options:
 
 const decoder = new TextDecoder();
 
-/** Where the four commands live under an install root. */
+/** Where the five commands live under an install root. */
 export interface Layout {
   root: string;
   bin: string;
@@ -111,7 +111,7 @@ function lastLine(text: string): string {
 }
 
 /**
- * Install the four commands under a root, replacing tether's own earlier install.
+ * Install the five commands under a root, replacing tether's own earlier install.
  *
  * @param where The layout.
  * @param force Replace commands of the same name that tether did not install.

@@ -48,14 +48,14 @@ async function runBundle(name: BinaryName, args: string[], options: RunOptions &
   });
 }
 
-Deno.test("deno task bundle writes four files that import nothing but node: built-ins", async () => {
+Deno.test("deno task bundle writes one file per command that import nothing but node: built-ins", async () => {
   const { dir } = await bundles();
   for (const name of NAMES) {
     const text = await Deno.readTextFile(join(dir, `${name}.js`));
     assertEquals(text.startsWith(bundleHeader(name)), true, name);
     assertEquals(foreignImports(text), [], name);
   }
-  // Nothing but the four bundles: no half-written file left behind.
+  // Nothing but the bundles: no half-written file left behind.
   const files = [];
   for await (const entry of Deno.readDir(dir)) files.push(entry.name);
   assertEquals(files.sort(), NAMES.map((n) => `${n}.js`).sort());

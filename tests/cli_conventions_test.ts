@@ -9,7 +9,7 @@ import type { BinaryName } from "../src/permissions.ts";
 import config from "../deno.json" with { type: "json" };
 import { bin, commitAll, git, makeRepo, ROOT, run, tempDir, writeFiles } from "./_helpers.ts";
 
-const BINARIES: BinaryName[] = ["handshake", "verify", "gate", "coord"];
+const BINARIES: BinaryName[] = ["handshake", "verify", "gate", "coord", "tether"];
 
 /** Run an entry point with other flags than its own. */
 function runWith(name: BinaryName, flags: string[], args: string[], cwd: string, stdin?: string) {

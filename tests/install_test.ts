@@ -1,5 +1,5 @@
 /**
- * `deno task install` / `deno task uninstall` in a temp install root: the four commands
+ * `deno task install` / `deno task uninstall` in a temp install root: the five commands
  * with exactly their flags, runnable by path from a directory outside the project,
  * replaced on a second install, removed by uninstall, and never a command of the same
  * name that tether did not install.
@@ -48,7 +48,7 @@ async function snapshot(root: string): Promise<Record<string, string>> {
   return files;
 }
 
-Deno.test("deno task install puts the four commands under Deno's install root; they run by path, uninstall removes them", async (t) => {
+Deno.test("deno task install puts the five commands under Deno's install root; they run by path, uninstall removes them", async (t) => {
   const root = await tempDir("tether-install-");
 
   await t.step(

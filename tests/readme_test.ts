@@ -127,7 +127,7 @@ Deno.test("README: the coord quick start runs as written: handoff, wait, inbox, 
   });
 });
 
-Deno.test("README: the Claude Code settings run handshake hook for Task and Agent only", async () => {
+Deno.test("README: the Claude Code settings run tether hook, PreToolUse for Task and Agent only", async () => {
   await onSite(async (site) => {
     const json = /^```json\n(\{\n {2}"hooks"[\s\S]*?)^```$/m.exec(README)?.[1];
     assertOk(json, "no settings.json block in the README");

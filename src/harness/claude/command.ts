@@ -50,6 +50,12 @@ Serves, from one settings block (README, "Claude Code"):
   UserPromptSubmit         ... and of a background child, on its task notification
   WorktreeRemove           a worktree with no unlanded work is removed
 
+Options:
+  --context            add the [working-context] block to a shared-tree child's prompt
+  --recent PATH        a recent file for the working context (repeatable)
+  -h, --help, help     this text
+  -V, --version        the version
+
 Exit codes:
   0  served, or passed through (an event or payload tether does not serve: one line on stderr)
   1  WorktreeCreate failed, or its payload is malformed: nothing was made (one line on stderr)
