@@ -169,7 +169,7 @@ const CASES: GuardCase[] = [
   {
     guard: "f5: git resolves parent_cwd from /, not from the asker's directory",
     mutations: [{
-      file: "src/handshake/verification.ts",
+      file: "src/handshake/location.ts",
       find: "neutralStart: true, // tether:guard f5-neutral-start",
       replace: "",
     }],
@@ -189,7 +189,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a directory outside the work tree has no location",
     mutations: [{
-      file: "src/handshake/capture.ts",
+      file: "src/handshake/location.ts",
       find: `if (inside !== "true" || `,
       replace: "if (false || ",
     }],

@@ -31,6 +31,8 @@ import {
 import { quoteLine } from "../seed/paths.ts";
 import { absoluteDir, HOST_OS } from "./cwd.ts";
 import { fingerprint } from "./fingerprint.ts";
+import { LOCATION_ARGS, parseLocation } from "./location.ts";
+import { branchValue, parseHeadRef } from "./branch.ts";
 import type { TreeState } from "./fields.ts";
 import { sameBytes } from "../encoding.ts";
 
@@ -44,13 +46,6 @@ export interface LiveTree extends TreeState {
 
 /** How many times a capture is taken again when HEAD moves under it. */
 export const CAPTURE_ATTEMPTS = 5;
-
-/** The arguments that print where a directory sits: inside-work-tree, top level, prefix. */
-export const LOCATION_ARGS: readonly string[] = [
-  "--is-inside-work-tree",
-  "--show-toplevel",
-  "--show-prefix",
-];
 
 /**
  * What the probe asks: every path the environment could redirect (git dir, common dir,
@@ -185,89 +180,6 @@ export function environmentSettings(
 }
 
 const decoder = new TextDecoder();
-
-/**
- * Read the location of a directory from `git rev-parse --is-inside-work-tree
- * --show-toplevel --show-prefix` output lines: `top/prefix` when the directory is inside
- * the work tree and the output has exactly the expected lines, undefined otherwise (a
- * directory outside the work tree gets an empty prefix, and a path holding a newline
- * would shift the lines: neither may identify a directory).
- *
- * @example Inside, outside, and a newline in a path
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * assertEquals(parseLocation(["true", "/r", "a/b/"]), "/r/a/b/");
- * assertEquals(parseLocation(["false", "/r", ""]), undefined);
- * assertEquals(parseLocation(["true", "/r", "x", "a/"]), undefined);
- * ```
- * @param lines The three output lines (without the final empty line).
- * @returns `top/prefix`, or undefined.
- */
-export function parseLocation(lines: readonly string[]): string | undefined {
-  if (lines.length !== 3) return undefined;
-  const [inside, top, prefix] = lines as [string, string, string];
-  if (inside !== "true" || !top.startsWith("/") && !/^[A-Za-z]:\//.test(top)) return undefined;
-  if (prefix !== "" && !prefix.endsWith("/")) return undefined;
-  return `${top}/${prefix}`;
-}
-
-/**
- * Read the branch from `git symbolic-ref -q HEAD`: the ref HEAD is attached to, or `HEAD`
- * when HEAD is detached (exit 1, nothing printed). Anything else is no answer.
- *
- * @example Attached, detached, and failures
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * const r = (code: number, out: string, err = "") => ({ code, stdout: new TextEncoder().encode(out), stderr: err });
- * assertEquals(parseHeadRef(r(0, "refs/heads/main\n")), "refs/heads/main");
- * assertEquals(parseHeadRef(r(1, "")), "HEAD");
- * assertEquals(parseHeadRef(r(0, "\n")), undefined);
- * assertEquals(parseHeadRef(r(128, "", "fatal: not a git repository")), undefined);
- * ```
- * @param result What `git symbolic-ref -q HEAD` returned.
- * @returns The ref, `HEAD`, or undefined when the answer is not one of those.
- */
-export function parseHeadRef(result: GitResult): string | undefined {
-  const text = decoder.decode(result.stdout);
-  if (result.code === 1 && text === "" && result.stderr === "") return "HEAD";
-  if (result.code !== 0 || !/^refs\/[^\n]+\n$/.test(text)) return undefined;
-  return text.slice(0, -1);
-}
-
-/**
- * The block's spelling of a branch ref, as `git rev-parse --abbrev-ref HEAD` prints it in
- * a repository where no other ref shares the name: `refs/heads/x` → `x`, detached → `HEAD`.
- * A ref outside `refs/heads/` keeps its full name; it is no branch and matches none.
- *
- * @example Branch, detached, elsewhere
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * assertEquals(branchValue("refs/heads/feature/x"), "feature/x");
- * assertEquals(branchValue("HEAD"), "HEAD");
- * assertEquals(branchValue("refs/remotes/origin/main"), "refs/remotes/origin/main");
- * ```
- * @param ref What {@linkcode parseHeadRef} read.
- * @returns The value for `parent_branch`.
- */
-export function branchValue(ref: string): string {
-  return ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : ref;
-}
-
-/**
- * The ref a block's `parent_branch` names: `HEAD` (detached) or `refs/heads/<value>`.
- *
- * @example Branch and detached
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * assertEquals(branchRef("main"), "refs/heads/main");
- * assertEquals(branchRef("HEAD"), "HEAD");
- * ```
- * @param value The block's value.
- * @returns The ref it names.
- */
-export function branchRef(value: string): string {
-  return value === "HEAD" ? "HEAD" : `refs/heads/${value}`;
-}
 
 /** Where git says the current directory is, confirmed without the caller's environment. */
 interface Probe {
