@@ -140,8 +140,8 @@ const CASES: GuardCase[] = [
     guard: "f3: the branch compared as a ref",
     mutations: [{
       file: "src/handshake/verification.ts",
-      find: "const sameBranch = branchRef(expected.parent_branch) === live.headRef;",
-      replace: "const sameBranch = expected.parent_branch === observed.parent_branch;",
+      find: "branchRef(expected.parent_branch) === live.headRef; // tether:guard f3-branch-ref",
+      replace: "expected.parent_branch === observed.parent_branch;",
     }],
     file: "tests/verify_review_test.ts",
     filter: "remote-tracking ref",

@@ -32,7 +32,7 @@ import { quoteLine } from "../seed/paths.ts";
 import { absoluteDir, HOST_OS } from "./cwd.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { LOCATION_ARGS, parseLocation } from "./location.ts";
-import { branchValue, parseHeadRef } from "./branch.ts";
+import { branchValue, parseHeadRef, readSpelling, type Spelling } from "./branch.ts";
 import type { TreeState } from "./fields.ts";
 import { sameBytes } from "../encoding.ts";
 
@@ -359,6 +359,8 @@ interface Moment {
   head: string;
   ref: string;
   status: GitResult;
+  /** What `git rev-parse --abbrev-ref HEAD` printed for `ref`, when asked and clear. */
+  abbrev: string | undefined;
 }
 
 /** A capture's readers for after status: up while status runs, asked once it has ended. */
@@ -494,6 +496,7 @@ async function readAfter(
  * @param cwd Where to capture.
  * @param before HEAD and the ref it is attached to, being read.
  * @param started Called once status has started; gives the readers for after it, if any.
+ * @param spell Also read the seed's spelling of the branch (for a block), while status runs.
  * @returns The moment, or undefined when HEAD moved.
  */
 async function attempt(
@@ -501,6 +504,7 @@ async function attempt(
   cwd: string | undefined,
   before: Before,
   started: () => Readers | undefined,
+  spell: boolean,
 ): Promise<Moment | undefined> {
   const attached = await before.attached;
   const probed = await where;
@@ -513,7 +517,11 @@ async function attempt(
     const running = runGit(STATUS_ARGS, { ...at(cwd), env: STATUS_ENV, keepReplaceObjects: true }); // parity with the bash recipe
     running.catch(() => {});
     const readers = started();
-    return { result: await running, readers };
+    // Inside the window the reflogs vouch for, so it speaks of the HEAD status saw.
+    const spelling: Promise<Spelling | undefined> = spell
+      ? readSpelling(cwd)
+      : Promise.resolve(undefined);
+    return { result: await running, readers, spelling };
   })();
   // HEAD and the branch are read before the reflogs: what they say held from the first
   // reflog read to the second.
@@ -523,7 +531,11 @@ async function attempt(
     after = { head: headAfter, ref: refAfter, reflog: await reflogId(reflogs, cwd) };
   }
   const still = after.reflog === reflog && after.head === head && after.ref === attached; // tether:guard f4-still
-  return still ? { head, ref: attached, status: status.result } : undefined;
+  if (!still) return undefined;
+  // Only an answer about the ref read here spells it; otherwise tether's own spelling stands.
+  const spelled = await status.spelling;
+  const abbrev = spelled?.ref === attached ? spelled.abbrev : undefined;
+  return { head, ref: attached, status: status.result, abbrev };
 }
 
 /**
@@ -599,12 +611,14 @@ type Started = () => void;
  * @param started Called once the first status has started, or the capture ended without.
  * @param linger Do not wait for the readers after status to exit (they have been told to):
  *   for a process that exits right after the capture.
+ * @param spell Spell the branch as the seed's command prints it.
  * @returns The live tree.
  */
 async function capture(
   cwd: string | undefined,
   started: Started = () => {},
   linger = false,
+  spell = false,
 ): Promise<LiveTree> {
   // Status is the slow part, and the first one waits for three answers only: where the
   // reflogs are (the probe with the caller's environment), the branch HEAD is attached to,
@@ -638,7 +652,8 @@ async function capture(
     for (let n = 1; n <= CAPTURE_ATTEMPTS; n++) {
       let moment: Moment | undefined;
       try {
-        moment = await attempt(probing.where, cwd, n === 1 ? first : readBefore(cwd), rest);
+        const before = n === 1 ? first : readBefore(cwd);
+        moment = await attempt(probing.where, cwd, before, rest, spell);
       } catch (error) {
         await checked();
         throw error;
@@ -648,7 +663,7 @@ async function capture(
         await assertStatusWithoutConfig(where, cwd, moment.status);
         return {
           parent_head: moment.head,
-          parent_branch: branchValue(moment.ref),
+          parent_branch: moment.abbrev ?? branchValue(moment.ref),
           parent_cwd: cwd ?? Deno.cwd(),
           parent_dirty_fingerprint: await fingerprint(moment.status.stdout),
           location: where.location,
@@ -700,10 +715,16 @@ export function prestartCapture(): Promise<void> {
   return promise;
 }
 
-/** Where {@linkcode captureLive} captures. */
+/** Where {@linkcode captureLive} captures, and for whom. */
 export interface CaptureOptions {
   /** The directory to capture in, through `git -C` (default: the current directory). */
   cwd?: string;
+  /**
+   * The capture is for a block: `parent_branch` as `git rev-parse --abbrev-ref HEAD`
+   * prints it (`heads/<name>` when a tag shares the name), so the seed's own Step 0
+   * agrees. A git call more; verify, which compares refs, need not ask.
+   */
+  seedSpelling?: boolean;
 }
 
 /**
@@ -726,7 +747,9 @@ export function captureDirectory(options: CaptureOptions = {}): string {
  * unclear answer, is pointed elsewhere by the environment, or HEAD keeps moving.
  */
 export function captureLive(options: CaptureOptions = {}): Promise<LiveTree> {
-  if (options.cwd !== undefined) return capture(captureDirectory(options));
+  const spell = options.seedSpelling ?? false;
+  if (options.cwd !== undefined) return capture(captureDirectory(options), undefined, false, spell);
+  if (spell) return capture(undefined, undefined, false, true); // never verify's early capture
   const live = early ?? capture(undefined);
   early = undefined;
   return live;

@@ -13,7 +13,7 @@ import {
 } from "./fields.ts";
 import { GitError } from "../git.ts";
 import { captureDirectory, captureLive, type LiveTree } from "./capture.ts";
-import { branchRef } from "./branch.ts";
+import { branchRef, spelledHere } from "./branch.ts";
 import { locate } from "./location.ts";
 import type { ParseResult } from "./block.ts";
 
@@ -173,7 +173,13 @@ export async function verifyLive(
   }
   const resolved = await expectedResolved;
   const sameCwd = resolved !== undefined && resolved === live.location; // tether:guard f1-location
-  const sameBranch = branchRef(expected.parent_branch) === live.headRef;
+  // The block names the ref HEAD is on, in tether's spelling (`refs/heads/<value>`) or in the
+  // seed's as git gives it here and now (`heads/<name>` when a tag shares the name); a tag,
+  // a remote-tracking ref or another branch that git prints alike is never that ref.
+  const asTether = branchRef(expected.parent_branch) === live.headRef; // tether:guard f3-branch-ref
+  const asSeed = !asTether && await spelledHere(expected.parent_branch, live.headRef, where.cwd);
+  if (asSeed) observed.parent_branch = expected.parent_branch; // what Step 0's command prints here
+  const sameBranch = asTether || asSeed;
   const diverged = diverge(expected, observed, sameCwd, sameBranch);
   return diverged.length === 0
     ? { status: "match", tag: "environment-verified", expected, observed, diverged, reason: null }
