@@ -30,6 +30,27 @@ const CASES: GuardCase[] = [
     file: COMPAT,
     filter: "never matches HEAD on the branch x",
   },
+  {
+    guard: "a $PWD is written as parent_cwd only when git locates it at this very directory",
+    mutations: [{
+      file: "src/handshake/capture.ts",
+      find:
+        "return (await locate(pwd)) === where.location ? pwd : physical; // tether:guard cwd-pwd-same-dir",
+      replace: "return pwd;",
+    }],
+    file: COMPAT,
+    filter: "naming another directory is never written",
+  },
+  {
+    guard: "a field given twice is the error path, whatever the order",
+    mutations: [{
+      file: "src/handshake/block.ts",
+      find: "if (values[field] !== undefined) { // tether:guard f7-repeated-field",
+      replace: "if (false) {",
+    }],
+    file: COMPAT,
+    filter: "a field given twice",
+  },
 ];
 
 Deno.test("mutation: disabling each original-helper compatibility guard makes its test fail", async (t) => {

@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { PERMISSIONS } from "../src/permissions.ts";
-import { git, makeRepo, ROOT, type Run, run } from "./_helpers.ts";
+import { git, makeRepo, ROOT, type Run, run, tempDir, writeFiles } from "./_helpers.ts";
 
 /** The seed's fields in schema order. */
 const SCHEMA_ORDER = [
@@ -95,6 +95,15 @@ function fieldsOf(block: string): Record<string, string> {
   );
 }
 
+/** The same block with its field lines in reverse order. */
+function reversed(block: string): string {
+  const lines = block.split("\n");
+  const at = lines.map((l, i) => /^[a-z_]+: /.test(l) ? i : -1).filter((i) => i >= 0);
+  const fields = at.map((i) => lines[i]!).reverse();
+  at.forEach((i, n) => lines[i] = fields[n]!);
+  return lines.join("\n");
+}
+
 /** tether's block holds, field by field, what the seed's commands print live in `dir`. */
 async function assertSeedValues(dir: string, block: string): Promise<void> {
   const live = fieldsOf(await originalBlock(dir));
@@ -175,4 +184,90 @@ Deno.test("original helper: HEAD put on a tag named like the branch never matche
   const r = await verifyJson(repo, block);
   assertEquals(r.code, 1, r.text);
   assertEquals(r.verdict.diverged, ["parent_branch"]);
+});
+
+Deno.test("original helper: a directory reached through a symlink matches both ways, and both halt in another directory", async () => {
+  const repo = await makeRepo({ files: { "README.md": "r\n", "sub/a.txt": "a\n" } });
+  const link = join(await tempDir(), "link");
+  await Deno.symlink(repo, link);
+  const original = await originalBlock(link);
+  assertEquals(fieldsOf(original).parent_cwd, link);
+  const mine = await tetherBlock(link);
+  assertIncludes(mine, `parent_cwd: ${link}\n`);
+  await assertSeedValues(link, mine);
+
+  assertEquals((await verifyJson(link, original)).code, 0);
+  assertEquals((await originalStep0(link, mine)).stdout, "match\n");
+  // tether still takes either spelling of the one directory.
+  assertEquals((await verifyJson(repo, mine)).code, 0);
+  assertEquals((await verifyJson(link, mine.replace(link, repo))).code, 0);
+
+  const sub = join(link, "sub");
+  const halted = await verifyJson(sub, original);
+  assertEquals(halted.code, 1, halted.text);
+  assertEquals(halted.verdict.diverged, ["parent_cwd"]);
+  const step0 = await originalStep0(sub, mine);
+  assertEquals([step0.code, step0.stdout], [1, "Diverged fields: parent_cwd\n"]);
+});
+
+Deno.test("original helper: a $PWD naming another directory is never written as parent_cwd", async () => {
+  const repo = await makeRepo();
+  const other = join(await tempDir(), "other");
+  await git(repo, ["clone", "-q", repo, other]); // the same commit, branch and clean status
+  const argv = [
+    "run",
+    "--quiet",
+    "--no-prompt",
+    ...PERMISSIONS.handshake,
+    join(ROOT, "handshake.ts"),
+  ];
+  const h = await run(Deno.execPath(), argv, { cwd: repo, env: { PWD: other, NO_COLOR: "1" } });
+  assertEquals(h.code, 0, h.stderr);
+  assertIncludes(h.stdout, `parent_cwd: ${repo}\n`);
+  const r = await verifyJson(other, h.stdout);
+  assertEquals(r.code, 1, r.text);
+  assertEquals(r.verdict.diverged, ["parent_cwd"]);
+});
+
+Deno.test("original helper: the fields in another order match both ways, and both halt after an edit", async () => {
+  const repo = await makeRepo();
+  const order = [...SCHEMA_ORDER].reverse();
+  const original = await originalBlock(repo, order);
+  assertEquals(
+    original.split("\n")[1],
+    "handshake_issued_at: " + fieldsOf(original).handshake_issued_at,
+  );
+  const mine = reversed(await tetherBlock(repo));
+  assertEquals(mine.split("\n")[2]!.startsWith("handshake_issued_at: "), true);
+
+  assertEquals((await verifyJson(repo, original)).code, 0);
+  assertEquals((await verifyJson(repo, mine)).code, 0);
+  assertEquals((await originalStep0(repo, mine)).stdout, "match\n");
+
+  await writeFiles(repo, { "notes.md": "an edit\n" });
+  const halted = await verifyJson(repo, original);
+  assertEquals(halted.code, 1, halted.text);
+  assertEquals(halted.verdict.diverged, ["parent_dirty_fingerprint"]);
+  const step0 = await originalStep0(repo, mine);
+  assertEquals([step0.code, step0.stdout], [1, "Diverged fields: parent_dirty_fingerprint\n"]);
+});
+
+Deno.test("original helper: a field given twice or an unknown field stays the error path, in any order", async () => {
+  const repo = await makeRepo();
+  const original = await originalBlock(repo, [...SCHEMA_ORDER].reverse());
+  const cases = {
+    twice: original.replace(
+      "workspace_mode: shared\n",
+      "workspace_mode: shared\nparent_branch: other\n",
+    ),
+    unknown: original.replace(
+      "workspace_mode: shared\n",
+      "workspace_mode: shared\nparent_user: ann\n",
+    ),
+    missing: original.replace(/^parent_cwd: .*\n/m, ""),
+  };
+  for (const [name, block] of Object.entries(cases)) {
+    const r = await verifyJson(repo, block);
+    assertEquals([name, r.code, r.verdict.status], [name, 3, "error"], r.text);
+  }
 });

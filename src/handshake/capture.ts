@@ -29,11 +29,11 @@ import {
   UNBORN_MESSAGE,
 } from "../git.ts";
 import { quoteLine } from "../seed/paths.ts";
-import { absoluteDir, HOST_OS } from "./cwd.ts";
+import { absoluteDir, HOST_OS, isShellPwd } from "./cwd.ts";
 import { fingerprint } from "./fingerprint.ts";
-import { LOCATION_ARGS, parseLocation } from "./location.ts";
+import { locate, LOCATION_ARGS, parseLocation } from "./location.ts";
 import { branchValue, parseHeadRef, readSpelling, type Spelling } from "./branch.ts";
-import type { TreeState } from "./fields.ts";
+import { type TreeState, validateField } from "./fields.ts";
 import { sameBytes } from "../encoding.ts";
 
 /** A capture of the live tree. */
@@ -236,7 +236,7 @@ function startProbe(cwd: string | undefined): Probing {
     ...at(cwd),
     parse: true,
     ownRepository: true,
-    traceEnv: [...STATUS_VARIABLES, ...HOME_VARIABLES],
+    traceEnv: [...STATUS_VARIABLES, ...HOME_VARIABLES, "PWD"], // PWD: what the caller's `pwd` prints
     keepReplaceObjects: true, // so the trace names the caller's GIT_NO_REPLACE_OBJECTS, not tether's
   });
   const where = mine.then((r) => readProbe(decoder.decode(r.stdout), r));
@@ -611,7 +611,7 @@ type Started = () => void;
  * @param started Called once the first status has started, or the capture ended without.
  * @param linger Do not wait for the readers after status to exit (they have been told to):
  *   for a process that exits right after the capture.
- * @param spell Spell the branch as the seed's command prints it.
+ * @param spell Spell the branch and the current directory as the seed's commands print them.
  * @returns The live tree.
  */
 async function capture(
@@ -664,7 +664,7 @@ async function capture(
         return {
           parent_head: moment.head,
           parent_branch: moment.abbrev ?? branchValue(moment.ref),
-          parent_cwd: cwd ?? Deno.cwd(),
+          parent_cwd: cwd ?? (spell ? await shellCwd(where) : Deno.cwd()),
           parent_dirty_fingerprint: await fingerprint(moment.status.stdout),
           location: where.location,
           headRef: moment.ref,
@@ -715,14 +715,33 @@ export function prestartCapture(): Promise<void> {
   return promise;
 }
 
+/**
+ * The current directory as the caller's shell `pwd` prints it: `$PWD` (which git's trace
+ * names, as tether reads no environment) when it is a logical path git locates at the
+ * same directory as this one, such as a path through a symlink; otherwise the resolved
+ * path. The check costs a git call only when the two spellings differ.
+ *
+ * @param where The confirmed probe of the current directory.
+ * @returns The spelling for `parent_cwd`.
+ */
+async function shellCwd(where: Probe): Promise<string> {
+  const physical = Deno.cwd();
+  const pwd = where.traced.PWD;
+  if (pwd === undefined || pwd === physical || where.location === undefined) return physical;
+  if (!isShellPwd(pwd, HOST_OS) || validateField("parent_cwd", pwd) !== undefined) return physical;
+  // A stale or foreign $PWD is never written: only one git names as this very directory.
+  return (await locate(pwd)) === where.location ? pwd : physical; // tether:guard cwd-pwd-same-dir
+}
+
 /** Where {@linkcode captureLive} captures, and for whom. */
 export interface CaptureOptions {
   /** The directory to capture in, through `git -C` (default: the current directory). */
   cwd?: string;
   /**
    * The capture is for a block: `parent_branch` as `git rev-parse --abbrev-ref HEAD`
-   * prints it (`heads/<name>` when a tag shares the name), so the seed's own Step 0
-   * agrees. A git call more; verify, which compares refs, need not ask.
+   * prints it (`heads/<name>` when a tag shares the name) and, in the current directory,
+   * `parent_cwd` as `pwd` prints it (a symlinked spelling kept), so the seed's own Step 0
+   * agrees. A git call or two more; verify, which compares refs and locations, need not ask.
    */
   seedSpelling?: boolean;
 }
