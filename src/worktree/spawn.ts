@@ -38,6 +38,9 @@ import { BRANCH_PREFIX, branchName, listPaths, SPAWN_REF_PREFIX } from "./plan.t
 /** How many children are filled (or added) at once: one per core, at least two. */
 const FILL_CONCURRENCY = Math.max(2, navigator.hardwareConcurrency ?? 2);
 
+/** The parent's captures feed its blocks: branch and directory spelled as in a v1 block. */
+const FOR_BLOCK = { seedSpelling: true } as const;
+
 /** One child worktree. */
 export interface SpawnedChild {
   /** Absolute top level. */
@@ -567,7 +570,7 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
     // is what was checked, and a failed spawn removes exactly what it created.
     const paths = await refuseInsideParent(dirs, parent.top);
     const [first, , missing] = await Promise.all([
-      captureLive(),
+      captureLive(FOR_BLOCK),
       refuseUncarried(parent.top),
       missingDirs(paths),
     ]);
@@ -602,7 +605,10 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
           left,
           early: early.resolve,
         });
-        const [entries, after] = await Promise.all([intentToAdd(parent.top), captureLive()]);
+        const [entries, after] = await Promise.all([
+          intentToAdd(parent.top),
+          captureLive(FOR_BLOCK),
+        ]);
         if (
           candidate.head === live.parent_head && after.parent_head === live.parent_head &&
           after.parent_dirty_fingerprint === live.parent_dirty_fingerprint
@@ -706,7 +712,7 @@ async function dropSeedRef(ref: string, seed: string): Promise<void> {
  */
 export async function seedParent(cwd?: string): Promise<Omit<Spawn, "children">> {
   const parent = await parentLocation(cwd);
-  const where = cwd === undefined ? {} : { cwd };
+  const where = cwd === undefined ? FOR_BLOCK : { ...FOR_BLOCK, cwd };
   for (let attempt = 1;; attempt++) {
     const live = await captureLive(where);
     const left = new Set<string>();
