@@ -111,3 +111,23 @@ Deno.test("property: one block amid arbitrary prose is found; dropping any field
     { numRuns: 200 },
   );
 });
+
+Deno.test("property: the fields in any order mean the same; a field given twice is an error", () => {
+  fc.assert(
+    fc.property(
+      handshake,
+      fc.shuffledSubarray([0, 1, 2, 3, 4, 5], { minLength: 6, maxLength: 6 }),
+      fc.integer({ min: 0, max: 5 }),
+      (h, order, twice) => {
+        const lines = buildBlock(h).split("\n");
+        const fields = lines.slice(2, 8);
+        const shuffled = order.map((i) => fields[i]!);
+        const text = (body: string[]) => [...lines.slice(0, 2), ...body, ...lines.slice(8)];
+        assertEquals(parseBlock(text(shuffled).join("\n")), { kind: "block", handshake: h });
+        const doubled = [...shuffled, fields[twice]!];
+        assertEquals(parseBlock(text(doubled).join("\n")).kind, "error");
+      },
+    ),
+    { numRuns: 200 },
+  );
+});

@@ -140,8 +140,8 @@ const CASES: GuardCase[] = [
     guard: "f3: the branch compared as a ref",
     mutations: [{
       file: "src/handshake/verification.ts",
-      find: "const sameBranch = branchRef(expected.parent_branch) === live.headRef;",
-      replace: "const sameBranch = expected.parent_branch === observed.parent_branch;",
+      find: "branchRef(expected.parent_branch) === live.headRef; // tether:guard f3-branch-ref",
+      replace: "expected.parent_branch === observed.parent_branch;",
     }],
     file: "tests/verify_review_test.ts",
     filter: "remote-tracking ref",
@@ -169,7 +169,7 @@ const CASES: GuardCase[] = [
   {
     guard: "f5: git resolves parent_cwd from /, not from the asker's directory",
     mutations: [{
-      file: "src/handshake/verification.ts",
+      file: "src/handshake/location.ts",
       find: "neutralStart: true, // tether:guard f5-neutral-start",
       replace: "",
     }],
@@ -189,7 +189,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a directory outside the work tree has no location",
     mutations: [{
-      file: "src/handshake/capture.ts",
+      file: "src/handshake/location.ts",
       find: `if (inside !== "true" || `,
       replace: "if (false || ",
     }],

@@ -65,10 +65,6 @@ Deno.test("parse takes the error path when meaning is at stake", () => {
   const cases: Record<string, string> = {
     "short SHA": SAMPLE_BLOCK.replace(SAMPLE.parent_head, "0123456"),
     "bad fingerprint": SAMPLE_BLOCK.replace("ef71e55616b3", "ef71e55616"),
-    "reordered": SAMPLE_BLOCK.replace(
-      "parent_head: 0123456789abcdef0123456789abcdef01234567\nparent_branch: main",
-      "parent_branch: main\nparent_head: 0123456789abcdef0123456789abcdef01234567",
-    ),
     "duplicated": SAMPLE_BLOCK.replace(
       "parent_branch: main",
       "parent_branch: main\nparent_branch: main",
@@ -97,6 +93,20 @@ Deno.test("parse takes the error path when meaning is at stake", () => {
   };
   for (const [name, text] of Object.entries(cases)) {
     assertEquals(parseBlock(text).kind, "error", name);
+  }
+});
+
+Deno.test("parse reads the six fields in any order, and refuses one given twice, with the same value or another", () => {
+  const lines = SAMPLE_BLOCK.split("\n");
+  const fields = lines.slice(2, 8);
+  const reversed = [...lines.slice(0, 2), ...fields.toReversed(), ...lines.slice(8)].join("\n");
+  assertEquals(parseBlock(reversed), { kind: "block", handshake: SAMPLE });
+  for (const again of ["parent_branch: main", "parent_branch: dev"]) {
+    const twice = SAMPLE_BLOCK.replace(
+      "workspace_mode: shared",
+      `workspace_mode: shared\n${again}`,
+    );
+    assertEquals(parseBlock(twice), { kind: "error", reason: 'field "parent_branch" is repeated' });
   }
 });
 

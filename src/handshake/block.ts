@@ -84,10 +84,11 @@ export function normalisePrompt(text: string): string {
  * behind a re-wrap): never read, only counted in `ignored`.
  *
  * Tolerant: a BOM, CRLF line ends, blank lines inside the sentinels or none, indentation,
- * blanks around sentinel lines. Strict: exactly the six fields, by name, in schema order,
- * each valid. A field line is `name: value`; the value runs to the end of the line, so a
- * value with leading or trailing white space (which a v1 block cannot carry) is an error,
- * never silently trimmed into another value.
+ * blanks around sentinel lines, the fields in any order (the seed's own helpers agree on
+ * names, not on order). Strict: exactly the six fields, each once, by name, each valid. A
+ * field line is `name: value`; the value runs to the end of the line, so a value with
+ * leading or trailing white space (which a v1 block cannot carry) is an error, never
+ * silently trimmed into another value.
  *
  * @example Missing, error, block, and a later block ignored
  * ```ts
@@ -134,34 +135,32 @@ function parseFirst(
     // Indentation is layout; the rest of the line is the field.
     if (bare[i] !== "") body.push(lines[i]!.replace(/^[ \t]+/, ""));
   }
-  const values = {} as Record<FieldName, string>;
-  for (let i = 0; i < Math.max(body.length, FIELD_NAMES.length); i++) {
-    const line = body[i];
-    const expected = FIELD_NAMES[i];
-    if (line === undefined) return { kind: "error", reason: `field "${expected}" is missing` };
+  // The fields may come in any order (a hand-written block, another generator): the names
+  // carry the meaning. Each must be there exactly once, and nothing else may be.
+  const values: Partial<Record<FieldName, string>> = {};
+  for (const line of body) {
     const colon = line.indexOf(":");
-    const name = colon < 0 ? line : trimBlanks(line.slice(0, colon));
-    if (expected === undefined) {
-      return { kind: "error", reason: `unexpected extra line ${JSON.stringify(line)}` };
-    }
     if (colon < 0) {
       return { kind: "error", reason: `line ${JSON.stringify(line)} is not "name: value"` };
     }
-    if (name !== expected) {
-      const known = (FIELD_NAMES as readonly string[]).includes(name);
-      return {
-        kind: "error",
-        reason: known
-          ? `field "${name}" is out of order or repeated; expected "${expected}"`
-          : `unknown field "${name}"; expected "${expected}"`,
-      };
+    const name = trimBlanks(line.slice(0, colon));
+    if (!(FIELD_NAMES as readonly string[]).includes(name)) {
+      return { kind: "error", reason: `unknown field ${JSON.stringify(name)}` };
+    }
+    const field = name as FieldName;
+    if (values[field] !== undefined) { // tether:guard f7-repeated-field
+      return { kind: "error", reason: `field "${field}" is repeated` };
     }
     // The blanks after the colon separate; everything after them is the value, to the end
     // of the line (no value of the schema begins with white space).
     const value = line.slice(colon + 1).replace(/^[ \t]+/, ""); // tether:guard f2-no-trim
-    const reason = validateField(expected, value);
+    const reason = validateField(field, value);
     if (reason) return { kind: "error", reason };
-    values[expected] = normaliseField(expected, value);
+    values[field] = normaliseField(field, value);
   }
-  return { kind: "block", handshake: values as Handshake };
+  const missing = FIELD_NAMES.find((name) => values[name] === undefined);
+  if (missing !== undefined) return { kind: "error", reason: `field "${missing}" is missing` };
+  // In schema order, whatever order the block had.
+  const handshake = Object.fromEntries(FIELD_NAMES.map((name) => [name, values[name]!]));
+  return { kind: "block", handshake: handshake as unknown as Handshake };
 }

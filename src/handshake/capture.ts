@@ -29,9 +29,11 @@ import {
   UNBORN_MESSAGE,
 } from "../git.ts";
 import { quoteLine } from "../seed/paths.ts";
-import { absoluteDir, HOST_OS } from "./cwd.ts";
+import { absoluteDir, HOST_OS, isShellPwd } from "./cwd.ts";
 import { fingerprint } from "./fingerprint.ts";
-import type { TreeState } from "./fields.ts";
+import { locate, LOCATION_ARGS, parseLocation } from "./location.ts";
+import { branchValue, parseHeadRef, readSpelling, type Spelling } from "./branch.ts";
+import { type TreeState, validateField } from "./fields.ts";
 import { sameBytes } from "../encoding.ts";
 
 /** A capture of the live tree. */
@@ -44,13 +46,6 @@ export interface LiveTree extends TreeState {
 
 /** How many times a capture is taken again when HEAD moves under it. */
 export const CAPTURE_ATTEMPTS = 5;
-
-/** The arguments that print where a directory sits: inside-work-tree, top level, prefix. */
-export const LOCATION_ARGS: readonly string[] = [
-  "--is-inside-work-tree",
-  "--show-toplevel",
-  "--show-prefix",
-];
 
 /**
  * What the probe asks: every path the environment could redirect (git dir, common dir,
@@ -186,89 +181,6 @@ export function environmentSettings(
 
 const decoder = new TextDecoder();
 
-/**
- * Read the location of a directory from `git rev-parse --is-inside-work-tree
- * --show-toplevel --show-prefix` output lines: `top/prefix` when the directory is inside
- * the work tree and the output has exactly the expected lines, undefined otherwise (a
- * directory outside the work tree gets an empty prefix, and a path holding a newline
- * would shift the lines: neither may identify a directory).
- *
- * @example Inside, outside, and a newline in a path
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * assertEquals(parseLocation(["true", "/r", "a/b/"]), "/r/a/b/");
- * assertEquals(parseLocation(["false", "/r", ""]), undefined);
- * assertEquals(parseLocation(["true", "/r", "x", "a/"]), undefined);
- * ```
- * @param lines The three output lines (without the final empty line).
- * @returns `top/prefix`, or undefined.
- */
-export function parseLocation(lines: readonly string[]): string | undefined {
-  if (lines.length !== 3) return undefined;
-  const [inside, top, prefix] = lines as [string, string, string];
-  if (inside !== "true" || !top.startsWith("/") && !/^[A-Za-z]:\//.test(top)) return undefined;
-  if (prefix !== "" && !prefix.endsWith("/")) return undefined;
-  return `${top}/${prefix}`;
-}
-
-/**
- * Read the branch from `git symbolic-ref -q HEAD`: the ref HEAD is attached to, or `HEAD`
- * when HEAD is detached (exit 1, nothing printed). Anything else is no answer.
- *
- * @example Attached, detached, and failures
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * const r = (code: number, out: string, err = "") => ({ code, stdout: new TextEncoder().encode(out), stderr: err });
- * assertEquals(parseHeadRef(r(0, "refs/heads/main\n")), "refs/heads/main");
- * assertEquals(parseHeadRef(r(1, "")), "HEAD");
- * assertEquals(parseHeadRef(r(0, "\n")), undefined);
- * assertEquals(parseHeadRef(r(128, "", "fatal: not a git repository")), undefined);
- * ```
- * @param result What `git symbolic-ref -q HEAD` returned.
- * @returns The ref, `HEAD`, or undefined when the answer is not one of those.
- */
-export function parseHeadRef(result: GitResult): string | undefined {
-  const text = decoder.decode(result.stdout);
-  if (result.code === 1 && text === "" && result.stderr === "") return "HEAD";
-  if (result.code !== 0 || !/^refs\/[^\n]+\n$/.test(text)) return undefined;
-  return text.slice(0, -1);
-}
-
-/**
- * The block's spelling of a branch ref, as `git rev-parse --abbrev-ref HEAD` prints it in
- * a repository where no other ref shares the name: `refs/heads/x` → `x`, detached → `HEAD`.
- * A ref outside `refs/heads/` keeps its full name; it is no branch and matches none.
- *
- * @example Branch, detached, elsewhere
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * assertEquals(branchValue("refs/heads/feature/x"), "feature/x");
- * assertEquals(branchValue("HEAD"), "HEAD");
- * assertEquals(branchValue("refs/remotes/origin/main"), "refs/remotes/origin/main");
- * ```
- * @param ref What {@linkcode parseHeadRef} read.
- * @returns The value for `parent_branch`.
- */
-export function branchValue(ref: string): string {
-  return ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : ref;
-}
-
-/**
- * The ref a block's `parent_branch` names: `HEAD` (detached) or `refs/heads/<value>`.
- *
- * @example Branch and detached
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * assertEquals(branchRef("main"), "refs/heads/main");
- * assertEquals(branchRef("HEAD"), "HEAD");
- * ```
- * @param value The block's value.
- * @returns The ref it names.
- */
-export function branchRef(value: string): string {
-  return value === "HEAD" ? "HEAD" : `refs/heads/${value}`;
-}
-
 /** Where git says the current directory is, confirmed without the caller's environment. */
 interface Probe {
   /** The git directory, absolute (where this worktree's `HEAD` file is). */
@@ -324,7 +236,7 @@ function startProbe(cwd: string | undefined): Probing {
     ...at(cwd),
     parse: true,
     ownRepository: true,
-    traceEnv: [...STATUS_VARIABLES, ...HOME_VARIABLES],
+    traceEnv: [...STATUS_VARIABLES, ...HOME_VARIABLES, "PWD"], // PWD: what the caller's `pwd` prints
     keepReplaceObjects: true, // so the trace names the caller's GIT_NO_REPLACE_OBJECTS, not tether's
   });
   const where = mine.then((r) => readProbe(decoder.decode(r.stdout), r));
@@ -447,6 +359,8 @@ interface Moment {
   head: string;
   ref: string;
   status: GitResult;
+  /** What `git rev-parse --abbrev-ref HEAD` printed for `ref`, when asked and clear. */
+  abbrev: string | undefined;
 }
 
 /** A capture's readers for after status: up while status runs, asked once it has ended. */
@@ -582,6 +496,7 @@ async function readAfter(
  * @param cwd Where to capture.
  * @param before HEAD and the ref it is attached to, being read.
  * @param started Called once status has started; gives the readers for after it, if any.
+ * @param spell Also read the seed's spelling of the branch (for a block), while status runs.
  * @returns The moment, or undefined when HEAD moved.
  */
 async function attempt(
@@ -589,6 +504,7 @@ async function attempt(
   cwd: string | undefined,
   before: Before,
   started: () => Readers | undefined,
+  spell: boolean,
 ): Promise<Moment | undefined> {
   const attached = await before.attached;
   const probed = await where;
@@ -601,7 +517,11 @@ async function attempt(
     const running = runGit(STATUS_ARGS, { ...at(cwd), env: STATUS_ENV, keepReplaceObjects: true }); // parity with the bash recipe
     running.catch(() => {});
     const readers = started();
-    return { result: await running, readers };
+    // Inside the window the reflogs vouch for, so it speaks of the HEAD status saw.
+    const spelling: Promise<Spelling | undefined> = spell
+      ? readSpelling(cwd)
+      : Promise.resolve(undefined);
+    return { result: await running, readers, spelling };
   })();
   // HEAD and the branch are read before the reflogs: what they say held from the first
   // reflog read to the second.
@@ -611,7 +531,11 @@ async function attempt(
     after = { head: headAfter, ref: refAfter, reflog: await reflogId(reflogs, cwd) };
   }
   const still = after.reflog === reflog && after.head === head && after.ref === attached; // tether:guard f4-still
-  return still ? { head, ref: attached, status: status.result } : undefined;
+  if (!still) return undefined;
+  // Only an answer about the ref read here spells it; otherwise tether's own spelling stands.
+  const spelled = await status.spelling;
+  const abbrev = spelled?.ref === attached ? spelled.abbrev : undefined;
+  return { head, ref: attached, status: status.result, abbrev };
 }
 
 /**
@@ -687,12 +611,14 @@ type Started = () => void;
  * @param started Called once the first status has started, or the capture ended without.
  * @param linger Do not wait for the readers after status to exit (they have been told to):
  *   for a process that exits right after the capture.
+ * @param spell Spell the branch and the current directory as the seed's commands print them.
  * @returns The live tree.
  */
 async function capture(
   cwd: string | undefined,
   started: Started = () => {},
   linger = false,
+  spell = false,
 ): Promise<LiveTree> {
   // Status is the slow part, and the first one waits for three answers only: where the
   // reflogs are (the probe with the caller's environment), the branch HEAD is attached to,
@@ -726,7 +652,8 @@ async function capture(
     for (let n = 1; n <= CAPTURE_ATTEMPTS; n++) {
       let moment: Moment | undefined;
       try {
-        moment = await attempt(probing.where, cwd, n === 1 ? first : readBefore(cwd), rest);
+        const before = n === 1 ? first : readBefore(cwd);
+        moment = await attempt(probing.where, cwd, before, rest, spell);
       } catch (error) {
         await checked();
         throw error;
@@ -736,8 +663,8 @@ async function capture(
         await assertStatusWithoutConfig(where, cwd, moment.status);
         return {
           parent_head: moment.head,
-          parent_branch: branchValue(moment.ref),
-          parent_cwd: cwd ?? Deno.cwd(),
+          parent_branch: moment.abbrev ?? branchValue(moment.ref),
+          parent_cwd: cwd ?? (spell ? await shellCwd(where) : Deno.cwd()),
           parent_dirty_fingerprint: await fingerprint(moment.status.stdout),
           location: where.location,
           headRef: moment.ref,
@@ -788,10 +715,35 @@ export function prestartCapture(): Promise<void> {
   return promise;
 }
 
-/** Where {@linkcode captureLive} captures. */
+/**
+ * The current directory as the caller's shell `pwd` prints it: `$PWD` (which git's trace
+ * names, as tether reads no environment) when it is a logical path git locates at the
+ * same directory as this one, such as a path through a symlink; otherwise the resolved
+ * path. The check costs a git call only when the two spellings differ.
+ *
+ * @param where The confirmed probe of the current directory.
+ * @returns The spelling for `parent_cwd`.
+ */
+async function shellCwd(where: Probe): Promise<string> {
+  const physical = Deno.cwd();
+  const pwd = where.traced.PWD;
+  if (pwd === undefined || pwd === physical || where.location === undefined) return physical;
+  if (!isShellPwd(pwd, HOST_OS) || validateField("parent_cwd", pwd) !== undefined) return physical;
+  // A stale or foreign $PWD is never written: only one git names as this very directory.
+  return (await locate(pwd)) === where.location ? pwd : physical; // tether:guard cwd-pwd-same-dir
+}
+
+/** Where {@linkcode captureLive} captures, and for whom. */
 export interface CaptureOptions {
   /** The directory to capture in, through `git -C` (default: the current directory). */
   cwd?: string;
+  /**
+   * The capture is for a block: `parent_branch` as `git rev-parse --abbrev-ref HEAD`
+   * prints it (`heads/<name>` when a tag shares the name) and, in the current directory,
+   * `parent_cwd` as `pwd` prints it (a symlinked spelling kept), so the seed's own Step 0
+   * agrees. A git call or two more; verify, which compares refs and locations, need not ask.
+   */
+  seedSpelling?: boolean;
 }
 
 /**
@@ -814,7 +766,9 @@ export function captureDirectory(options: CaptureOptions = {}): string {
  * unclear answer, is pointed elsewhere by the environment, or HEAD keeps moving.
  */
 export function captureLive(options: CaptureOptions = {}): Promise<LiveTree> {
-  if (options.cwd !== undefined) return capture(captureDirectory(options));
+  const spell = options.seedSpelling ?? false;
+  if (options.cwd !== undefined) return capture(captureDirectory(options), undefined, false, spell);
+  if (spell) return capture(undefined, undefined, false, true); // never verify's early capture
   const live = early ?? capture(undefined);
   early = undefined;
   return live;

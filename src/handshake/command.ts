@@ -324,7 +324,7 @@ export async function handshakeMain(args: string[]): Promise<number> {
   let seed: string | undefined;
   const capture = v.exact
     ? () => captureExact().then((exact) => (seed = exact.seed, exact.live))
-    : captureLive;
+    : () => captureLive({ seedSpelling: true });
   try {
     tree = publicAudience ? undefined : representable(explicit ?? await capture(), cwdStyle);
     context = await contextResult();

@@ -128,3 +128,26 @@ export function absoluteDir(path: string, base: string, os: PathOs): string {
   if (!joined) return top;
   return top.endsWith(sep) ? `${top}${joined}` : `${top}${sep}${joined}`;
 }
+
+/**
+ * Whether `$PWD` is a spelling a POSIX shell's `pwd` prints as it is: absolute, no `.` or
+ * `..` part, no repeated or trailing `/` (a shell would print another text, or the
+ * resolved path). Not on Windows, where Git Bash's `$PWD` is `/c/…` and `--cwd-style` speaks.
+ *
+ * @example A symlinked spelling, and ones a shell would not print
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * assertEquals(isShellPwd("/home/ann/link/repo", "posix"), true);
+ * assertEquals(isShellPwd("/home/ann/../ann/repo", "posix"), false);
+ * assertEquals(isShellPwd("/home//ann/", "posix"), false);
+ * assertEquals(isShellPwd("/c/Users/Ann", "windows"), false);
+ * ```
+ * @param pwd The value of `$PWD`.
+ * @param os Whose rules apply.
+ * @returns True when `pwd` may stand for the current directory as it is.
+ */
+export function isShellPwd(pwd: string, os: PathOs): boolean {
+  if (os !== "posix") return false;
+  if (pwd === "/") return true;
+  return /^(?:\/[^/]+)+$/.test(pwd) && !pwd.split("/").some((p) => p === "." || p === "..");
+}

@@ -163,7 +163,7 @@ export async function runHook(
       block = `${await harnessBlock(call.cwd, options.fields)}\n`;
     } else if (options.audience === "private") {
       const handshake: Handshake = {
-        ...options.fields(await captureLive({ cwd: call.cwd })),
+        ...options.fields(await captureLive({ cwd: call.cwd, seedSpelling: true })),
         workspace_mode: "shared",
         handshake_issued_at: issuedAtNow(),
       };

@@ -29,7 +29,9 @@ export interface HandshakeOptions {
  * @throws {FieldError} when the tree cannot be carried in a v1 block (a newline in a path, …).
  */
 export async function captureHandshake(options: HandshakeOptions = {}): Promise<Handshake> {
-  const tree = await captureLive(options.cwd === undefined ? {} : { cwd: options.cwd });
+  const tree = await captureLive(
+    options.cwd === undefined ? { seedSpelling: true } : { cwd: options.cwd, seedSpelling: true },
+  );
   return validateHandshake({
     parent_head: tree.parent_head,
     parent_branch: tree.parent_branch,

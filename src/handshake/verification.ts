@@ -11,16 +11,10 @@ import {
   type TreeField,
   type TreeState,
 } from "./fields.ts";
-import { GitError, runGit } from "../git.ts";
-import {
-  branchRef,
-  captureDirectory,
-  captureLive,
-  type LiveTree,
-  LOCATION_ARGS,
-  parseLocation,
-} from "./capture.ts";
-import { HOST_OS, nativeCwd } from "./cwd.ts";
+import { GitError } from "../git.ts";
+import { captureDirectory, captureLive, type LiveTree } from "./capture.ts";
+import { branchRef, spelledHere } from "./branch.ts";
+import { locate } from "./location.ts";
 import type { ParseResult } from "./block.ts";
 
 /** The four verification paths. */
@@ -99,32 +93,6 @@ function treeOf(h: TreeState): TreeState {
   };
 }
 
-/**
- * Resolve a directory through git to its location, so a symlinked spelling compares
- * equal without read permission. On POSIX only an absolute POSIX path is resolved (git
- * would read `C:/x` relative to the current directory). git starts in `/`, not here: a
- * path that names "whoever asks" (a symlink to `/proc/self/cwd`) then names `/`, never
- * the directory verify stands in.
- *
- * @param dir The directory as the parent spelled it.
- * @returns `top/prefix`, or undefined when git cannot name it as a directory of a work tree.
- */
-async function resolveThroughGit(dir: string): Promise<string | undefined> {
-  if (HOST_OS === "posix" && !dir.startsWith("/")) return undefined;
-  try {
-    const r = await runGit(["rev-parse", ...LOCATION_ARGS], {
-      cwd: nativeCwd(dir, HOST_OS),
-      parse: true,
-      allowFailure: true,
-      neutralStart: true, // tether:guard f5-neutral-start
-    });
-    if (r.code !== 0) return undefined;
-    return parseLocation(new TextDecoder().decode(r.stdout).replace(/\n$/, "").split("\n"));
-  } catch {
-    return undefined;
-  }
-}
-
 /** With `--max-age`, how far in the future a block may be dated (clock skew) before it is refused. */
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
@@ -184,7 +152,7 @@ export async function verifyLive(
   const where = options.cwd === undefined ? {} : { cwd: captureDirectory(options) };
   // The parent's directory is always resolved through git and compared with git's own
   // answer for this one: equal text is no proof (git may be looking at another tree).
-  const expectedResolved = resolveThroughGit(block.parent_cwd);
+  const expectedResolved = locate(block.parent_cwd);
   let live: LiveTree;
   try {
     live = await captureLive(where);
@@ -205,7 +173,13 @@ export async function verifyLive(
   }
   const resolved = await expectedResolved;
   const sameCwd = resolved !== undefined && resolved === live.location; // tether:guard f1-location
-  const sameBranch = branchRef(expected.parent_branch) === live.headRef;
+  // The block names the ref HEAD is on, in tether's spelling (`refs/heads/<value>`) or in the
+  // seed's as git gives it here and now (`heads/<name>` when a tag shares the name); a tag,
+  // a remote-tracking ref or another branch that git prints alike is never that ref.
+  const asTether = branchRef(expected.parent_branch) === live.headRef; // tether:guard f3-branch-ref
+  const asSeed = !asTether && await spelledHere(expected.parent_branch, live.headRef, where.cwd);
+  if (asSeed) observed.parent_branch = expected.parent_branch; // what Step 0's command prints here
+  const sameBranch = asTether || asSeed;
   const diverged = diverge(expected, observed, sameCwd, sameBranch);
   return diverged.length === 0
     ? { status: "match", tag: "environment-verified", expected, observed, diverged, reason: null }

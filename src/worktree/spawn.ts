@@ -38,6 +38,9 @@ import { BRANCH_PREFIX, branchName, listPaths, SPAWN_REF_PREFIX } from "./plan.t
 /** How many children are filled (or added) at once: one per core, at least two. */
 const FILL_CONCURRENCY = Math.max(2, navigator.hardwareConcurrency ?? 2);
 
+/** The parent's captures feed its blocks: branch and directory spelled as in a v1 block. */
+const FOR_BLOCK = { seedSpelling: true } as const;
+
 /** One child worktree. */
 export interface SpawnedChild {
   /** Absolute top level. */
@@ -556,7 +559,7 @@ export async function spawnWorktrees(dirs: readonly string[], cwd?: string): Pro
   // (src/repo_pin.ts), whatever a running child writes into the shared .git meanwhile.
   await pinHere(cwd); // tether:guard wt-pin-spawn
   const parent = await parentLocation(cwd);
-  const where = cwd === undefined ? {} : { cwd };
+  const where = cwd === undefined ? FOR_BLOCK : { ...FOR_BLOCK, cwd };
   const made: { path: string; branch?: string }[] = [];
   let created: string[] = [];
   let seedRef: { ref: string; seed: string } | undefined;
@@ -709,7 +712,7 @@ export async function dropSeedRef(ref: string, seed: string): Promise<void> {
  */
 export async function seedParent(cwd?: string): Promise<Omit<Spawn, "children">> {
   const parent = await parentLocation(cwd);
-  const where = cwd === undefined ? {} : { cwd };
+  const where = cwd === undefined ? FOR_BLOCK : { ...FOR_BLOCK, cwd };
   for (let attempt = 1;; attempt++) {
     const live = await captureLive(where);
     const left = new Set<string>();

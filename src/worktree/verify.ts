@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { captureLive, type LiveTree, LOCATION_ARGS, parseLocation } from "../handshake/capture.ts";
+import { captureLive, type LiveTree } from "../handshake/capture.ts";
+import { locate } from "../handshake/location.ts";
 import { HOST_OS, nativeCwd } from "../handshake/cwd.ts";
 import { parseIssuedAt } from "../handshake/fields.ts";
 import { unverifiedText, verifiedLine } from "../handshake/finding.ts";
@@ -29,19 +30,6 @@ export interface VerifyV2Options {
 /** With `--max-age`, how far in the future a block may be dated. */
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 const EXIT = { match: 0, mismatch: 1, error: 3 } as const;
-
-/** `top/prefix` of a directory through git, or undefined. */
-async function locate(dir: string): Promise<string | undefined> {
-  if (HOST_OS === "posix" && !dir.startsWith("/")) return undefined;
-  const r = await runGit(["rev-parse", ...LOCATION_ARGS], {
-    cwd: nativeCwd(dir, HOST_OS),
-    parse: true,
-    allowFailure: true,
-    neutralStart: true, // git starts in "/": a path naming "whoever asks" names "/", not here
-  }).catch(() => undefined);
-  if (r === undefined || r.code !== 0) return undefined;
-  return parseLocation(new TextDecoder().decode(r.stdout).replace(/\n$/, "").split("\n"));
-}
 
 /**
  * Top level, git dir and common dir of a directory, absolute. For another directory than

@@ -41,7 +41,10 @@ export async function captureExact(): Promise<ExactCapture> {
   const dir = Deno.cwd();
   await confirmEnvironment(); // GUARD:probe-before-seed
   for (let attempt = 1;; attempt++) {
-    const [live, state] = await Promise.all([captureLive(), captureState(dir)]);
+    const [live, state] = await Promise.all([
+      captureLive({ seedSpelling: true }),
+      captureState(dir),
+    ]);
     if (live.parent_head === state.head) {
       return { live, state, seed: await writeSeed(dir, state) };
     }
