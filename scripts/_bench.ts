@@ -301,7 +301,7 @@ export function formNote(): string {
 }
 
 /** The parts of `deno task bench`, in the order they run. */
-export const PARTS = ["verify", "gate", "coord", "worktree"] as const;
+export const PARTS = ["verify", "gate", "coord", "worktree", "claude"] as const;
 /** One part of the bench. */
 export type Part = typeof PARTS[number];
 
@@ -312,7 +312,10 @@ export type Part = typeof PARTS[number];
  * @example
  * ```ts
  * import { assertEquals } from "../src/_assert.ts";
- * assertEquals(benchArgs([]), { parts: ["verify", "gate", "coord", "worktree"], source: false });
+ * assertEquals(benchArgs([]), {
+ *   parts: ["verify", "gate", "coord", "worktree", "claude"],
+ *   source: false,
+ * });
  * assertEquals(benchArgs(["--only", "gate,verify"]), { parts: ["verify", "gate"], source: false });
  * assertEquals(benchArgs(["--only=coord", "--source"]), { parts: ["coord"], source: true });
  * let refused = false;

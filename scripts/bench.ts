@@ -37,6 +37,7 @@ import {
 import { benchGate } from "./bench_gate.ts";
 import { benchCoord } from "./bench_coord.ts";
 import { benchWorktree } from "./bench_worktree.ts";
+import { benchClaude } from "./bench_claude.ts";
 
 const RECIPE =
   "git rev-parse HEAD; git rev-parse --abbrev-ref HEAD; pwd; git status --porcelain | sha256sum";
@@ -207,6 +208,7 @@ const BENCHES = {
   gate: ["context and gate", benchGate],
   coord: ["coord", benchCoord],
   worktree: ["worktree", benchWorktree],
+  claude: ["Claude Code hooks", benchClaude],
 } as const;
 
 if (import.meta.main) {
