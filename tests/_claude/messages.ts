@@ -16,9 +16,12 @@ export interface Block {
   [field: string]: unknown;
 }
 
-/** A message of a request. */
+/**
+ * A message of a request. Claude Code 2.1.328 sends `system` messages inside `messages` too
+ * (the environment, hook context such as `SubagentStart hook additional context: …`).
+ */
 export interface Message {
-  role: "user" | "assistant";
+  role: "user" | "assistant" | "system";
   content: string | Block[];
 }
 
@@ -154,6 +157,43 @@ export function requestText(body: MessagesBody): string {
   };
   for (const message of body.messages ?? []) walk(message.content);
   return parts.join("\n");
+}
+
+/**
+ * The results of the tool calls a request answers: the `tool_result` blocks of its last user
+ * message, as text (an empty output reads as Claude Code reports it:
+ * `(Bash completed with no output)`).
+ *
+ * @param body A request body.
+ * @returns One text per result, in order.
+ * @example
+ * ```ts
+ * import { assertEquals } from "../../src/_assert.ts";
+ * const body = {
+ *   messages: [{ role: "user" as const, content: [{ type: "tool_result", content: "abc\n" }] }],
+ * };
+ * assertEquals(toolResults(body), ["abc\n"]);
+ * ```
+ */
+export function toolResults(body: MessagesBody): string[] {
+  const last = (body.messages ?? []).findLast((m) => m.role === "user");
+  if (last === undefined || typeof last.content === "string") return [];
+  return last.content.filter((b) => b.type === "tool_result").map((b) =>
+    typeof b.content === "string" ? b.content : textBlocks(b.content).join("\n")
+  );
+}
+
+/**
+ * The text of each `system` message inside `messages` (where Claude Code puts hook context
+ * for a child's start, a tool's result and a notification prompt), in order.
+ *
+ * @param body A request body.
+ * @returns One text per message (its blocks joined).
+ */
+export function systemMessages(body: MessagesBody): string[] {
+  return (body.messages ?? []).filter((m) => m.role === "system").map((m) =>
+    textBlocks(m.content).join("\n")
+  );
 }
 
 /**
