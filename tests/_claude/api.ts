@@ -109,7 +109,7 @@ export function startApi(script: Script): Api {
     }
     let reply: Reply | undefined;
     try {
-      reply = script(turn);
+      reply = await script(turn);
     } catch (error) {
       errors.push(error instanceof Error ? error.message : String(error));
     }

@@ -61,9 +61,10 @@ export interface Reply {
 
 /**
  * A script: the answer for one request, or undefined for a conversation it does not know (the
- * stand-in then ends that conversation with a plain text reply).
+ * stand-in then ends that conversation with a plain text reply). It may answer later (a
+ * promise) to hold one conversation until another has reached a given step.
  */
-export type Script = (turn: Turn) => Reply | undefined;
+export type Script = (turn: Turn) => Reply | undefined | Promise<Reply | undefined>;
 
 /**
  * The text blocks of a content, in order.

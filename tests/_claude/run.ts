@@ -44,6 +44,8 @@ export interface ClaudeRun {
   durationMs: number;
   /** Processes still alive after the CLI exited, which the run then killed (0 is right). */
   leftovers: number;
+  /** The value of `TETHER_CLAUDE_RUN` in the environment of every process of the run. */
+  marker: string;
 }
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -133,6 +135,7 @@ export async function runClaude(options: ClaudeRunOptions): Promise<ClaudeRun> {
       timedOut,
       durationMs,
       leftovers,
+      marker,
     };
   } finally {
     await killRun(marker).catch(() => {});
