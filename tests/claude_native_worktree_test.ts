@@ -11,8 +11,8 @@
  *   while the child runs.
  * - A hook-made worktree is left as the hook made it (no `WorktreeRemove`, as the README says).
  * - Hook context never reaches the model in the request's `system` field, nor in a user
- *   message: it comes as `role: "system"` messages inside `messages` (the real API has no such
- *   role; Claude Code 2.1.328 sends it to the stand-in). Each piece reads
+ *   message: it comes as `role: "system"` messages inside `messages` (a role the public Messages
+ *   API does not document; Claude Code 2.1.328 sends it so). Each piece reads
  *   `<Event>[:<Tool>] hook additional context: <text>`, and Claude Code joins all system text
  *   of one point of the conversation into one such message, pieces parted by a blank line:
  *   the `-p` prompt is followed by one system message `SessionStart hook additional context:
@@ -29,6 +29,10 @@
  *   `<system-reminder>`). The script must answer that turn (step 2 for one `Agent` call) with
  *   plain text and no tool calls: then `Stop` fires again and the run ends, the JSON `result`
  *   being that last text. An unscripted answer (the stand-in's default text) ends it too.
+ * - An isolated child's `Bash` refuses `git -C <parent> …`: "This agent is isolated in the
+ *   worktree …, but this command redirects git to the shared checkout via -C. Refusing to run
+ *   it". A check the child runs must target its own worktree.
+ * - `-p` waits for a background `Bash` command too (see `claude_harness_test.ts`).
  * - The hooks run with `CLAUDE_PROJECT_DIR` set to the parent's directory, their working
  *   directory being the parent's, also for `WorktreeCreate`.
  *
@@ -65,7 +69,13 @@ if (skip !== undefined) console.log(`skipping Claude Code tests: ${skip}`);
 
 const PARENT = "PARENT-TASK: run one isolated child";
 const CHILD = "CHILD-TASK: report where you are";
-const CHILD_COMMANDS = ["pwd", "git rev-parse HEAD", "git status --porcelain", "ls -a"];
+const CHILD_COMMANDS = [
+  "pwd",
+  "git rev-parse HEAD",
+  "git branch --show-current",
+  "git status --porcelain",
+  "ls -a",
+];
 const EMPTY = "(Bash completed with no output)";
 
 /**
@@ -74,7 +84,11 @@ const EMPTY = "(Bash completed with no output)";
  * first answer waits until the parent has been asked for its next turn (for a background
  * child: so the parent's turn surely ends while the child still works).
  */
-function story(agent: Record<string, unknown>, holdChild = false): Script {
+function story(
+  agent: Record<string, unknown>,
+  holdChild = false,
+  commands = CHILD_COMMANDS,
+): Script {
   const parentAsked = Promise.withResolvers<void>();
   return async ({ prompt, step }) => {
     if (prompt === PARENT) {
@@ -97,7 +111,7 @@ function story(agent: Record<string, unknown>, holdChild = false): Script {
     }
     if (prompt === CHILD) {
       if (step === 0 && holdChild) await parentAsked.promise;
-      const command = CHILD_COMMANDS[step];
+      const command = commands[step];
       if (command === undefined) return { text: "Child done." };
       return { tools: [{ name: "Bash", input: { command, description: "Report location" } }] };
     }
@@ -106,11 +120,11 @@ function story(agent: Record<string, unknown>, holdChild = false): Script {
 }
 
 /** What the child's commands printed, by command (from the requests that answer them). */
-function childOutputs(run: ClaudeRun): Record<string, string> {
+function childOutputs(run: ClaudeRun, commands = CHILD_COMMANDS): Record<string, string> {
   const outputs: Record<string, string> = {};
   for (const request of run.requests) {
     if (request.turn?.prompt !== CHILD || request.turn.step === 0) continue;
-    const command = CHILD_COMMANDS[request.turn.step - 1];
+    const command = commands[request.turn.step - 1];
     const [result] = toolResults(request.body);
     if (command !== undefined && result !== undefined) outputs[command] = result.trim();
   }
@@ -133,19 +147,25 @@ Deno.test({
 }, async () => {
   const scenario = await scenarioRepo();
   try {
+    const intoParent = `git -C ${scenario.repo} status --porcelain`;
+    const commands = [...CHILD_COMMANDS, intoParent];
     const run = await runClaude({
       cwd: scenario.repo,
       prompt: PARENT,
-      script: story({ run_in_background: false }),
+      script: story({ run_in_background: false }, false, commands),
       timeoutMs: 90_000,
     });
     await assertClean(run);
-    const out = childOutputs(run);
+    const out = childOutputs(run, commands);
     const where = out["pwd"] ?? "";
     const inside = `${scenario.repo}/.claude/worktrees/agent-`;
     assertOk(where.startsWith(inside), `child ran in ${where}, not under ${inside}`);
+    const agentId = where.slice(inside.length);
     assertEquals(out["git rev-parse HEAD"], scenario.originHead, "child's HEAD is not origin's");
+    assertEquals(out["git branch --show-current"], `worktree-agent-${agentId}`);
     assertEquals(out["git status --porcelain"], EMPTY);
+    // The child's Bash will not point git at the parent's checkout.
+    assertIncludes(out[intoParent] ?? "", "redirects git to the shared checkout via -C");
     const listing = (out["ls -a"] ?? "").split("\n");
     assertOk(listing.includes("tracked.txt"), `child sees no tracked.txt: ${listing}`);
     for (const kind of ["ahead", "staged", "untracked", "ignored"] as const) {
@@ -154,7 +174,6 @@ Deno.test({
       }
     }
     // The parent learns the agent id that names the directory.
-    const agentId = where.slice(inside.length);
     const parentEnd = run.requests.find((r) => r.turn?.prompt === PARENT && r.turn.step === 1);
     assertIncludes(toolResults(parentEnd?.body ?? {}).join("\n"), `agentId: ${agentId}`);
     // Unchanged, the native worktree and its branch are gone after the run.
