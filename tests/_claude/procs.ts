@@ -1,7 +1,9 @@
 /**
  * Finding and ending every process one CLI run started, however it detached: each run's
  * environment carries a marker that its descendants inherit, and each run starts a session of
- * its own. Linux only (reads `/proc`), like the binary it serves.
+ * its own. Linux only (reads `/proc`), like the binary it serves. Deno allows reading `/proc`
+ * only with `--allow-all`, so one `sh` (with `grep` and `sed`) reads it, and the tests need
+ * no more than `--allow-run`.
  *
  * @module
  */
@@ -10,33 +12,59 @@
 export const RUN_MARKER = "TETHER_CLAUDE_RUN";
 
 /**
+ * Lists `M <pid>` for each process whose environment holds exactly `$1` (a NUL-parted entry)
+ * and `S <pid> <sid>` for every process. The needle is an argument, not in the scanner's own
+ * environment, so the scanner never finds itself.
+ */
+const SCAN = [
+  `grep -lsazx -- "$1" /proc/[0-9]*/environ | sed -n 's|^/proc/\\([0-9]*\\)/environ$|M \\1|p'`,
+  `sed -n 's/^\\([0-9]*\\) .*) [A-Ya-z] [0-9-]* [0-9-]* \\([0-9-]*\\) .*/S \\1 \\2/p' /proc/[0-9]*/stat 2>/dev/null`,
+  "exit 0",
+].join("\n");
+
+/**
  * The processes of one run: those whose environment holds `RUN_MARKER=marker`, or whose
  * session is `sid`.
  *
  * @param marker The run's marker value.
  * @param sid The run's session id (its first process's pid), if known.
  * @returns Their pids (this process never among them).
+ * @throws {Error} when the scan cannot run.
  */
 export async function runProcesses(marker: string, sid?: number): Promise<number[]> {
-  const needle = new TextEncoder().encode(`\0${RUN_MARKER}=${marker}\0`);
-  const pids: number[] = [];
-  for await (const entry of Deno.readDir("/proc")) {
-    const pid = Number(entry.name);
-    if (!Number.isInteger(pid) || pid === Deno.pid) continue;
-    try {
-      if (sid !== undefined && sessionOf(await Deno.readTextFile(`/proc/${pid}/stat`)) === sid) {
-        pids.push(pid);
-        continue;
-      }
-      const environ = await Deno.readFile(`/proc/${pid}/environ`);
-      const padded = new Uint8Array(environ.length + 1);
-      padded.set(environ, 1);
-      if (contains(padded, needle)) pids.push(pid);
-    } catch {
-      // Gone meanwhile, or not ours to read.
+  const out = await new Deno.Command("sh", {
+    args: ["-c", SCAN, "scan", `${RUN_MARKER}=${marker}`],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(`Cannot list processes: ${new TextDecoder().decode(out.stderr).trim()}`);
+  }
+  return parseScan(new TextDecoder().decode(out.stdout), sid).filter((pid) => pid !== Deno.pid);
+}
+
+/**
+ * The pids a scan names: every `M` line, and the `S` lines of session `sid`.
+ *
+ * @param text The scan's output.
+ * @param sid The session to pick, if any.
+ * @returns Distinct pids in order.
+ * @example
+ * ```ts
+ * import { assertEquals } from "../../src/_assert.ts";
+ * assertEquals(parseScan("M 7\nS 7 5\nS 8 5\nS 9 1\n", 5), [7, 8]);
+ * ```
+ */
+export function parseScan(text: string, sid?: number): number[] {
+  const pids = new Set<number>();
+  for (const line of text.split("\n")) {
+    const [kind, pid, session] = line.split(" ");
+    if (kind === "M" || (kind === "S" && sid !== undefined && Number(session) === sid)) {
+      pids.add(Number(pid));
     }
   }
-  return pids;
+  return [...pids].filter((pid) => Number.isInteger(pid) && pid > 0);
 }
 
 /**
@@ -67,31 +95,4 @@ export async function killRun(marker: string, sid?: number): Promise<number> {
     throw new Error(`Cannot end processes of run "${marker}": ${left.join(" ")}`);
   }
   return killed;
-}
-
-/**
- * The session id in a `/proc/PID/stat` line (field 6; the command name may hold spaces and
- * parentheses, so fields are counted after its last `)`).
- *
- * @param stat The file's text.
- * @returns The session id.
- * @example
- * ```ts
- * import { assertEquals } from "../../src/_assert.ts";
- * assertEquals(sessionOf("42 (a) b) S 1 42 40 0 -1"), 40);
- * ```
- */
-export function sessionOf(stat: string): number {
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return Number(fields[3]);
-}
-
-function contains(haystack: Uint8Array, needle: Uint8Array): boolean {
-  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
-    for (let j = 0; j < needle.length; j++) {
-      if (haystack[i + j] !== needle[j]) continue outer;
-    }
-    return true;
-  }
-  return false;
 }

@@ -115,6 +115,11 @@ export async function runClaude(options: ClaudeRunOptions): Promise<ClaudeRun> {
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
+      try {
+        Deno.kill(-child.pid, "SIGKILL"); // its process group, which setsid made
+      } catch {
+        // Gone already.
+      }
       killRun(marker, child.pid).catch(() => {});
     }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     let status: Deno.CommandStatus;
