@@ -293,12 +293,29 @@ interface SpawnOptions {
   neutralStart: boolean;
 }
 
+/**
+ * Where a git process starts: `/` for a neutral start, and also when this process's own
+ * directory is gone (a Claude Code hook runs in the child's worktree, which its land
+ * removes): no process can start in a removed directory, and every later call names its
+ * repository with `-C` or the pin anyway.
+ */
+function startDir(neutral: boolean): { cwd?: string } {
+  const root = Deno.build.os === "windows" ? undefined : "/";
+  if (neutral && root) return { cwd: root };
+  try {
+    Deno.cwd();
+    return {};
+  } catch {
+    return root ? { cwd: root } : {};
+  }
+}
+
 async function spawn(argv: string[], env: Record<string, string>, options: SpawnOptions) {
   const { stdin, signal } = options;
   const command = new Deno.Command("git", {
     args: argv,
     ...(signal ? { signal } : {}),
-    ...(options.neutralStart && Deno.build.os !== "windows" ? { cwd: "/" } : {}),
+    ...startDir(options.neutralStart),
     clearEnv: options.clearEnv,
     env: { ...env, ...blanked },
     stdin: stdin ? "piped" : "null",
@@ -615,6 +632,7 @@ export function startGit(args: readonly string[], options: GitOptions = {}): Git
     try {
       child = new Deno.Command("git", {
         args: argv,
+        ...startDir(false),
         env: { ...env, ...blanked },
         stdin: "piped",
         stdout: "piped",

@@ -57,11 +57,12 @@ export async function aheadParent(): Promise<Parent> {
  * Run `tether hook` on one payload.
  *
  * @param payload The payload object (or raw text).
+ * @param cwd The hook's own directory (Claude Code runs a child's hooks in its worktree).
  * @returns Exit code and output.
  */
-export function hook(payload: Record<string, unknown> | string): Promise<Run> {
+export function hook(payload: Record<string, unknown> | string, cwd?: string): Promise<Run> {
   const stdin = typeof payload === "string" ? payload : JSON.stringify(payload);
-  return bin("tether", ["hook"], { stdin });
+  return bin("tether", ["hook"], { stdin, ...(cwd === undefined ? {} : { cwd }) });
 }
 
 /** The common fields of every payload. */

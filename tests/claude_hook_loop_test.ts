@@ -70,8 +70,11 @@ Deno.test("an accepted child's work lands in the parent's tree, the parent's own
   await git(dir, ["commit", "-q", "-m", "feature"]);
   // The parent edits another file while the child works.
   await Deno.writeTextFile(join(p.repo, "local.txt"), "ahead of origin\nparent edit\n");
+  // Claude Code runs the child's SubagentStop hook in the child's worktree, which the land
+  // removes: every git call after that must still start.
   const stop = await hook(
     payload.subagentStop(dir, "a2", finalMessage("feature.txt", "notes.txt")),
+    dir,
   );
   assertEquals([stop.code, stop.stdout], [0, ""], stop.stderr);
   assertEquals(await Deno.readTextFile(join(p.repo, "feature.txt")), "the child's feature\n");
