@@ -54,9 +54,20 @@ function parent(calls: Record<string, unknown>[]): (turn: Turn) => Reply {
 }
 type Reply = { text?: string; tools?: { name: string; input: unknown }[] };
 
-/** Route each conversation to its part of the story by its prompt. */
+/** Whether a conversation's prompt is the task `key` (with or without a block before it). */
+function isTask(prompt: string | undefined, key: string): boolean {
+  return prompt === key || (prompt ?? "").endsWith(`\n${key}`);
+}
+
+/**
+ * Route each conversation to its part of the story by its prompt: a shared-tree child's
+ * prompt starts with the block tether's PreToolUse put before the task.
+ */
 function story(parts: Record<string, (turn: Turn) => Reply | Promise<Reply>>): Script {
-  return (turn) => parts[turn.prompt]?.(turn);
+  return (turn) => {
+    const key = Object.keys(parts).find((k) => isTask(turn.prompt, k));
+    return key === undefined ? undefined : parts[key]!({ ...turn, prompt: key });
+  };
 }
 
 async function clean(run: ClaudeRun): Promise<void> {
@@ -69,13 +80,13 @@ async function clean(run: ClaudeRun): Promise<void> {
 
 /** Every system message the parent's conversation received (hook context). */
 function toldParent(run: ClaudeRun): string {
-  return run.requests.filter((r) => r.turn?.prompt === PARENT)
+  return run.requests.filter((r) => isTask(r.turn?.prompt, PARENT))
     .flatMap((r) => systemMessages(r.body)).join("\n");
 }
 
 /** The tool result a child got for its step-`n` call. */
 function childResult(run: ClaudeRun, prompt: string, step: number): string {
-  const r = run.requests.find((q) => q.turn?.prompt === prompt && q.turn.step === step + 1);
+  const r = run.requests.find((q) => isTask(q.turn?.prompt, prompt) && q.turn!.step === step + 1);
   return toolResults(r?.body ?? {}).join("\n");
 }
 
@@ -333,7 +344,7 @@ Deno.test({
     });
     await clean(run);
     const sentBack = run.requests.filter((r) =>
-      r.turn?.prompt === CHILD && /send-back \d of 2/.test(r.turn.text)
+      isTask(r.turn?.prompt, CHILD) && /send-back \d of 2/.test(r.turn!.text)
     );
     assertOk(sentBack.length >= 2, `the child was sent back ${sentBack.length} times`);
     for (const file of ["claimed.txt", "sneaky.txt"]) {
