@@ -1,8 +1,9 @@
 /**
  * `deno task demo`: the README's main job. In throwaway repositories it shows a parent
  * dispatching with `handshake wrap`, a subagent verifying (match), the tree changing, the
- * subagent verifying again (mismatch, finding shown), and then the coord trial where it
- * is present. Every binary runs under its exact permission flags.
+ * subagent verifying again (mismatch, finding shown), worktree mode, an isolated Claude Code
+ * subagent alone and with tether's hooks (the real CLI, offline), and then the coord trial
+ * where it is present. Every binary runs under its exact permission flags.
  *
  * @module
  */
@@ -56,6 +57,8 @@ if (import.meta.main) {
   await handshakeDemo();
   console.log("");
   await (await import("./demo_worktree.ts")).demoWorktree();
+  console.log("");
+  await (await import("./demo_claude.ts")).demoClaude();
   const coord = join(ROOT, "scripts", "demo_coord.ts");
   const present = await Deno.stat(coord).then(() => true, () => false);
   if (present) {
