@@ -82,6 +82,9 @@ export async function benchClaude(shim: GitShim): Promise<Row[]> {
     () => tether("tether", ["hook"], { cwd: small, stdin: call }),
     () => run(Deno.execPath(), ["run", "--quiet", "--no-prompt", empty]),
   );
+  await Deno.remove(join(repo, ".."), { recursive: true });
+  await Deno.remove(small, { recursive: true });
+  await Deno.remove(join(empty, ".."), { recursive: true });
   return [
     {
       name: "`tether hook` WorktreeCreate, 10,000 files with staged, unstaged and untracked work",

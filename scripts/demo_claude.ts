@@ -114,6 +114,7 @@ export async function demoClaude(): Promise<void> {
   );
   const alone = await scenarioRepo();
   const withTether = await scenarioRepo();
+  const commands = await commandsDir();
   try {
     const nativeRun = await runClaude({
       cwd: alone.repo,
@@ -129,7 +130,7 @@ export async function demoClaude(): Promise<void> {
     const tetherRun = await runClaude({
       cwd: withTether.repo,
       prompt: PARENT,
-      path: [await commandsDir()],
+      path: [commands],
       timeoutMs: 120_000,
       script: story(isolatedChild(WORK, `Added the feature.\n${resultJson("feature.txt")}`)),
     });
@@ -157,6 +158,7 @@ export async function demoClaude(): Promise<void> {
   } finally {
     await alone.cleanup();
     await withTether.cleanup();
+    await Deno.remove(commands, { recursive: true });
   }
 }
 
