@@ -1,7 +1,8 @@
 /**
- * Test utilities for running the README's examples as written: find the blocks, put the
- * four commands on PATH (small wrappers that run `deno run <exact flags> <entry>.ts`),
- * and run bash or PowerShell in a fresh repository.
+ * Test utilities for running the documented examples as written: find the blocks (in the
+ * README, and in docs/reference.md for exact mode and the Step 0 snippet), put the commands
+ * on PATH (small wrappers that run `deno run <exact flags> <entry>.ts`), and run bash or
+ * PowerShell in a fresh repository.
  *
  * @module
  */
@@ -20,17 +21,20 @@ export interface Example {
 /** The README's text. */
 export const README: string = await Deno.readTextFile(join(ROOT, "README.md"));
 
+/** The reference's text (docs/reference.md): exact mode's example and the Step 0 snippet. */
+export const REFERENCE: string = await Deno.readTextFile(join(ROOT, "docs", "reference.md"));
+
 /**
  * The blocks whose first line is `# readme-test: <name>`, by name.
  *
- * @param text The README.
+ * @param text The README, or a document under docs/.
  * @returns Name → block.
  */
 export function markedExamples(text: string): Map<string, Example> {
   const found = new Map<string, Example>();
   const fence = /^```(bash|powershell)\n# readme-test: (\S+)\n([\s\S]*?)^```$/gm;
   for (const m of text.matchAll(fence)) {
-    if (found.has(m[2]!)) throw new Error(`two README examples named ${m[2]}`);
+    if (found.has(m[2]!)) throw new Error(`two examples named ${m[2]}`);
     found.set(m[2]!, { lang: m[1]!, code: `# readme-test: ${m[2]}\n${m[3]}` });
   }
   return found;
@@ -40,12 +44,12 @@ export function markedExamples(text: string): Map<string, Example> {
  * The shell commands inside the Step 0 snippet (the markdown block an agent definition
  * gets), by language.
  *
- * @param text The README.
+ * @param text The document holding the snippet (docs/reference.md).
  * @returns `bash` and `powershell` → the command text.
  */
 export function stepZeroCommands(text: string): Map<string, string> {
   const snippet = /^````markdown\n(## Step 0[\s\S]*?)^````$/m.exec(text)?.[1];
-  if (!snippet) throw new Error("no Step 0 snippet in the README");
+  if (!snippet) throw new Error("no Step 0 snippet in the text");
   const out = new Map<string, string>();
   for (const m of snippet.matchAll(/^```(bash|powershell)\n([\s\S]*?)^```$/gm)) {
     out.set(m[1]!, m[2]!);
@@ -80,7 +84,7 @@ export interface Site {
 }
 
 /**
- * Build a site: `root/repo` (with `src/app.ts`), `root/bin` with the four commands and a
+ * Build a site: `root/repo` (with `src/app.ts`), `root/bin` with the commands and a
  * stand-in `run-agent` that runs Step 0 on the prompt file it is given, `root/tmp`.
  *
  * @returns The site; remove `root` when done.

@@ -1,5 +1,6 @@
 /**
- * PowerShell for real: the README's PowerShell dispatcher and Step 0 run under `pwsh`,
+ * PowerShell for real: the README's PowerShell dispatcher and the reference's Step 0 snippet
+ * (docs/reference.md) run under `pwsh`,
  * and what Windows PowerShell 5.1 does to text (UTF-16LE files from `>` and `Out-File`,
  * `$OutputEncoding` on pipes to native commands) is reproduced by writing those bytes from
  * pwsh explicitly. Skipped, with a printed line, only where no pwsh can be had.
@@ -13,6 +14,7 @@ import {
   markedExamples,
   pasteBlock,
   README,
+  REFERENCE,
   runScript,
   type Site,
   stepZeroCommands,
@@ -66,10 +68,10 @@ pwshTest(
 );
 
 pwshTest(
-  "README: Step 0 in PowerShell (block in a here-string piped to verify) matches",
+  "reference: the Step 0 snippet in PowerShell (block in a here-string piped to verify) matches",
   async (site, pwsh) => {
     const command = pasteBlock(
-      stepZeroCommands(README).get("powershell")!,
+      stepZeroCommands(REFERENCE).get("powershell")!,
       await parentBlock(site),
     );
     const r = await runScript(site, "powershell", command, pwsh);

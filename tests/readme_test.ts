@@ -1,7 +1,8 @@
 /**
- * The README's bash examples, run as written: the dispatcher, Step 0 with the block
- * inline, the gate round trip, the coord quick start and the Claude Code hook settings.
- * The README cannot drift from the product.
+ * The README's bash examples, run as written: the first use, the dispatcher, the gate round
+ * trip, the coord quick start and the Claude Code hook settings; and the reference's (docs/
+ * reference.md): exact mode and Step 0 with the block inline. The docs cannot drift from the
+ * product.
  */
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { join } from "node:path";
@@ -10,6 +11,7 @@ import {
   markedExamples,
   pasteBlock,
   README,
+  REFERENCE,
   runScript,
   type Site,
   stepZeroCommands,
@@ -17,6 +19,7 @@ import {
 import { bin, git, run, writeFiles } from "./_helpers.ts";
 
 const EXAMPLES = markedExamples(README);
+const REFERENCE_EXAMPLES = markedExamples(REFERENCE);
 
 /** Run a test body on a fresh site and remove it after. */
 async function onSite(body: (site: Site) => Promise<void>): Promise<void> {
@@ -28,9 +31,9 @@ async function onSite(body: (site: Site) => Promise<void>): Promise<void> {
   }
 }
 
-function example(name: string): string {
-  const found = EXAMPLES.get(name);
-  assertOk(found, `README example "${name}" is missing`);
+function example(name: string, examples = EXAMPLES): string {
+  const found = examples.get(name);
+  assertOk(found, `example "${name}" is missing`);
   return found.code;
 }
 
@@ -38,12 +41,26 @@ Deno.test("README: every marked example is one this suite runs", () => {
   assertEquals([...EXAMPLES.keys()].sort(), [
     "bash-dispatcher",
     "coord-quickstart",
-    "exact-mode",
+    "first-use",
     "gate-roundtrip",
     "powershell-dispatcher",
     "worktree-mode",
   ]);
-  assertEquals([...stepZeroCommands(README).keys()].sort(), ["bash", "powershell"]);
+  assertEquals([...REFERENCE_EXAMPLES.keys()].sort(), ["exact-mode"]);
+  assertEquals([...stepZeroCommands(REFERENCE).keys()].sort(), ["bash", "powershell"]);
+});
+
+Deno.test("README: the first use wraps, matches, then halts on a sibling's edit, and leaves nothing behind", async () => {
+  await onSite(async (site) => {
+    const r = await runScript(site, "bash", example("first-use"));
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    assertOk(r.stdout.startsWith("<!-- subagent-env-handshake v1 -->\n"), r.stdout);
+    assertIncludes(r.stdout, "-->\n\nReview src/app.ts.\nenvironment-verified: ");
+    assertIncludes(r.stdout, "## Finding: environment-divergence (halting)\n");
+    assertIncludes(r.stdout, "**Diverged fields:** parent_dirty_fingerprint\n");
+    assertOk(r.stdout.endsWith("halted: exit 1\n"), r.stdout);
+    assertEquals([...Deno.readDirSync(site.tmp)], [], "the example removes its prompt");
+  });
 });
 
 Deno.test("README: the bash dispatcher runs three agents whose Step 0 matches, and leaves nothing behind", async () => {
@@ -59,9 +76,9 @@ Deno.test("README: the bash dispatcher runs three agents whose Step 0 matches, a
   });
 });
 
-Deno.test("README: exact mode matches, then halts on a sibling's second edit, naming the file", async () => {
+Deno.test("reference: exact mode matches, then halts on a sibling's second edit, naming the file", async () => {
   await onSite(async (site) => {
-    const r = await runScript(site, "bash", example("exact-mode"));
+    const r = await runScript(site, "bash", example("exact-mode", REFERENCE_EXAMPLES));
     assertEquals(r.code, 0, r.stdout + r.stderr);
     assertOk(r.stdout.startsWith("environment-verified: "), r.stdout);
     assertIncludes(r.stdout, "**Diverged fields:** seed\n");
@@ -72,12 +89,12 @@ Deno.test("README: exact mode matches, then halts on a sibling's second edit, na
   });
 });
 
-Deno.test("README: Step 0 in bash (block in a quoted heredoc) matches and writes nothing into the tree", async () => {
+Deno.test("reference: the Step 0 snippet in bash (block in a quoted heredoc) matches and writes nothing into the tree", async () => {
   await onSite(async (site) => {
     await writeFiles(site.repo, { "wip.txt": "parent's uncommitted work\n" });
     const wrapped = await bin("handshake", ["wrap"], { cwd: site.repo, stdin: "Review.\n" });
     const block = wrapped.stdout.slice(0, wrapped.stdout.indexOf("-->\n\nReview.") + 4);
-    const command = pasteBlock(stepZeroCommands(README).get("bash")!, block);
+    const command = pasteBlock(stepZeroCommands(REFERENCE).get("bash")!, block);
     const before = await git(site.repo, ["status", "--porcelain"]);
     const r = await runScript(site, "bash", command);
     assertEquals(r.code, 0, r.stdout + r.stderr);
