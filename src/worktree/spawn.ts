@@ -367,7 +367,11 @@ async function fill(
     return written === state.worktree ? [] : await changedPaths(dir, state.worktree, written);
   };
   const stage = async () => {
-    await runGit([...pins, "read-tree", "-m", "--end-of-options", state.index], opts);
+    // Index only (`-i`): the files were just written from the seed and are checked raw
+    // above. git's own check would hash them with the attributes' conversions (a CRLF file
+    // under `text eol=crlf` cleans to another blob than its raw bytes) and refuse them as
+    // "not uptodate", though git itself considers the file clean.
+    await runGit([...pins, "read-tree", "-m", "-i", "--end-of-options", state.index], opts); // tether:guard wt-spawn-stage-index-only
     if (ita.length > 0) { // tether:guard wt-spawn-ita
       // The index tree holds each intent-to-add entry as an empty file (as `ls-files -s`
       // shows it); make it git's own intent-to-add entry again, the file left as it is.
