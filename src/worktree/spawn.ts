@@ -165,6 +165,27 @@ async function intentToAdd(top: string): Promise<IntentToAdd> {
   };
 }
 
+/**
+ * The parent's skip-worktree entries whose file is absent (a sparse checkout's paths outside
+ * its patterns), as raw path bytes. The seed's working tree lacks them, as the parent's
+ * does, while its index tree holds them; the child's entries get the same bit, so that git
+ * judges them by the index there too and the child's status is the parent's.
+ *
+ * @param top The parent's top level.
+ * @param files The seed's working-tree entries.
+ * @returns The paths.
+ */
+async function skippedAbsent(
+  top: string,
+  files: ReadonlyMap<string, RawEntry>,
+): Promise<Uint8Array[]> {
+  const listing = await runGit(["ls-files", "-z", "-v"], { cwd: top, parse: true });
+  return rawPaths(listing.stdout).filter((record) =>
+    (record[0] === 0x53 || record[0] === 0x73) && record[1] === 0x20 && // `S ` or `s `
+    !files.has(decodePath(record.subarray(2)))
+  ).map((record) => record.slice(2));
+}
+
 /** Whether a directory exists, asked of git (tether has no file access). */
 async function dirExists(dir: string): Promise<boolean> {
   const r = await runGit(["rev-parse", "--is-inside-work-tree"], {
@@ -313,6 +334,8 @@ interface Filling {
   fp: string;
   /** The intent-to-add entries to carry. */
   ita: readonly Uint8Array[];
+  /** The skip-worktree entries whose file the parent lacks, marked so in the child too. */
+  skipped: readonly Uint8Array[];
   /** The branches claimed, one per child in order. */
   branches: readonly string[];
 }
@@ -357,7 +380,7 @@ async function fill(
     runGit([...pins, "read-tree", "--reset", "-u", "--end-of-options", tree], opts);
   const first = await early;
   await checkout(first);
-  const { state, tracked, fp, ita, branches } = await final;
+  const { state, tracked, fp, ita, skipped, branches } = await final;
   const branch = branches[index]!;
   if (state.worktree !== first) await checkout(state.worktree); // tether:guard wt-spawn-recheckout
   const modes = await checkoutModeDiffers(dir, tracked); // before the index changes
@@ -372,6 +395,12 @@ async function fill(
     // under `text eol=crlf` cleans to another blob than its raw bytes) and refuse them as
     // "not uptodate", though git itself considers the file clean.
     await runGit([...pins, "read-tree", "-m", "-i", "--end-of-options", state.index], opts); // tether:guard wt-spawn-stage-index-only
+    if (skipped.length > 0) { // tether:guard wt-spawn-skip-worktree
+      await runGit([...pins, "update-index", "-z", "--skip-worktree", "--stdin"], {
+        ...opts,
+        stdin: nulJoined(skipped),
+      });
+    }
     if (ita.length > 0) { // tether:guard wt-spawn-ita
       // The index tree holds each intent-to-add entry as an empty file (as `ls-files -s`
       // shows it); make it git's own intent-to-add entry again, the file left as it is.
@@ -595,6 +624,7 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
       let live = first;
       let state: TreeState | undefined;
       let ita: IntentToAdd = { carried: [], deleted: [] };
+      let skipped: Uint8Array[] = [];
       const files = new Map<string, RawEntry>();
       const left = new Set<string>(); // ignored by the user's ignore file, not by the repository
       for (let attempt = 1; state === undefined; attempt++) {
@@ -606,13 +636,18 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
           left,
           early: early.resolve,
         });
-        const [entries, after] = await Promise.all([intentToAdd(parent.top), captureLive()]);
+        const [entries, after, absent] = await Promise.all([
+          intentToAdd(parent.top),
+          captureLive(),
+          skippedAbsent(parent.top, files),
+        ]);
         if (
           candidate.head === live.parent_head && after.parent_head === live.parent_head &&
           after.parent_dirty_fingerprint === live.parent_dirty_fingerprint
         ) {
           state = candidate;
           ita = entries;
+          skipped = absent;
         } else if (attempt >= 3) {
           throw new GitError("failed", "The parent's tree kept changing while it was captured");
         } else {
@@ -649,6 +684,7 @@ export async function spawnWorktrees(dirs: readonly string[]): Promise<Spawn> {
         tracked: files,
         fp: live.parent_dirty_fingerprint,
         ita: ita.carried,
+        skipped,
         branches,
       });
       return { live, state, seed };
