@@ -10,7 +10,9 @@
  */
 import { quoteLine } from "../context/render.ts";
 import { type RawEntry, readContents } from "../context/content.ts";
+import { ownWords, resultWords } from "../git_failure.ts";
 import {
+  failure,
   GitError,
   isFullOid,
   type ObjectFormat,
@@ -345,12 +347,12 @@ export async function removeChild(child: ChildWork): Promise<string[]> {
       const problem = await run();
       if (problem !== undefined) left.push(`${what} (${problem})`);
     } catch (error) {
-      left.push(`${what} (${error instanceof Error ? error.message : String(error)})`);
+      left.push(`${what} (${ownWords(error)})`);
     }
   };
   const tried = async (args: string[]) => {
     const r = await runGit(args, { allowFailure: true, parse: true });
-    return r.code === 0 ? undefined : r.stderr.trim().split("\n").pop() ?? `exit ${r.code}`;
+    return r.code === 0 ? undefined : resultWords(args, r);
   };
   // Where the repository is, asked before the removals and after them: git's ref store reads
   // a commondir file whatever the pin says, so a removal may have gone to another
@@ -481,7 +483,7 @@ export async function land(
     };
   }
   if (merged.code !== 0 || !tree) {
-    throw new GitError("failed", `git merge-tree exited with ${merged.code}: ${merged.stderr}`);
+    throw failure(["merge-tree"], merged);
   }
   const paths = await changedPaths(parentTop, parent.worktree, tree);
   const outside = outsideChanged(paths, own);
@@ -747,9 +749,9 @@ function readBackFailed(error: unknown, land: Undo): Promise<GitError> {
   return undoLand(`its read-back failed (${message(error)})`, land);
 }
 
-/** An error's message, whatever was thrown. */
+/** An error's message, whatever was thrown, a failed git call's in tether's words. */
 function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return ownWords(error);
 }
 
 /**
@@ -847,7 +849,13 @@ async function checkoutFailed(
       neither.length === 1 ? "it is" : "they are"
     } in the tree ${land.before}: ${restoreRecipe(land.before, neither, inBefore)}`;
   if (wrote.length === 0) { // tether:guard wt-checkout-wrote
-    if (unsure === "") return error instanceof GitError ? error : new GitError("failed", failed);
+    // git checks every path before it writes any: a refusal wrote nothing.
+    if (unsure === "") {
+      return new GitError(
+        "failed",
+        `the land is refused, nothing landed: git's checkout into ${land.pin.top} wrote nothing (${failed}); land again`,
+      );
+    }
     return new GitError(
       "failed",
       `the land's checkout into ${land.pin.top} failed (${failed})${unsure}`,
