@@ -45,11 +45,19 @@ export function settingsRefused(
     : `; ${
       listPaths(paths)
     } changed on both sides, and tether does not merge content a driver owns: keep one side by hand (to take the child's raw bytes, at the top level: ${take}; the parent's edit there is then replaced), then land again`;
+  const crlf = found.filter((entry) => entry.endsWith(" (eol=crlf)")).map((entry) =>
+    entry.slice(0, -" (eol=crlf)".length)
+  );
+  const lineEnds = crlf.length === 0
+    ? ""
+    : `; at ${
+      listPaths(crlf)
+    } git's checkout would turn each line the landed file ends with a lone LF into CRLF: end those lines with CRLF in the child (as git writes them), then land again`;
   return new GitError(
     "failed",
     `the land is refused, nothing landed: the repository's attributes or config name a merge driver, filter or conversion at ${
       listPaths(found)
-    } (tether lands raw bytes and runs none of them; the shared .git, which a child can write, is one source: see docs/worktree.md)${byHand}`,
+    } (tether lands raw bytes and runs none of them; the shared .git, which a child can write, is one source: see docs/worktree.md)${byHand}${lineEnds}`,
   );
 }
 
