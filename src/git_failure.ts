@@ -86,7 +86,7 @@ export function isGitsOwn(error: unknown): error is GitError {
  * @returns One line.
  */
 export function ownWords(error: unknown): string {
-  if (!isGitsOwn(error)) return error instanceof Error ? error.message : String(error);
+  if (!isGitsOwn(error)) return error instanceof Error ? error.message : String(error); // tether:guard own-words
   for (const [pattern, say] of KNOWN) {
     const m = pattern.exec(error.stderrTail);
     if (m) return say(m);

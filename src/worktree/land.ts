@@ -548,7 +548,8 @@ export async function land(
   if (written.refused.length > 0) {
     throw settingsRefused(written.refused, written.merged, child.state.worktree);
   }
-  drivers = withFilters(drivers, written.filters); // a filter the child's .gitattributes names
+  // A filter the merged tree's own .gitattributes names (the child's) is pinned as well.
+  drivers = withFilters(drivers, written.filters); // tether:guard wt-attr-filter-pins
   // A link the repository cannot hold (core.symlinks false: git would write a plain file
   // holding the target) is not the tree gate checked: refused before anything is written.
   const links = unwritableLinks(paths, inTree, drivers);
