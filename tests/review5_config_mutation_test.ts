@@ -50,7 +50,8 @@ const CASES: GuardCase[] = [
     guard: "the landing paths' attributes are asked before the merge runs",
     mutations: [{
       file: "src/worktree/land.ts",
-      find: "const found = await attributesAt(parentTop, child.landing, scratch, false); // tether:guard",
+      find:
+        "const found = await attributesAt(parentTop, child.landing, scratch, false); // tether:guard",
       replace: "const found = [scratch].slice(1) as never[]; // tether:guard",
     }],
     file: FILE,
