@@ -282,7 +282,19 @@ export function gitSpawnCount(): number {
   return spawned;
 }
 
-function tail(text: string, lines = 3): string {
+/**
+ * The last lines of git's stderr, joined on one line.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * assertEquals(tail("a\nb\nc\nd\n"), "b | c | d");
+ * ```
+ * @param text git's stderr.
+ * @param lines How many lines to keep.
+ * @returns They, joined by ` | `.
+ */
+export function tail(text: string, lines = 3): string {
   return text.trimEnd().split("\n").slice(-lines).join(" | ");
 }
 

@@ -210,6 +210,26 @@ export async function spawnChild(f: Family, name: string): Promise<[string, stri
 }
 
 /**
+ * Spawn one child at `<kids>/<name>` and run its Step 0 there: `verify` in the child, given
+ * the block the parent printed, must match (exit 0).
+ *
+ * @param f The family.
+ * @param name The worktree directory's name.
+ * @returns The child's path and the seed.
+ */
+export async function spawnVerified(f: Family, name: string): Promise<[string, string]> {
+  const r = await bin("handshake", ["--worktree", join(f.kids, name), "--json"], {
+    cwd: f.parent,
+  });
+  assertEquals(r.code, 0, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  const child: string = doc.worktrees[0].path;
+  const verified = await bin("verify", [], { cwd: child, stdin: doc.block });
+  assertEquals(verified.code, 0, verified.stdout + verified.stderr);
+  return [child, doc.seed];
+}
+
+/**
  * A child's result: done, claiming `files`, with file evidence at the first.
  *
  * @param files `files_changed`.

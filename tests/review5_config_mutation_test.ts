@@ -10,8 +10,8 @@ const FILE = "tests/review5_config_test.ts";
 /** The merged tree's own .gitattributes not asked before the checkout. */
 const MERGED_OFF = {
   file: "src/worktree/land.ts",
-  find: "const written = await attributesAt(parentTop, paths, mergedIndex, true); // tether:guard",
-  replace: "const written: string[] = [mergedIndex].slice(1); // tether:guard",
+  find: "const inMerged = await attributesAt(parentTop, paths, mergedIndex, true); // tether:guard",
+  replace: "const inMerged = [mergedIndex].slice(1) as never[]; // tether:guard",
 };
 
 const CASES: GuardCase[] = [
@@ -40,8 +40,8 @@ const CASES: GuardCase[] = [
     mutations: [{
       file: "src/worktree/land_config.ts",
       find:
-        'return value === "set" ? undefined : `${name}=${value}`; // tether:guard wt-attr-merge',
-      replace: "return undefined; // tether:guard wt-attr-merge",
+        'if (a.value !== "set" && merging.has(a.path)) refuse(a, true); // tether:guard wt-attr-merge',
+      replace: "// tether:guard wt-attr-merge",
     }],
     file: FILE,
     filter: "finding 1 (b)",
@@ -50,8 +50,9 @@ const CASES: GuardCase[] = [
     guard: "the landing paths' attributes are asked before the merge runs",
     mutations: [{
       file: "src/worktree/land.ts",
-      find: "...await attributesAt(parentTop, child.landing, scratch, false), // tether:guard",
-      replace: "...[], // tether:guard",
+      find:
+        "const found = await attributesAt(parentTop, child.landing, scratch, false); // tether:guard",
+      replace: "const found = [scratch].slice(1) as never[]; // tether:guard",
     }],
     file: FILE,
     filter: "finding 1 (a)",
@@ -87,12 +88,11 @@ const CASES: GuardCase[] = [
     filter: "finding 3 (b)",
   },
   {
-    guard: "eol=crlf is refused",
+    guard: "eol=crlf is refused where it would rewrite the landed bytes",
     mutations: [{
       file: "src/worktree/land_config.ts",
-      find:
-        'return value === "lf" ? undefined : value === "set" ? name : `${name}=${value}`; // tether:guard',
-      replace: "return undefined; // tether:guard",
+      find: "refuse(a); // tether:guard wt-attr-eol",
+      replace: "// tether:guard wt-attr-eol",
     }],
     file: FILE,
     filter: "finding 3 (c)",
@@ -101,8 +101,8 @@ const CASES: GuardCase[] = [
     guard: "ident is refused",
     mutations: [{
       file: "src/worktree/land_config.ts",
-      find: 'return value === "set" ? name : `${name}=${value}`; // tether:guard wt-attr-ident',
-      replace: "return undefined; // tether:guard wt-attr-ident",
+      find: "refuse(a); // tether:guard wt-attr-ident",
+      replace: "// tether:guard wt-attr-ident",
     }],
     file: FILE,
     filter: "finding 3 (f)",

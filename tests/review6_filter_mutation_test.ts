@@ -9,11 +9,12 @@ const FILE = "tests/review6_filter_test.ts";
 
 const CASES: GuardCase[] = [
   {
-    guard: "a filter attribute at a landing path is refused",
+    guard: "a filter attribute whose name cannot be pinned is refused at a landing path",
     mutations: [{
       file: "src/worktree/land_config.ts",
-      find: 'return value === "set" ? name : `${name}=${value}`; // tether:guard wt-attr-filter',
-      replace: "return undefined; // tether:guard wt-attr-filter",
+      find:
+        'if (a.value.includes("=") || !fitsArgv(a.value)) refuse(a); // tether:guard wt-attr-filter',
+      replace: "// tether:guard wt-attr-filter",
     }],
     file: FILE,
     filter: "finding 1 (a): a filter attribute",

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { ownWords } from "../git_failure.ts";
 import { SubagentResult } from "../contract/schemas.ts";
 import type { WorkingContextSnapshot } from "../context/snapshot.ts";
 import { readStatus, repoDirs } from "../context/status.ts";
@@ -914,8 +915,7 @@ async function observe(
     }
   } catch (error) {
     if (error instanceof GateError) throw error;
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new GateError(`Cannot evaluate: ${detail.replace(/\s+/g, " ")}`);
+    throw new GateError(`Cannot evaluate: ${ownWords(error).replace(/\s+/g, " ")}`);
   }
   // A skip-worktree entry that was one at spawn too and is absent is the sparse checkout's
   // normal state: git judges it by its index entry, and so does gate. When the set of such
@@ -1076,7 +1076,7 @@ export async function evaluate(text: string, options: GateOptions = {}): Promise
     try {
       await releaseObject(repo.top, SNAPSHOT_ANCHOR, options.since, [SNAPSHOT_HEAD_ANCHOR]);
     } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = ownWords(error);
       report.warnings = [`Cannot release the snapshot's anchor: ${detail.replace(/\s+/g, " ")}`]; // guard: verdict survives release
     }
   }

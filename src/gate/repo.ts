@@ -23,6 +23,7 @@ import { addFilteredIds, readContents } from "../context/content.ts";
 import { readFilterPins } from "../context/filters.ts";
 import { decodePaths, decodeRecords, fitsArgv } from "../seed/paths.ts";
 import { GitError, gitText, type ObjectFormat, pinRepository, runGit } from "../git.ts";
+import { ownWords } from "../git_failure.ts";
 import { pinProblem } from "../repo_pin.ts";
 import { HISTORY_CONFIG, HISTORY_ENV, parseCommit, readObjects } from "./objects.ts";
 
@@ -56,7 +57,7 @@ function openError(error: unknown): unknown {
   if (error instanceof GitError && error.kind === "not-a-repository") {
     return new GateError("Cannot evaluate: not inside a git worktree");
   }
-  if (error instanceof GitError) return new GateError(`Cannot evaluate: ${error.message}`);
+  if (error instanceof GitError) return new GateError(`Cannot evaluate: ${ownWords(error)}`);
   return error;
 }
 

@@ -42,6 +42,8 @@ export interface LiveTree extends TreeState {
   location: string | undefined;
   /** The ref HEAD is attached to (`refs/heads/main`), or `HEAD` when detached. */
   headRef: string;
+  /** The bytes `git status --porcelain` printed (the fingerprint's input). */
+  status: Uint8Array;
 }
 
 /** How many times a capture is taken again when HEAD moves under it. */
@@ -668,6 +670,7 @@ async function capture(
           parent_dirty_fingerprint: await fingerprint(moment.status.stdout),
           location: where.location,
           headRef: moment.ref,
+          status: moment.status.stdout,
         };
       }
     }

@@ -16,6 +16,7 @@ import { oneLine } from "../gate/render.ts";
 import type { SpawnState } from "../gate/evidence.ts";
 import { GateError } from "../gate/repo.ts";
 import { GitError, gitText } from "../git.ts";
+import { ownWords } from "../git_failure.ts";
 import { inspectCaptured, land, type LandOutcome, readChildWork } from "./land.ts";
 import { nestedChanged } from "./land_checks.ts";
 import { listPaths } from "./plan.ts";
@@ -198,7 +199,7 @@ export async function worktreeGate(
     if (warnings.length > 0) report.warnings = warnings;
     return report;
   } catch (error) {
-    if (error instanceof GitError) throw new GateError(`Cannot evaluate: ${error.message}`);
+    if (error instanceof GitError) throw new GateError(`Cannot evaluate: ${ownWords(error)}`);
     throw error;
   }
 }

@@ -9,6 +9,7 @@
 import { styleCwd } from "../handshake/cwd.ts";
 import { validateField } from "../handshake/fields.ts";
 import { GitError } from "../git.ts";
+import { ownWords } from "../git_failure.ts";
 import { issuedAtNow } from "../time.ts";
 import { err, out, UsageError } from "../cli.ts";
 import type { DecodedPrompt } from "../encoding.ts";
@@ -157,9 +158,7 @@ export async function worktreeHandshake(req: WorktreeRequest): Promise<number> {
   } catch (error) {
     const reason = error instanceof GitError && error.kind === "not-a-repository"
       ? "not a git repository"
-      : error instanceof Error
-      ? error.message
-      : String(error);
+      : ownWords(error);
     err(`error: ${reason}`);
     return EXIT_PARENT_FAILURE;
   }

@@ -10,7 +10,9 @@
  */
 import { quoteLine } from "../context/render.ts";
 import { type RawEntry, readContents } from "../context/content.ts";
+import { ownWords, resultWords } from "../git_failure.ts";
 import {
+  failure,
   GitError,
   isFullOid,
   type ObjectFormat,
@@ -26,6 +28,7 @@ import { captureState, changedPaths, seedIndexPath, type TreeState } from "../se
 import { decodePath, decodePaths, decodeRecords, fitsArgv } from "../seed/paths.ts";
 import { identifyChild, parseWorktreeList, type WorktreeEntry } from "./identity.ts";
 import { parseMergeTree } from "./conflicts.ts";
+import { readObjects } from "../gate/objects.ts";
 import { listPaths } from "./plan.ts";
 import { mergeTrees } from "./merge.ts";
 import { readOwnCommits } from "./own_commits.ts";
@@ -33,11 +36,21 @@ import { ignoredInTheWay, nestedChanged, outsideChanged, verifyPaths } from "./l
 import {
   attributesAt,
   configProblems,
+  crlfAsIs,
   type Drivers,
+  judgeAttributes,
   pinned,
   readDrivers,
   unwritableLinks,
 } from "./land_config.ts";
+import { checkoutBase } from "./land_checkout.ts";
+import {
+  contentMerges,
+  settingsRefused,
+  type SettledLand,
+  unsettled,
+  withFilters,
+} from "./land_settings.ts";
 import {
   alreadyLanded,
   anchorRecord,
@@ -345,12 +358,12 @@ export async function removeChild(child: ChildWork): Promise<string[]> {
       const problem = await run();
       if (problem !== undefined) left.push(`${what} (${problem})`);
     } catch (error) {
-      left.push(`${what} (${error instanceof Error ? error.message : String(error)})`);
+      left.push(`${what} (${ownWords(error)})`);
     }
   };
   const tried = async (args: string[]) => {
     const r = await runGit(args, { allowFailure: true, parse: true });
-    return r.code === 0 ? undefined : r.stderr.trim().split("\n").pop() ?? `exit ${r.code}`;
+    return r.code === 0 ? undefined : resultWords(args, r);
   };
   // Where the repository is, asked before the removals and after them: git's ref store reads
   // a commondir file whatever the pin says, so a removal may have gone to another
@@ -434,13 +447,15 @@ export async function land(
   const format = await objectFormat(parentTop);
   const parent = await captureState(parentTop, { indexFile: scratch });
   // The shared .git can name a merge driver, a filter or a conversion for a landing path
-  // (info/attributes, the config): refused before anything is merged (see land_config.ts).
-  const drivers = await readDrivers(parentTop);
-  const before = [
-    ...configProblems(drivers),
-    ...await attributesAt(parentTop, child.landing, scratch, false), // tether:guard wt-attr-before
-  ];
-  if (before.length > 0) throw settingsRefused(before);
+  // (info/attributes, the config): refused before anything is merged where it would run or
+  // rewrite bytes, and every filter named there is pinned to none (see land_config.ts).
+  const readDriversAtStart = await readDrivers(parentTop);
+  const merging = contentMerges(parentTop, child, parent.worktree);
+  const found = await attributesAt(parentTop, child.landing, scratch, false); // tether:guard wt-attr-before
+  const verdict = judgeAttributes(found, readDriversAtStart, await merging(found));
+  const before = [...configProblems(readDriversAtStart), ...verdict.refused];
+  if (before.length > 0) throw settingsRefused(before, verdict.merged, child.state.worktree);
+  let drivers = withFilters(readDriversAtStart, verdict.filters); // tether:guard wt-attr-filter-pins
   const seedTree = child.seedState.worktree;
   let baseTreeId = seedTree; // tether:guard wt-merge-base
   // After a kept land, given its record: the merge base is the record's tree, so what
@@ -481,7 +496,7 @@ export async function land(
     };
   }
   if (merged.code !== 0 || !tree) {
-    throw new GitError("failed", `git merge-tree exited with ${merged.code}: ${merged.stderr}`);
+    throw failure(["merge-tree"], merged);
   }
   const paths = await changedPaths(parentTop, parent.worktree, tree);
   const outside = outsideChanged(paths, own);
@@ -522,8 +537,19 @@ export async function land(
     }),
     treeEntries(parentTop, tree),
   ]);
-  const written = await attributesAt(parentTop, paths, mergedIndex, true); // tether:guard wt-attr-merged
-  if (written.length > 0) throw settingsRefused(written);
+  const inMerged = await attributesAt(parentTop, paths, mergedIndex, true); // tether:guard wt-attr-merged
+  const lineEnds = await crlfKept(parentTop, format, inMerged, inTree);
+  const written = judgeAttributes(
+    inMerged,
+    readDriversAtStart,
+    await merging(inMerged),
+    lineEnds,
+  );
+  if (written.refused.length > 0) {
+    throw settingsRefused(written.refused, written.merged, child.state.worktree);
+  }
+  // A filter the merged tree's own .gitattributes names (the child's) is pinned as well.
+  drivers = withFilters(drivers, written.filters); // tether:guard wt-attr-filter-pins
   // A link the repository cannot hold (core.symlinks false: git would write a plain file
   // holding the target) is not the tree gate checked: refused before anything is written.
   const links = unwritableLinks(paths, inTree, drivers);
@@ -553,13 +579,38 @@ export async function land(
     allowFailure: true,
   });
   await runGit([...refreshPins, "update-index", "-q", "--refresh"], refreshOptions);
-  const [checkoutPins, checkoutOptions] = pinned(drivers, { cwd: parentTop, env: index });
+  const [checkoutPins, checkoutOptions] = pinned(drivers, {
+    cwd: parentTop,
+    env: index,
+    parse: true, // git's refusal is read (checkoutFailed), so in its C wording
+  });
+  // A landing file whose cleaned form is not its raw blob (CRLF under `text`) is given
+  // git's own entry, so git checks it by its stat data (land_checkout.ts).
+  const from = await checkoutBase({
+    top: parentTop,
+    pins: checkoutPins,
+    options: checkoutOptions,
+    parentTree: parent.worktree,
+    paths,
+    merged: inTree,
+    entries: (tree) => treeEntries(parentTop, tree),
+    notAs: (entries, these) => notAsTree(pin, format, entries, these),
+  });
   // From the checkout on, every failure is said as what it is: the land wrote files (see
   // undoLand, which puts them back when git can still run and names them when not).
-  const undo: Undo = { pin, format, drivers, mergedIndex, before: parent.worktree, paths };
+  const undo: Undo = {
+    pin,
+    format,
+    drivers,
+    mergedIndex,
+    before: parent.worktree,
+    paths,
+    judge: async (found) =>
+      judgeAttributes(found, readDriversAtStart, await merging(found), lineEnds),
+  };
   try {
     await runGit(
-      [...checkoutPins, "read-tree", "-m", "-u", "--end-of-options", parent.worktree, tree],
+      [...checkoutPins, "read-tree", "-m", "-u", "--end-of-options", from, tree],
       checkoutOptions,
     );
   } catch (error) {
@@ -595,7 +646,7 @@ export async function land(
       ...driversAfter.filters.filter((n) => !drivers.filters.includes(n)).map((n) =>
         `filter.${n} (config)`
       ),
-      ...await attributesAt(parentTop, paths, scratch, false),
+      ...await unsettled(await attributesAt(parentTop, paths, scratch, false), undo),
     ];
     movedAfter = await repositoryMoved(pin);
   } catch (error) {
@@ -639,21 +690,6 @@ export async function land(
 }
 
 /**
- * The error of a land refused for the settings at its paths: exit 3, nothing landed.
- *
- * @param found `path (attribute)` or `key (config)` entries.
- * @returns The error.
- */
-function settingsRefused(found: readonly string[]): GitError {
-  return new GitError(
-    "failed",
-    `the land is refused, nothing landed: the repository's attributes or config name a merge driver, filter or conversion at ${
-      listPaths(found)
-    } (tether lands raw bytes and runs none of them; the shared .git, which a child can write, is one source: see docs/worktree.md)`,
-  );
-}
-
-/**
  * The error of a land that would write links where `core.symlinks` is false: exit 3,
  * nothing landed.
  *
@@ -666,6 +702,27 @@ function linksRefused(links: readonly string[]): GitError {
     `the land is refused, nothing landed: it writes the symbolic links ${
       listPaths(links)
     }, but core.symlinks is false in this repository, so git would write each as a plain file holding its target (land them by hand, or set core.symlinks to true where links work)`,
+  );
+}
+
+/**
+ * The landing paths with `eol=crlf` whose merged blob that checkout writes as it is (no
+ * lone LF): read from the object store only for those paths.
+ */
+async function crlfKept(
+  top: string,
+  format: ObjectFormat,
+  found: readonly { path: string; name: string; value: string }[],
+  inTree: ReadonlyMap<string, { mode: string; id: string }>,
+): Promise<Set<string>> {
+  const asked = found.filter((a) => a.name === "eol" && a.value === "crlf" && inTree.has(a.path));
+  if (asked.length === 0) return new Set();
+  const read = await readObjects(top, asked.map((a) => inTree.get(a.path)!.id), format);
+  return new Set(
+    asked.filter((a) => {
+      const blob = read.get(inTree.get(a.path)!.id);
+      return blob?.kind === "ok" && crlfAsIs(blob.content);
+    }).map((a) => a.path),
   );
 }
 
@@ -729,7 +786,7 @@ function notTheCheckedBytes(found: readonly string[]): NotAsChecked {
 }
 
 /** What {@linkcode undoLand} needs of the land. */
-interface Undo {
+interface Undo extends SettledLand {
   pin: RepositoryPin;
   format: ObjectFormat;
   /** The configuration as read before the land (its pins are the checkout's). */
@@ -747,9 +804,9 @@ function readBackFailed(error: unknown, land: Undo): Promise<GitError> {
   return undoLand(`its read-back failed (${message(error)})`, land);
 }
 
-/** An error's message, whatever was thrown. */
+/** An error's message, whatever was thrown, a failed git call's in tether's words. */
 function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return ownWords(error);
 }
 
 /**
@@ -847,7 +904,13 @@ async function checkoutFailed(
       neither.length === 1 ? "it is" : "they are"
     } in the tree ${land.before}: ${restoreRecipe(land.before, neither, inBefore)}`;
   if (wrote.length === 0) { // tether:guard wt-checkout-wrote
-    if (unsure === "") return error instanceof GitError ? error : new GitError("failed", failed);
+    // git checks every path before it writes any: a refusal wrote nothing.
+    if (unsure === "") {
+      return new GitError(
+        "failed",
+        `the land is refused, nothing landed: git's checkout into ${land.pin.top} wrote nothing (${failed}); land again`,
+      );
+    }
     return new GitError(
       "failed",
       `the land's checkout into ${land.pin.top} failed (${failed})${unsure}`,
@@ -897,7 +960,7 @@ async function undoLand(why: string, land: Undo): Promise<GitError> {
       ...drivers.filters.filter((n) => !land.drivers.filters.includes(n)).map((n) =>
         `filter.${n} (config)`
       ),
-      ...await attributesAt(top, land.paths, land.mergedIndex, false),
+      ...await unsettled(await attributesAt(top, land.paths, land.mergedIndex, false), land),
     ];
     if (still.length > 0) { // tether:guard wt-undo-still
       return byHand(land.paths, `the shared .git still names ${listPaths(still)}`);

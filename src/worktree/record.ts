@@ -23,7 +23,7 @@
  *
  * @module
  */
-import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
+import { failure, GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
 import { FIXED_IDENTITY, fixedCommitBytes, objectId } from "../seed/commit.ts";
 import { readObjects } from "../gate/objects.ts";
 import { changedPaths } from "../seed/state.ts";
@@ -216,7 +216,7 @@ export async function heldPaths(
   const merged = await mergeTrees(top, format, seedTree, parentTree, theirs);
   const { tree, conflicts } = parseMergeTree(merged.stdout);
   if ((merged.code !== 0 && merged.code !== 1) || !tree) {
-    throw new GitError("failed", `git merge-tree exited with ${merged.code}: ${merged.stderr}`);
+    throw failure(["merge-tree"], merged);
   }
   const moved = new Set([
     ...await changedPaths(top, parentTree, tree),

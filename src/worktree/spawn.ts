@@ -12,7 +12,7 @@ import { pinned, readDrivers } from "./land_config.ts";
 import { pinHere } from "../repo_pin.ts";
 import type { RawEntry } from "../context/content.ts";
 import { captureLive, type LiveTree, STATUS_ARGS, STATUS_ENV } from "../handshake/capture.ts";
-import { fingerprint } from "../handshake/fingerprint.ts";
+import { carriedFingerprint } from "./carried_status.ts";
 import {
   captureState,
   changedPaths,
@@ -25,7 +25,7 @@ import {
 import { mapBounded } from "../context/bounded.ts";
 import { spawnRefusal } from "../seed/refusal.ts";
 import { SEED_REF_PREFIX, seedId, writeSeed } from "../seed/commit.ts";
-import { decodePath } from "../seed/paths.ts";
+import { decodePath, decodePaths } from "../seed/paths.ts";
 import { refuseLeftOut } from "../seed/excludes.ts";
 import { BRANCH_PREFIX, branchName, listPaths, SPAWN_REF_PREFIX } from "./plan.ts";
 
@@ -166,6 +166,62 @@ async function intentToAdd(top: string): Promise<IntentToAdd> {
     carried: ita.filter((p) => present.has(decodePath(p))),
     deleted: ita.map(decodePath).filter((p) => !present.has(p)),
   };
+}
+
+/**
+ * The parent's skip-worktree entries whose file is absent (a sparse checkout's paths outside
+ * its patterns), as raw path bytes. The seed's working tree lacks them, as the parent's
+ * does, while its index tree holds them; the child's entries get the same bit, so that git
+ * judges them by the index there too and the child's status is the parent's.
+ *
+ * @param top The parent's top level.
+ * @param files The seed's working-tree entries.
+ * @returns The paths.
+ */
+async function skippedAbsent(
+  top: string,
+  files: ReadonlyMap<string, RawEntry>,
+): Promise<Uint8Array[]> {
+  const listing = await runGit(["ls-files", "-z", "-v"], { cwd: top, parse: true });
+  return rawPaths(listing.stdout).filter((record) =>
+    (record[0] === 0x53 || record[0] === 0x73) && record[1] === 0x20 && // `S ` or `s `
+    !files.has(decodePath(record.subarray(2)))
+  ).map((record) => record.slice(2));
+}
+
+/** The paths of the gitlinks (submodules) among a tree's entries. */
+function gitlinksOf(files: ReadonlyMap<string, RawEntry>): string[] {
+  return [...files].filter(([, entry]) => entry.mode === "160000").map(([path]) => path);
+}
+
+/**
+ * The submodules checked out at another commit than the parent's index records (`git status`
+ * shows ` M sm`). The seed's working tree holds the checked-out commit and its index tree
+ * the recorded one; a child's gitlink checks out as an empty directory, which git reads as
+ * the index's commit, so no worktree can hold both.
+ *
+ * @param top The parent's top level.
+ * @param index The seed's index tree.
+ * @param files The seed's working-tree entries.
+ * @returns The paths, in order.
+ */
+async function movedSubmodules(
+  top: string,
+  index: string,
+  files: ReadonlyMap<string, RawEntry>,
+): Promise<string[]> {
+  const gitlinks = gitlinksOf(files);
+  if (gitlinks.length === 0) return [];
+  const listing = await runGit(["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", index], {
+    cwd: top,
+    parse: true,
+  });
+  const recorded = new Map<string, string>();
+  for (const record of decodePaths(listing.stdout)) {
+    const m = /^160000 commit ([0-9a-f]+)\t([\s\S]*)$/.exec(record);
+    if (m) recorded.set(m[2]!, m[1]!);
+  }
+  return gitlinks.filter((path) => recorded.get(path) !== files.get(path)!.oid);
 }
 
 /** Whether a directory exists, asked of git (tether has no file access). */
@@ -312,10 +368,14 @@ interface Filling {
   state: TreeState;
   /** The seed's working-tree entries (path → mode and raw id). */
   tracked: ReadonlyMap<string, RawEntry>;
-  /** The parent's dirty fingerprint. */
+  /** The parent's dirty fingerprint, as worktree mode takes it (src/worktree/carried_status.ts). */
   fp: string;
+  /** The seed's gitlinks (submodules), whose own working tree no child gets. */
+  gitlinks: readonly string[];
   /** The intent-to-add entries to carry. */
   ita: readonly Uint8Array[];
+  /** The skip-worktree entries whose file the parent lacks, marked so in the child too. */
+  skipped: readonly Uint8Array[];
   /** The branches claimed, one per child in order. */
   branches: readonly string[];
 }
@@ -360,7 +420,7 @@ async function fill(
     runGit([...pins, "read-tree", "--reset", "-u", "--end-of-options", tree], opts);
   const first = await early;
   await checkout(first);
-  const { state, tracked, fp, ita, branches } = await final;
+  const { state, tracked, fp, gitlinks, ita, skipped, branches } = await final;
   const branch = branches[index]!;
   if (state.worktree !== first) await checkout(state.worktree); // tether:guard wt-spawn-recheckout
   const modes = await checkoutModeDiffers(dir, tracked); // before the index changes
@@ -370,7 +430,17 @@ async function fill(
     return written === state.worktree ? [] : await changedPaths(dir, state.worktree, written);
   };
   const stage = async () => {
-    await runGit([...pins, "read-tree", "-m", "--end-of-options", state.index], opts);
+    // Index only (`-i`): the files were just written from the seed and are checked raw
+    // above. git's own check would hash them with the attributes' conversions (a CRLF file
+    // under `text eol=crlf` cleans to another blob than its raw bytes) and refuse them as
+    // "not uptodate", though git itself considers the file clean.
+    await runGit([...pins, "read-tree", "-m", "-i", "--end-of-options", state.index], opts); // tether:guard wt-spawn-stage-index-only
+    if (skipped.length > 0) { // tether:guard wt-spawn-skip-worktree
+      await runGit([...pins, "update-index", "-z", "--skip-worktree", "--stdin"], {
+        ...opts,
+        stdin: nulJoined(skipped),
+      });
+    }
     if (ita.length > 0) { // tether:guard wt-spawn-ita
       // The index tree holds each intent-to-add entry as an empty file (as `ls-files -s`
       // shows it); make it git's own intent-to-add entry again, the file left as it is.
@@ -411,10 +481,10 @@ async function fill(
   }
   // As the parent's fingerprint was read.
   const status = await runGit(STATUS_ARGS, { cwd: dir, env: STATUS_ENV, keepReplaceObjects: true });
-  if (await fingerprint(status.stdout) !== fp) {
+  if (await carriedFingerprint(status.stdout, gitlinks) !== fp) {
     throw new GitError(
       "failed",
-      `git status in ${dir} differs from the parent's (submodules or filters?)`,
+      `git status in ${dir} differs from the parent's (a clean filter or a setting of the repository's config shows the same files differently there): compare git status in both, then spawn again`,
     );
   }
   const found = (where as PromiseFulfilledResult<{ code: number; stdout: Uint8Array }>).value;
@@ -597,6 +667,7 @@ export async function spawnWorktrees(dirs: readonly string[], cwd?: string): Pro
       let live = first;
       let state: TreeState | undefined;
       let ita: IntentToAdd = { carried: [], deleted: [] };
+      let skipped: Uint8Array[] = [];
       const files = new Map<string, RawEntry>();
       const left = new Set<string>(); // ignored by the user's ignore file, not by the repository
       for (let attempt = 1; state === undefined; attempt++) {
@@ -608,13 +679,18 @@ export async function spawnWorktrees(dirs: readonly string[], cwd?: string): Pro
           left,
           early: early.resolve,
         });
-        const [entries, after] = await Promise.all([intentToAdd(parent.top), captureLive(where)]);
+        const [entries, after, absent] = await Promise.all([
+          intentToAdd(parent.top),
+          captureLive(where),
+          skippedAbsent(parent.top, files),
+        ]);
         if (
           candidate.head === live.parent_head && after.parent_head === live.parent_head &&
           after.parent_dirty_fingerprint === live.parent_dirty_fingerprint
         ) {
           state = candidate;
           ita = entries;
+          skipped = absent;
         } else if (attempt >= 3) {
           throw new GitError("failed", "The parent's tree kept changing while it was captured");
         } else {
@@ -622,6 +698,15 @@ export async function spawnWorktrees(dirs: readonly string[], cwd?: string): Pro
         }
       }
       await refuseLeftOut(left, parent.top); // tether:guard wt-spawn-left-out
+      const moved = await movedSubmodules(parent.top, state.index, files);
+      if (moved.length > 0) { // tether:guard wt-spawn-moved-submodule
+        throw new GitError(
+          "failed",
+          `A submodule is checked out at another commit than the parent's index records, at ${
+            listPaths(moved)
+          }; a worktree cannot carry that (its submodules are not checked out): stage the move (git add -- PATH) or check the recorded commit out again (git submodule update -- PATH), then spawn again`,
+        );
+      }
       if (state.head !== first.parent_head) {
         throw new GitError("failed", "The parent's HEAD moved while the worktrees were made");
       }
@@ -646,11 +731,15 @@ export async function spawnWorktrees(dirs: readonly string[], cwd?: string): Pro
       await adding;
       const branches = await claimBranches(seed, state.head, made.length);
       made.forEach((child, i) => child.branch = branches[i]!);
+      const gitlinks = gitlinksOf(files);
+      live = { ...live, parent_dirty_fingerprint: await carriedFingerprint(live.status, gitlinks) };
       final.resolve({
         state,
         tracked: files,
         fp: live.parent_dirty_fingerprint,
+        gitlinks,
         ita: ita.carried,
+        skipped,
         branches,
       });
       return { live, state, seed };
@@ -716,14 +805,21 @@ export async function seedParent(cwd?: string): Promise<Omit<Spawn, "children">>
   for (let attempt = 1;; attempt++) {
     const live = await captureLive(where);
     const left = new Set<string>();
-    const state = await captureState(parent.top, { left });
+    const files = new Map<string, RawEntry>();
+    const state = await captureState(parent.top, { left, files });
     await refuseLeftOut(left, parent.top); // tether:guard wt-seed-left-out
     const after = await captureLive(where);
     if (
       state.head === live.parent_head && after.parent_head === live.parent_head &&
       after.parent_dirty_fingerprint === live.parent_dirty_fingerprint
     ) {
-      return { live, state, seed: await writeSeed(parent.top, state) };
+      // The block carries worktree mode's fingerprint, as a spawned child's does.
+      const fp = await carriedFingerprint(live.status, gitlinksOf(files));
+      return {
+        live: { ...live, parent_dirty_fingerprint: fp },
+        state,
+        seed: await writeSeed(parent.top, state),
+      };
     }
     if (attempt >= 3) {
       throw new GitError("failed", "The parent's tree kept changing while it was captured");

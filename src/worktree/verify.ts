@@ -18,6 +18,8 @@ import { HARNESS, parseV2Block, type V2Handshake } from "../handshake/v2/block.t
 import { decideWorktree, type WorktreeFacts } from "./decide.ts";
 import { worktreeFinding } from "./finding.ts";
 import { type BaseRelation, relation, showPath } from "./plan.ts";
+import { carriedFingerprint } from "./carried_status.ts";
+import type { RawEntry } from "../context/content.ts";
 
 /** Options for {@linkcode verifyV2}. */
 export interface VerifyV2Options {
@@ -83,8 +85,9 @@ async function gather(block: V2Handshake, live: LiveTree): Promise<WorktreeFacts
   const [top, gitDir, commonDir] = dirs;
   const harness = block.worktree_path === HARNESS;
   const format = await objectFormat();
+  const files = new Map<string, RawEntry>();
   const [state, seedState, parentDirs, pathLoc, cwdLoc] = await Promise.all([
-    captureState(top),
+    captureState(top, { files }),
     readSeed(top, block.seed, format).catch(() => undefined),
     harness ? repoDirs(nativeCwd(block.parent_cwd, HOST_OS)) : Promise.resolve(undefined),
     harness ? Promise.resolve(undefined) : locate(block.worktree_path!),
@@ -117,7 +120,11 @@ async function gather(block: V2Handshake, live: LiveTree): Promise<WorktreeFacts
     branch: live.parent_branch,
     headRef: live.headRef,
     cwd: live.parent_cwd,
-    fingerprint: live.parent_dirty_fingerprint,
+    // As the spawn took the parent's: a submodule's own working tree is not carried.
+    fingerprint: await carriedFingerprint(
+      live.status,
+      [...files].filter(([, e]) => e.mode === "160000").map(([path]) => path),
+    ),
     top,
     // A linked worktree's git dir is `<common dir>/worktrees/<id>`: named so, not merely
     // different from the common dir.
