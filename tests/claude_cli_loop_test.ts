@@ -357,3 +357,39 @@ Deno.test({
     await scenario.cleanup();
   }
 });
+
+Deno.test({
+  name:
+    "Claude Code with tether: a parent session in a subdirectory gets its isolated child, which lands",
+  ignore: skip !== undefined,
+}, async () => {
+  const scenario = await scenarioRepo({ files: { "sub/s.txt": "in a package\n" } });
+  try {
+    const sub = join(scenario.repo, "sub");
+    await writeSettings(sub, readmeSettings());
+    const run = await runClaude({
+      cwd: sub,
+      prompt: PARENT,
+      path: [await commandsDir()],
+      timeoutMs: 120_000,
+      script: story({
+        [PARENT]: parent([{
+          description: "Feature",
+          prompt: CHILD,
+          isolation: "worktree",
+          run_in_background: false,
+        }]),
+        [CHILD]: isolatedChild(
+          WORK,
+          `Added the feature.\n${resultJson("feature.txt")}`,
+          parentEditsMeanwhile(scenario.repo),
+        ),
+      }),
+    });
+    await clean(run);
+    await assertLanded(run, scenario);
+    assertMatch(toldParent(run), /accepted and landed into your working tree: feature\.txt/);
+  } finally {
+    await scenario.cleanup();
+  }
+});

@@ -251,3 +251,92 @@ Deno.test("WorktreeRemove removes an unchanged tether worktree and keeps one hol
   assertMatch(removeBusy.stderr, /kept .*agent-h2.* holds work that did not land: wip\.txt/);
   assertEquals(await exists(join(busy.dir, "wip.txt")), true);
 });
+
+Deno.test("a parent in a subdirectory gets its child at the worktree's top, where Step 0 matches; a land that removes the parent's directory still tells it and leaves nothing", async () => {
+  const p = await aheadParent();
+  await writeFiles(p.repo, { "pkg/mod.txt": "module\n" });
+  await commitAll(p.repo, "a package");
+  const pkg = join(p.repo, "pkg");
+  const made = await hook(payload.worktreeCreate(pkg, "s1"));
+  assertEquals(made.code, 0, made.stderr);
+  const dir = made.stdout.trim();
+  assertEquals(dir, join(p.root, "project.worktrees", "agent-s1"), "the top level, not pkg/");
+  const context = contextOf(await hook(payload.subagentStart(dir, "s1"))) ?? "";
+  assertEquals((await runStep0(context, dir)).code, 0);
+  // The child moves the package the parent's session sits in.
+  await git(dir, ["mv", "pkg", "lib"]);
+  const stop = await hook(
+    payload.subagentStop(
+      dir,
+      "s1",
+      `Moved.\n${
+        JSON.stringify({
+          ok: true,
+          summary: "moved pkg to lib",
+          files_changed: ["pkg/mod.txt", "lib/mod.txt"],
+          errors: [],
+          evidence: [{ kind: "file", ref: "lib/mod.txt", ok: true }],
+        })
+      }`,
+    ),
+    dir,
+  );
+  assertEquals([stop.code, stop.stdout, stop.stderr], [0, "", ""]);
+  assertEquals(await Deno.readTextFile(join(p.repo, "lib", "mod.txt")), "module\n");
+  assertEquals(await exists(pkg), false);
+  const told = contextOf(await hook(payload.postAgent(p.repo, "s1"))) ?? "";
+  assertMatch(told, /accepted and landed into your working tree/);
+  assertEquals(await tetherRefs(p.repo), "");
+});
+
+Deno.test("a child that reports it could not do its task (ok: false) is not sent back; its unchanged worktree is removed and the parent is told", async () => {
+  const p = await aheadParent();
+  const { dir } = await startChild(p, "k1");
+  const failed = `Step 0 halted.\n${
+    JSON.stringify({
+      ok: false,
+      summary: "halted",
+      files_changed: [],
+      errors: ["environment-divergence"],
+      evidence: [],
+    })
+  }`;
+  const stop = await hook(payload.subagentStop(dir, "k1", failed), dir);
+  assertEquals([stop.code, stop.stdout], [0, ""], stop.stderr);
+  assertEquals(await exists(dir), false);
+  const told = contextOf(await hook(payload.postAgent(p.repo, "k1"))) ?? "";
+  assertMatch(
+    told,
+    /reported that it did not do its task \(ok: false\); nothing landed; it changed nothing, and its worktree was removed/,
+  );
+  assertEquals(await tetherRefs(p.repo), "");
+});
+
+Deno.test("a child that ended without reaching SubagentStop: an unchanged worktree is removed, one holding work is kept and named", async () => {
+  const p = await aheadParent();
+  const idle = await startChild(p, "m1");
+  const busy = await startChild(p, "m2");
+  await writeFiles(busy.dir, { "wip.txt": "wip\n" });
+  const told = contextOf(await hook(payload.notification(p.repo, "m1"))) ?? "";
+  assertMatch(told, /ended without a verdict .* it changed nothing, and its worktree was removed/);
+  assertEquals(await exists(idle.dir), false);
+  const kept = contextOf(await hook(payload.notification(p.repo, "m2"))) ?? "";
+  assertMatch(
+    kept,
+    new RegExp(`nothing landed; its work is kept in ${busy.dir.replaceAll("/", "\\/")}`),
+  );
+  assertEquals(await Deno.readTextFile(join(busy.dir, "wip.txt")), "wip\n");
+});
+
+Deno.test("a session worktree (a name that is not agent-<id>) is made from the parent's exact state and recorded for nothing", async () => {
+  const p = await aheadParent();
+  const made = await hook({ ...payload.worktreeCreate(p.repo, "x"), name: "feature/login" });
+  assertEquals(made.code, 0, made.stderr);
+  const dir = made.stdout.trim();
+  assertEquals(dir, join(p.root, "project.worktrees", "feature-login"));
+  assertEquals(await Deno.readTextFile(join(dir, "notes.txt")), "untracked notes\n");
+  assertEquals(
+    await git(p.repo, ["for-each-ref", "--format=%(refname)", "refs/tether/claude/"]),
+    "",
+  );
+});

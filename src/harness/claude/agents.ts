@@ -42,6 +42,11 @@ export interface AgentRecord {
   branch: string;
   /** The parent's directory (the `WorktreeCreate` payload's `cwd`). */
   parent: string;
+  /**
+   * The parent's top level, where every parent-side call runs: the parent's own directory
+   * may be a subdirectory a land renames or removes.
+   */
+  top: string;
   /** The v2 block tether gave the child. */
   block: string;
   /** How many times the child ended (`SubagentStop`) so far. */
@@ -75,7 +80,7 @@ function refOf(agent: string): string {
 function parseRecord(text: string): AgentRecord | undefined {
   try {
     const value = JSON.parse(text);
-    const fields = ["agent", "seed", "worktree", "cwd", "branch", "parent", "block"];
+    const fields = ["agent", "seed", "worktree", "cwd", "branch", "parent", "top", "block"];
     if (typeof value !== "object" || value === null) return undefined;
     if (!fields.every((f) => typeof value[f] === "string")) return undefined;
     if (typeof value.stops !== "number") return undefined;
@@ -173,7 +178,16 @@ export async function underLandLock<T>(cwd: string, work: () => Promise<T>): Pro
     const held = await runGit(["cat-file", "blob", LAND_LOCK_REF], { cwd, allowFailure: true });
     const at = held.code === 0 ? lockTime(new TextDecoder().decode(held.stdout)) : undefined;
     if (at !== undefined && Date.now() - at > LOCK_STALE_MS) {
-      await runGit(["update-ref", "-d", LAND_LOCK_REF], { cwd, allowFailure: true });
+      // Only the stale lock read here is deleted: two waiters that both saw it must not
+      // delete the one a third just took.
+      const stale = await runGit(["rev-parse", "--verify", "-q", LAND_LOCK_REF], {
+        cwd,
+        allowFailure: true,
+      });
+      const old = new TextDecoder().decode(stale.stdout).trim();
+      if (old !== "") {
+        await runGit(["update-ref", "-d", LAND_LOCK_REF, old], { cwd, allowFailure: true });
+      }
       continue;
     }
     if (Date.now() - started > LOCK_WAIT_MS) {

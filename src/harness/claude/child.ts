@@ -62,7 +62,10 @@ export const RETURN_CONTRACT =
   `End your final answer with the SubagentResult JSON, as the last thing in the message:
 {"ok": true, "summary": "...", "files_changed": ["path", ...], "errors": [],
  "evidence": [{"kind": "file", "ref": "path", "ok": true}, ...]}
-List in files_changed every path you changed (commit or not); give file evidence for each.`;
+List in files_changed every path you changed (committed or not), relative to your worktree's top
+level (where you start), and give file evidence for each file that exists; for a file you deleted,
+give commit evidence for the commit that deleted it ({"kind": "commit", "ref": "<full sha>"}).
+If you could not do the task, say so with "ok": false: nothing lands, and you are not sent back.`;
 
 /**
  * The context an isolated child gets before its first turn.

@@ -12,13 +12,13 @@
 import {
   err,
   helpOrVersion,
+  InputError,
   out,
   parseCli,
   readStdinText,
   UsageError,
   VERSION,
 } from "../../cli.ts";
-
 import { GitError } from "../../git.ts";
 import { wrapSubagentCall } from "../../handshake/command.ts";
 import { quoteLine } from "../../context/render.ts";
@@ -104,7 +104,13 @@ export async function tetherMain(args: string[]): Promise<number> {
     );
   }
   if (v.recent && !v.context) throw new UsageError("--recent goes with --context");
-  const raw = await readStdinText();
+  let raw: string;
+  try {
+    raw = await readStdinText();
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    return await answer({ stderr: `tether hook: ${error.message}; passed through`, code: 0 });
+  }
   return await answer(await serve(raw, { context: v.context ?? false, recent: v.recent ?? [] }));
 }
 
@@ -164,12 +170,13 @@ export async function serve(
 
 /** `SubagentStop`, where a failure of the gate itself is kept as the verdict for the parent. */
 async function stop(cwd: string, agent: string, message: string): Promise<Answer> {
+  const record = await readAgent(cwd, agent);
+  if (record === undefined) return PASS;
   try {
-    return await subagentStop(cwd, agent, message);
+    return await subagentStop(agent, record, message);
   } catch (error) {
-    const record = await readAgent(cwd, agent);
-    if (record !== undefined && record.outcome === undefined) {
-      await writeAgent(record.parent, {
+    if (record.outcome === undefined) {
+      await writeAgent(record.top, {
         ...record,
         outcome: {
           status: "failed",
@@ -179,7 +186,7 @@ async function stop(cwd: string, agent: string, message: string): Promise<Answer
             quoteLine(record.worktree)
           } on the branch ${record.branch} (seed ${record.seed}).`,
         },
-      });
+      }).catch(() => {});
     }
     return { stderr: `tether hook: SubagentStop: ${reason(error)}`, code: 0 };
   }

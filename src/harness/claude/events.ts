@@ -23,6 +23,7 @@ import {
 import { SEED_REF_PREFIX } from "../../seed/commit.ts";
 import { renderWorktree, worktreeGate, type WorktreeGateReport } from "../../worktree/gate.ts";
 import { readChildWork, removeChild } from "../../worktree/land.ts";
+import { pinHere } from "../../repo_pin.ts";
 import { renderReport } from "../../gate/render.ts";
 import { listPaths } from "../../worktree/plan.ts";
 import {
@@ -60,56 +61,67 @@ function context(event: string, text: string): Answer {
 
 /**
  * Where an isolated child's worktree goes: beside the parent's tree, never inside it (the
- * parent's status would show it, and its seed would record it).
+ * parent's status would show it, and its seed would record it). A name that is no plain
+ * file name (a session worktree such as `feature/login`) is spelled with `-` for the rest.
  *
  * @example
  * ```ts
  * import { assertEquals } from "../../_assert.ts";
  * assertEquals(worktreeDir("/home/dev/project", "agent-a1"), "/home/dev/project.worktrees/agent-a1");
+ * assertEquals(worktreeDir("/p", "feature/login"), "/p.worktrees/feature-login");
  * ```
  * @param top The parent's top level.
  * @param name The worktree name Claude Code gave.
  * @returns The absolute directory.
  */
 export function worktreeDir(top: string, name: string): string {
-  return `${dirname(top)}/${basename(top)}.worktrees/${name}`;
+  const plain = name.replace(/[^A-Za-z0-9._-]/g, "-").replace(/^\.+/, "-");
+  return `${dirname(top)}/${basename(top)}.worktrees/${plain}`;
 }
 
 /**
- * `WorktreeCreate`: spawn the child's worktree from the parent's exact state and print its
- * directory. Any failure makes nothing and leaves nothing: a caller who asked for isolation
- * never gets a stale or shared tree.
+ * `WorktreeCreate`: spawn the worktree from the parent's exact state and print its top level
+ * (Claude Code accepts nothing else, so a parent in a subdirectory gets a child at the top,
+ * and its block says so). An isolated subagent's worktree (`agent-<id>`) is recorded for the
+ * rest of the loop; a session worktree of another name is only made. Any failure makes
+ * nothing and leaves nothing: a caller who asked for isolation never gets a stale or shared
+ * tree. It holds the land lock, so no land removes the worktrees' directory meanwhile.
  *
  * @param cwd The parent's directory.
- * @param name The worktree name (`agent-<id>`).
+ * @param name The worktree name.
  * @returns The answer (exit 1 with one line when the worktree cannot be exact).
  */
 export async function worktreeCreate(cwd: string, name: string): Promise<Answer> {
   const agent = agentOfWorktree(name);
-  if (!validAgentId(agent)) {
-    return { stderr: `the worktree name ${JSON.stringify(name)} is not agent-<id>`, code: 1 };
-  }
+  const subagent = name.startsWith("agent-") && validAgentId(agent);
   const { top } = await parentLocation(cwd);
-  const dir = worktreeDir(top, name);
-  const spawn = await spawnWorktrees([dir], cwd);
-  try {
-    const child = spawn.children[0]!;
-    const [handshake] = blocksFor(spawn, [child], { cwdStyle: "native", issuedAt: undefined });
-    await writeAgent(cwd, {
-      agent,
-      seed: spawn.seed,
-      worktree: child.path,
-      cwd: child.cwd,
-      branch: child.branch,
-      parent: cwd,
-      block: buildV2Block(handshake!),
-      stops: 0,
-    });
-    return { stdout: `${child.cwd}\n`, code: 0 };
-  } catch (error) {
-    await spawn.rollback?.();
-    throw error;
-  }
+  return await underLandLock(top, async () => {
+    const spawn = await spawnWorktrees([worktreeDir(top, name)], cwd);
+    try {
+      const child = spawn.children[0]!;
+      const [handshake] = blocksFor(spawn, [{ ...child, cwd: child.path }], {
+        cwdStyle: "native",
+        issuedAt: undefined,
+      });
+      if (subagent) {
+        await writeAgent(top, {
+          agent,
+          seed: spawn.seed,
+          worktree: child.path,
+          cwd: child.path,
+          branch: child.branch,
+          parent: cwd,
+          top,
+          block: buildV2Block(handshake!),
+          stops: 0,
+        });
+      }
+      return { stdout: `${child.path}\n`, code: 0 };
+    } catch (error) {
+      await spawn.rollback?.();
+      throw error;
+    }
+  });
 }
 
 /**
@@ -126,10 +138,26 @@ export async function subagentStart(cwd: string, agent: string): Promise<Answer>
   return context("SubagentStart", startContext(record.block));
 }
 
-function outcomeOf(record: AgentRecord, report: WorktreeGateReport, given: boolean): Outcome {
+function outcomeOf(
+  record: AgentRecord,
+  report: WorktreeGateReport,
+  given: boolean,
+  gaveUp: boolean,
+  removed: boolean,
+): Outcome {
   const head = `tether: subagent ${record.agent} (worktree ${record.worktree})`;
   const detail = (renderReport(report) + renderWorktree(report)).trimEnd();
   const land = report.land;
+  if (gaveUp) {
+    const where = removed
+      ? "it changed nothing, and its worktree was removed"
+      : `its work is kept in ${record.worktree} on the branch ${record.branch} (seed ${record.seed})`;
+    return {
+      status: "rejected",
+      text:
+        `${head}: it reported that it did not do its task (ok: false); nothing landed; ${where}.\n${detail}`,
+    };
+  }
   if (report.verdict === "reject") {
     const why = given ? "its result was rejected" : "it gave no SubagentResult";
     return {
@@ -163,55 +191,92 @@ function outcomeOf(record: AgentRecord, report: WorktreeGateReport, given: boole
 const EMPTY_RESULT =
   '{"ok": false, "summary": "", "files_changed": [], "errors": [], "evidence": []}';
 
+/** Whether a result says the child did not do its task (`"ok": false`): its own verdict. */
+function reportsFailure(result: string): boolean {
+  try {
+    return JSON.parse(result)?.ok === false;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Remove a child's worktree, branch and refs when it changed nothing since its seed.
+ *
+ * @returns The paths it changed (its worktree then kept), or none when it was removed.
+ */
+async function removeIfUnchanged(record: AgentRecord): Promise<string[]> {
+  await pinHere(record.top);
+  const child = await readChildWork(record.worktree, record.seed);
+  if (child.landing.length > 0) return child.landing;
+  await removeChild(child);
+  await dropSeedRef(`${SEED_REF_PREFIX}${record.seed}`, record.seed);
+  await removeEmptyDirs([dirname(record.worktree)]);
+  return [];
+}
+
 /**
  * `SubagentStop`: judge an isolated child's result against the seed tether recorded (never
  * one the child names) and, on accept, land its work into the parent's working tree and
  * remove its worktree. A missing or rejected result sends the child back at most
  * {@linkcode MAX_SEND_BACKS} times; then nothing lands and the verdict is kept for the
- * parent, with the worktree.
+ * parent, with the worktree. A child that reports failure itself (`"ok": false`) is not sent
+ * back: nothing lands, and a worktree it did not change is removed.
  *
- * @param cwd The child's directory.
  * @param agent The agent id.
+ * @param record The child's record.
  * @param message The child's last message.
  * @returns The answer (a block that sends the child back, or nothing).
  */
-export async function subagentStop(cwd: string, agent: string, message: string): Promise<Answer> {
-  const record = await readAgent(cwd, agent);
-  if (record === undefined || record.outcome !== undefined) return PASS;
+export async function subagentStop(
+  agent: string,
+  record: AgentRecord,
+  message: string,
+): Promise<Answer> {
+  if (record.outcome !== undefined) return PASS;
   const stops = record.stops + 1;
   const result = trailingResult(message);
-  const report = await underLandLock(record.parent, () =>
-    worktreeGate(result ?? EMPTY_RESULT, {
+  const gaveUp = result !== undefined && reportsFailure(result);
+  return await underLandLock(record.top, async () => {
+    const report = await worktreeGate(result ?? EMPTY_RESULT, {
       dir: record.worktree,
       seed: record.seed,
-      land: result !== undefined,
+      land: result !== undefined && !gaveUp,
       keep: false,
       acceptUnverified: false,
-      parent: record.parent,
-    }));
-  if ((result === undefined || report.verdict === "reject") && stops <= MAX_SEND_BACKS) {
-    await writeAgent(record.parent, { ...record, stops });
-    const reasons = result === undefined
-      ? ["Your last message does not end with the SubagentResult JSON."]
-      : report.reasons;
-    return {
-      stdout: `${JSON.stringify({ decision: "block", reason: sendBackReason(reasons, stops) })}\n`,
-      code: 0,
-    };
-  }
-  const outcome = outcomeOf(record, report, result !== undefined);
-  await writeAgent(record.parent, { ...record, stops, outcome });
-  if (outcome.status === "landed" || outcome.status === "nothing") {
-    // The worktree and its branch went with the land; its seed ref and the directory that
-    // held the worktree go too, unless another child still uses them.
-    await dropSeedRef(`${SEED_REF_PREFIX}${record.seed}`, record.seed);
-    await removeEmptyDirs([dirname(record.worktree)]);
-  }
-  return PASS;
+      parent: record.top,
+    });
+    if (
+      (result === undefined || report.verdict === "reject") && !gaveUp && stops <= MAX_SEND_BACKS
+    ) {
+      await writeAgent(record.top, { ...record, stops });
+      const reasons = result === undefined
+        ? ["Your last message does not end with the SubagentResult JSON."]
+        : report.reasons;
+      return {
+        stdout: `${
+          JSON.stringify({ decision: "block", reason: sendBackReason(reasons, stops) })
+        }\n`,
+        code: 0,
+      };
+    }
+    const removed = gaveUp && (await removeIfUnchanged(record)).length === 0;
+    const outcome = outcomeOf(record, report, result !== undefined, gaveUp, removed);
+    await writeAgent(record.top, { ...record, stops, outcome });
+    if (outcome.status === "landed" || outcome.status === "nothing") {
+      // The worktree and its branch went with the land; its seed ref and the directory that
+      // held the worktree go too, unless another child still uses them.
+      await dropSeedRef(`${SEED_REF_PREFIX}${record.seed}`, record.seed);
+      await removeEmptyDirs([dirname(record.worktree)]);
+    }
+    return PASS;
+  });
 }
 
 /**
- * Tell the parent the verdicts of children it has not been told of yet, and forget them.
+ * Tell the parent the verdicts of children it has not been told of yet, and forget them. A
+ * child that ended without a verdict (killed, or its SubagentStop never ran) has its
+ * worktree removed when it changed nothing, and named when it holds work.
  *
  * @param event The event answered (`PostToolUse` or `UserPromptSubmit`).
  * @param cwd The parent's directory.
@@ -223,14 +288,18 @@ export async function tellParent(event: string, cwd: string, agents: string[]): 
   for (const agent of agents) {
     const record = await readAgent(cwd, agent);
     if (record === undefined) continue;
-    if (record.outcome === undefined) {
+    if (record.outcome !== undefined) {
+      texts.push(record.outcome.text);
+    } else if ((await underLandLock(record.top, () => removeIfUnchanged(record))).length === 0) {
       texts.push(
-        `tether: subagent ${agent} ended without a verdict (its SubagentStop hook did not run?); its worktree is kept in ${record.worktree} on the branch ${record.branch}`,
+        `tether: subagent ${agent} ended without a verdict (it gave no result that reached tether); it changed nothing, and its worktree was removed`,
       );
     } else {
-      texts.push(record.outcome.text);
+      texts.push(
+        `tether: subagent ${agent} ended without a verdict (it gave no result that reached tether); nothing landed; its work is kept in ${record.worktree} on the branch ${record.branch} (seed ${record.seed})`,
+      );
     }
-    await dropAgent(cwd, agent);
+    await dropAgent(record.top, agent);
   }
   return texts.length === 0 ? PASS : context(event, texts.join("\n\n"));
 }
@@ -247,20 +316,16 @@ export async function worktreeRemove(cwd: string, path: string): Promise<Answer>
   const record = (await listAgents(cwd)).find((r) => r.cwd === path || r.worktree === path);
   if (record === undefined) return PASS;
   if (record.outcome?.status === "landed" || record.outcome?.status === "nothing") return PASS;
-  const { pinHere } = await import("../../repo_pin.ts");
-  await pinHere(record.parent);
-  const child = await readChildWork(record.worktree, record.seed);
-  if (child.landing.length > 0) {
+  const kept = await underLandLock(record.top, () => removeIfUnchanged(record));
+  if (kept.length > 0) {
     return {
       stderr:
         `tether: kept ${record.worktree} (branch ${record.branch}): it holds work that did not land: ${
-          listPaths(child.landing)
+          listPaths(kept)
         }`,
       code: 0,
     };
   }
-  const left = await removeChild(child);
-  await removeEmptyDirs([dirname(record.worktree)]);
-  if (record.outcome === undefined) await dropAgent(cwd, record.agent);
-  return left.length === 0 ? PASS : { stderr: `tether: not removed: ${left.join("; ")}`, code: 0 };
+  if (record.outcome === undefined) await dropAgent(record.top, record.agent);
+  return PASS;
 }
