@@ -20,7 +20,7 @@ if (import.meta.main) {
     const read = await readResultText(); // tether:guard gate3-tree-after-result
     if (parsed.since !== undefined && parsed.worktree === undefined) prestartGate(parsed.since);
     await gateStarted(); // the early reads have started: zod and the contracts load beside them
-    const { gateRun } = await import("./src/gate/command.ts");
+    const { gateRun } = await import("./src/commands/gate.ts");
     return await gateRun(parsed, read);
   }, EXIT_CANNOT_EVALUATE);
 }

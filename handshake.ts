@@ -5,7 +5,7 @@
  * @module
  */
 import { runMain } from "./src/cli.ts";
-import { EXIT_PARENT_FAILURE, handshakeMain } from "./src/handshake/command.ts";
+import { EXIT_PARENT_FAILURE, handshakeMain } from "./src/commands/handshake.ts";
 
 if (import.meta.main) {
   await runMain("handshake", () => handshakeMain(Deno.args), EXIT_PARENT_FAILURE);

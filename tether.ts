@@ -6,7 +6,7 @@
  * @module
  */
 import { runMain } from "./src/cli.ts";
-import { tetherMain } from "./src/harness/claude/command.ts";
+import { tetherMain } from "./src/commands/tether.ts";
 
 if (import.meta.main) {
   await runMain("tether", () => tetherMain(Deno.args), 1);

@@ -13,6 +13,6 @@ if (import.meta.main) {
   const started = prestartCapture();
   if (!["-h", "--help", "help", "-V", "--version"].includes(Deno.args[0] ?? "")) await started;
   const { runMain } = await import("./src/cli.ts");
-  const { verifyMain } = await import("./src/handshake/verify_command.ts");
+  const { verifyMain } = await import("./src/commands/verify.ts");
   await runMain("verify", () => verifyMain(Deno.args), 3);
 }

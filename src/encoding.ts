@@ -135,3 +135,29 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }
+
+/**
+ * The prompt's bytes behind each head, the wrapped prompts joined by a newline. The
+ * prompt is never re-encoded: its body goes out byte for byte; the heads are written in
+ * its encoding, and its byte order mark, if any, moves to the very front so the output
+ * stays one valid file (UTF-16 stays UTF-16).
+ *
+ * @example A Latin-1 prompt stays byte-identical behind the block
+ * ```ts
+ * import { assertEquals } from "./_assert.ts";
+ * const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9]);
+ * const out = prependTo(decodePrompt(latin1), ["B\n"]);
+ * assertEquals([...out], [0x42, 0x0a, 0x63, 0x61, 0x66, 0xe9]);
+ * ```
+ * @param prompt The prompt as read.
+ * @param heads The text to put in front of it, one per wrapped prompt.
+ * @returns The bytes to print.
+ */
+export function prependTo(prompt: DecodedPrompt, heads: readonly string[]): Uint8Array {
+  const parts: Uint8Array[] = [prompt.bom];
+  heads.forEach((head, i) => {
+    if (i > 0) parts.push(encodeText("\n", prompt.encoding));
+    parts.push(encodeText(head, prompt.encoding), prompt.body);
+  });
+  return concatBytes(parts);
+}

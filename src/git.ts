@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { encodePath } from "./seed/paths.ts";
+import { encodePath } from "./paths.ts";
 
 /** Why a git call failed. */
 export type GitErrorKind = "missing" | "too-old" | "not-a-repository" | "unborn" | "failed";

@@ -11,9 +11,10 @@
  *
  * @module
  */
-import { quoteLine } from "./context/render.ts";
+
 import { GitError, pinRepository, type RepositoryPin, runGit } from "./git.ts";
-import { decodePath } from "./seed/paths.ts";
+import { decodePath } from "./paths.ts";
+import { quoteLine } from "./show.ts";
 
 const LOCATION = [
   "rev-parse",

@@ -8,7 +8,7 @@ const CASES: GuardCase[] = [
   {
     guard: "undecodable prompt never takes the missing path",
     mutations: [{
-      file: "src/handshake/verify_command.ts",
+      file: "src/commands/verify.ts",
       find: `if (parsed.kind === "missing") {`,
       replace: "if (false) {",
     }],
@@ -18,7 +18,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a block whose values do not decode is unparseable",
     mutations: [{
-      file: "src/handshake/verify_command.ts",
+      file: "src/commands/verify.ts",
       find: `(parsed.kind === "block" || parsed.kind === "v2") &&`,
       replace: `false &&`,
     }],

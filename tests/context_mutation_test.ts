@@ -68,7 +68,7 @@ Deno.test("mutation: without credential stripping the remote-token test fails", 
 
 Deno.test("mutation: without quoting risky values the block-injection test fails", async () => {
   const r = await mutantRun(
-    "src/context/render.ts",
+    "src/show.ts",
     "return risky ? quoteLine(value) : value;",
     "return risky ? value : value;",
     "tests/context_capture_test.ts",

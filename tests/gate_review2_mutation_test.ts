@@ -92,13 +92,13 @@ const GUARDS: Omit<GuardCase, "file">[] = [
   {
     guard: "a failed context capture is settled at once (no unhandled rejection)",
     mutations: [{
-      file: "src/handshake/command.ts",
+      file: "src/commands/handshake.ts",
       find: "(error) => ({ error }), // guard: capture failure handled",
       replace: '(error) => { Reflect.set(globalThis, "contextFailed", true); throw error; },',
     }, {
       // Deterministic order: without the guard the failure is unhandled only when the context
       // capture fails before the tree capture ends, so the mutant lets the context fail first.
-      file: "src/handshake/command.ts",
+      file: "src/commands/handshake.ts",
       find: "tree = publicAudience ? undefined",
       replace: 'while (v.context && !Reflect.get(globalThis, "contextFailed")) {\n' +
         "      await new Promise((r) => setTimeout(r, 5));\n    }\n    tree = publicAudience ? undefined",

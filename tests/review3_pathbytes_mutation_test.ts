@@ -32,7 +32,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a name with a byte that is not UTF-8 never fits argv",
     mutations: [{
-      file: "src/seed/paths.ts",
+      file: "src/paths.ts",
       find: "return !/\\p{Cs}/u.test(path); // tether:guard",
       replace: "return true; // tether:guard",
     }],
@@ -114,7 +114,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a glob pathspec carries no byte that is not UTF-8",
     mutations: [{
-      file: "src/seed/paths.ts",
+      file: "src/paths.ts",
       find: '.replace(/[\\udc80-\\udcff]/g, "?") // tether:guard',
       replace: ".replace(/[\\udc80-\\udcff]/g, (c) => c) // tether:guard",
     }],

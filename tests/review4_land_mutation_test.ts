@@ -76,7 +76,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a path in a land line is escaped as every human line is (C1 controls included)",
     mutations: [{
-      file: "src/worktree/plan.ts",
+      file: "src/show.ts",
       find: "return blockValue(path); // tether:guard",
       replace: "return path; // tether:guard",
     }],

@@ -51,7 +51,7 @@ const CASES: GuardCase[] = [
   {
     guard: "invalid path bytes stay apart (surrogate escape)",
     mutations: [{
-      file: "src/seed/paths.ts",
+      file: "src/paths.ts",
       find: "out += String.fromCharCode(0xdc00 + bytes[i]!); // tether:guard",
       replace: 'out += "\\ufffd"; // tether:guard',
     }],
@@ -143,7 +143,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the hook's isolation:worktree context names no path and no git part",
     mutations: [{
-      file: "src/handshake/hook.ts",
+      file: "src/harness/claude/pretooluse.ts",
       find: 'audience: isolated ? "public" : options.audience, // tether:guard',
       replace: "audience: options.audience, // tether:guard",
     }],

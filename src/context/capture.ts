@@ -20,7 +20,7 @@ import {
 import { readStatusEntries } from "./status.ts";
 import { readSkipWorktreeDigest } from "./sparse.ts";
 import { readConversionKey } from "./conversions.ts";
-import { decodePath } from "../seed/paths.ts";
+import { decodePath } from "../paths.ts";
 
 /** What the parent asks for. */
 export interface ContextRequest {

@@ -34,7 +34,7 @@
  *
  * @module
  */
-import { decodePaths, fitsArgv, globPathspec, PATHSPEC_MAGIC_ENV } from "../seed/paths.ts";
+import { decodePaths, fitsArgv, globPathspec, PATHSPEC_MAGIC_ENV } from "../paths.ts";
 import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
 import { REGULAR_MODES, SYMLINK_MODE } from "./porcelain.ts";
 import { HASH_TIMEOUT_MS, hashRegularFiles, pathKinds, symlinkBlobIds } from "./status.ts";

@@ -19,7 +19,7 @@
  * @module
  */
 import { failure, runGit } from "../git.ts";
-import { decodePath } from "../seed/paths.ts";
+import { decodePath } from "../paths.ts";
 import { gitBoolean } from "./filters.ts";
 
 const decoder = new TextDecoder();

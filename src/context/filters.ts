@@ -7,7 +7,7 @@
  * @module
  */
 import { runGit } from "../git.ts";
-import { decodePaths, fitsArgv } from "../seed/paths.ts";
+import { decodePaths, fitsArgv } from "../paths.ts";
 
 /** The merge and filter drivers the configuration names, as git run at `top` reads it. */
 export interface Drivers {

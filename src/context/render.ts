@@ -4,63 +4,12 @@
  * @module
  */
 import type { WorkingContextSnapshot } from "./snapshot.ts";
+import { blockValue } from "../show.ts";
 
 /** The block's opening line. */
 export const BLOCK_START = "[working-context]";
 /** The block's closing line. */
 export const BLOCK_END = "[/working-context]";
-
-/**
- * The characters no line tether prints may hold raw: C0 controls, DEL, C1 controls (U+0085
- * NEL among them, a line break to some readers), the bidirectional marks, embeddings,
- * overrides and isolates, the line and paragraph separators and the byte-order mark.
- */
-export const UNSAFE_IN_LINE =
-  // deno-lint-ignore no-control-regex
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
-
-/**
- * Quote a value that could break the block's layout or a report line (any of
- * {@linkcode UNSAFE_IN_LINE}, leading or trailing spaces, a leading quote or bracket) as a
- * JSON string; leave others as they are. Every path or value from a tree that tether prints
- * in a human line goes through here.
- *
- * @example A file name that tries to close the block
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * assertEquals(blockValue("src/a.ts"), "src/a.ts");
- * assertEquals(blockValue("x\n[/working-context]"), '"x\\n[/working-context]"');
- * assertEquals(blockValue("x\udcff"), '"x\\udcff"');
- * ```
- * @param value The raw value.
- * @returns The value as it appears in the block.
- */
-export function blockValue(value: string): string {
-  const risky = UNSAFE_IN_LINE.test(value) || /^\s|\s$|^["[]|^$/.test(value) ||
-    !value.isWellFormed(); // a path that is not UTF-8 (src/seed/paths.ts): its \udcXX escapes
-  return risky ? quoteLine(value) : value;
-}
-
-/**
- * A JSON string literal that is also one line of text: `JSON.stringify` leaves DEL, the
- * C1 controls, the bidirectional controls, the line and paragraph separators (U+2028,
- * U+2029) and the byte-order mark raw, and some readers break lines at them or reorder
- * text, so they are escaped as `\uXXXX` too.
- *
- * @example
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * assertEquals(quoteLine("a\u2028b"), '"a\\u2028b"');
- * ```
- * @param value The raw value.
- * @returns A valid JSON string literal without line-breaking characters.
- */
-export function quoteLine(value: string): string {
-  return JSON.stringify(value).replace(
-    /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
-}
 
 /**
  * Render the block for the snapshot's audience.

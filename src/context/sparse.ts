@@ -9,7 +9,7 @@
  * @module
  */
 import { runGit } from "../git.ts";
-import { decodePaths, encodePath } from "../seed/paths.ts";
+import { decodePaths, encodePath } from "../paths.ts";
 
 /**
  * The skip-worktree paths among `git ls-files -v` records (tag `S`, or `s` when the entry

@@ -30,7 +30,7 @@ import {
   globPathspec,
   PATHSPEC_MAGIC_ENV,
   quoteLine,
-} from "../seed/paths.ts";
+} from "../paths.ts";
 
 const decoder = new TextDecoder();
 

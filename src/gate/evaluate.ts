@@ -50,7 +50,7 @@ import {
 import { MAX_JSON_DEPTH, scanJson } from "./json_keys.ts";
 import { compareTrees, type TreePair } from "./trees.ts";
 import { readObjects } from "./objects.ts";
-import { decodePaths, fitsArgv } from "../seed/paths.ts";
+import { decodePaths, fitsArgv } from "../paths.ts";
 import {
   autoConverts,
   type CheckoutForms,

@@ -6,7 +6,7 @@
  * @module
  */
 import { jailRelativePath } from "../contract/jail.ts";
-import { decodePath, encodePath } from "../seed/paths.ts";
+import { decodePath, encodePath } from "../paths.ts";
 import type { SubagentEvidence } from "../contract/schemas.ts";
 import { isFullOid, type ObjectFormat } from "../git.ts";
 import { inspectWorktreeFiles, notReachableFrom, readCommits, type WorktreeFile } from "./repo.ts";

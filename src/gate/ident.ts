@@ -13,7 +13,7 @@
  */
 import { type ObjectFormat, runGit } from "../git.ts";
 import { objectId } from "../seed/commit.ts";
-import { decodePaths } from "../seed/paths.ts";
+import { decodePaths } from "../paths.ts";
 import { concatBytes, encodeText } from "../encoding.ts";
 
 /**

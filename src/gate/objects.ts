@@ -10,7 +10,7 @@
 import { type GitOptions, type GitResult, runGit } from "../git.ts";
 import type { ObjectFormat } from "../git.ts";
 import { objectId } from "../seed/commit.ts";
-import { decodePath } from "../seed/paths.ts";
+import { decodePath } from "../paths.ts";
 
 /**
  * The history gate reads is the objects themselves: no graft file, no shallow file (both

@@ -3,8 +3,9 @@
  *
  * @module
  */
-import { blockValue, quoteLine, UNSAFE_IN_LINE } from "../context/render.ts";
+
 import type { GateReport } from "./evaluate.ts";
+import { blockValue, quoteLine, UNSAFE_IN_LINE } from "../show.ts";
 
 /**
  * Render a verdict as text.

@@ -21,7 +21,7 @@ import {
 } from "../context/status.ts";
 import { addFilteredIds, readContents } from "../context/content.ts";
 import { readFilterPins } from "../context/filters.ts";
-import { decodePaths, decodeRecords, fitsArgv } from "../seed/paths.ts";
+import { decodePaths, decodeRecords, fitsArgv } from "../paths.ts";
 import { GitError, gitText, type ObjectFormat, pinRepository, runGit } from "../git.ts";
 import { ownWords } from "../git_failure.ts";
 import { pinProblem } from "../repo_pin.ts";

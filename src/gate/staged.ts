@@ -13,7 +13,7 @@
  */
 import type { ObjectFormat } from "../git.ts";
 import { runGit } from "../git.ts";
-import { decodePaths, encodePath } from "../seed/paths.ts";
+import { decodePaths, encodePath } from "../paths.ts";
 import { objectId } from "../seed/commit.ts";
 import { GateError } from "./repo.ts";
 import { readTreeLevel, type TreeEntry } from "./trees.ts";

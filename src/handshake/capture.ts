@@ -28,7 +28,7 @@ import {
   startGit,
   UNBORN_MESSAGE,
 } from "../git.ts";
-import { quoteLine } from "../seed/paths.ts";
+import { quoteLine } from "../paths.ts";
 import { absoluteDir, HOST_OS, isShellPwd } from "./cwd.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { locate, LOCATION_ARGS, parseLocation } from "./location.ts";

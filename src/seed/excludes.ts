@@ -20,7 +20,7 @@
  */
 import { isAbsolute, join } from "node:path";
 import { GitError, runGit } from "../git.ts";
-import { decodePaths } from "./paths.ts";
+import { decodePaths } from "../paths.ts";
 import { HASH_TIMEOUT_MS } from "../context/status.ts";
 
 /** Scopes whose `core.excludesFile` a child cannot write. */

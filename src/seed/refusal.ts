@@ -6,8 +6,9 @@
  *
  * @module
  */
-import { listPaths } from "../worktree/plan.ts";
-import { decodePaths } from "./paths.ts";
+
+import { decodePaths } from "../paths.ts";
+import { listPaths } from "../show.ts";
 
 /** How many paths a refusal names before it says "and N more". */
 export const REFUSAL_PATH_CAP = 5;

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { decodePath, encodePath } from "../seed/paths.ts";
+import { decodePath, encodePath } from "../paths.ts";
 import { fingerprint } from "../handshake/fingerprint.ts";
 
 /** C escapes git's `quote_c_style` writes, by byte. */

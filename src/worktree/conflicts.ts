@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { decodePath } from "../seed/paths.ts";
+import { decodePath } from "../paths.ts";
 
 /** A conflict's kind: lines of one file, file types (file, directory, link), or other. */
 export type ConflictKind = "lines" | "types" | "other";

@@ -6,7 +6,8 @@
  */
 import type { TreeState } from "../seed/state.ts";
 import { HARNESS, type V2Handshake } from "../handshake/v2/block.ts";
-import { type BaseRelation, describeBase, listPaths } from "./plan.ts";
+import { type BaseRelation, describeBase } from "./plan.ts";
+import { listPaths } from "../show.ts";
 
 /** What git reported about the child's worktree. */
 export interface WorktreeFacts {

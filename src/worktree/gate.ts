@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { quoteLine } from "../context/render.ts";
+
 import { classifyChanges } from "../gate/changes.ts";
 import { evaluate, type GateReport } from "../gate/evaluate.ts";
 import { oneLine } from "../gate/render.ts";
@@ -19,9 +19,10 @@ import { GitError, gitText } from "../git.ts";
 import { ownWords } from "../git_failure.ts";
 import { inspectCaptured, land, type LandOutcome, readChildWork } from "./land.ts";
 import { nestedChanged } from "./land_checks.ts";
-import { listPaths } from "./plan.ts";
+
 import { recordRef } from "./record.ts";
 import { pinHere } from "../repo_pin.ts";
+import { listPaths, quoteLine } from "../show.ts";
 
 /** Options for {@linkcode worktreeGate}. */
 export interface WorktreeGateOptions {
@@ -72,7 +73,7 @@ function count(n: number, what: string): string {
 
 /**
  * The paths the child claims, as strings. They are compared with the observed paths as
- * exact strings: git's path bytes are decoded without loss (src/seed/paths.ts), so a
+ * exact strings: git's path bytes are decoded without loss (src/paths.ts), so a
  * claim confirms at most the one path it names, never two names that decode alike.
  */
 function claims(text: string): string[] {

@@ -13,7 +13,7 @@ import { ownWords } from "../git_failure.ts";
 import { issuedAtNow } from "../time.ts";
 import { err, out, UsageError } from "../cli.ts";
 import type { DecodedPrompt } from "../encoding.ts";
-import { prependTo } from "../handshake/command.ts";
+
 import { isAbsolute, resolve } from "node:path";
 import { captureWorkingContext, type ContextResult } from "../context/capture.ts";
 import { canonicalRecentPath } from "../context/snapshot.ts";
@@ -26,6 +26,7 @@ import {
   type SpawnedChild,
   spawnWorktrees,
 } from "./spawn.ts";
+import { prependTo } from "../encoding.ts";
 
 /** What the `handshake` command passes on in worktree mode. */
 export interface WorktreeRequest {

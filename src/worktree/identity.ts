@@ -7,8 +7,9 @@
  *
  * @module
  */
-import { quoteLine } from "../context/render.ts";
+
 import { BRANCH_PREFIX, SPAWN_REF_PREFIX } from "./plan.ts";
+import { quoteLine } from "../show.ts";
 
 /** One entry of `git worktree list --porcelain`. */
 export interface WorktreeEntry {

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { quoteLine } from "../context/render.ts";
+
 import { type RawEntry, readContents } from "../context/content.ts";
 import { ownWords, resultWords } from "../git_failure.ts";
 import {
@@ -25,11 +25,11 @@ import { pinHere, repositoryMoved } from "../repo_pin.ts";
 import type { WorktreeFile } from "../gate/repo.ts";
 import { readSeed, seedIndexCommit } from "../seed/commit.ts";
 import { captureState, changedPaths, seedIndexPath, type TreeState } from "../seed/state.ts";
-import { decodePath, decodePaths, decodeRecords, fitsArgv } from "../seed/paths.ts";
+import { decodePath, decodePaths, decodeRecords, fitsArgv } from "../paths.ts";
 import { identifyChild, parseWorktreeList, type WorktreeEntry } from "./identity.ts";
 import { parseMergeTree } from "./conflicts.ts";
 import { readObjects } from "../gate/objects.ts";
-import { listPaths } from "./plan.ts";
+
 import { mergeTrees } from "./merge.ts";
 import { readOwnCommits } from "./own_commits.ts";
 import { ignoredInTheWay, nestedChanged, outsideChanged, verifyPaths } from "./land_checks.ts";
@@ -59,6 +59,7 @@ import {
   recordRef,
   writeRecord,
 } from "./record.ts";
+import { listPaths, quoteLine } from "../show.ts";
 
 /** A child's worktree as the parent sees it. */
 export interface ChildWork {

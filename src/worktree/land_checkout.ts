@@ -12,8 +12,8 @@
  * @module
  */
 import { GitError, type GitOptions, runGit } from "../git.ts";
-import { decodePaths } from "../seed/paths.ts";
-import { listPaths } from "./plan.ts";
+import { decodePaths } from "../paths.ts";
+import { listPaths } from "../show.ts";
 
 /** A tree entry: mode and id. */
 export type Entry = { mode: string; id: string };

@@ -9,7 +9,7 @@
  */
 import { GitError, type ObjectFormat, runGit } from "../git.ts";
 import { parseTree, readObjects } from "../gate/objects.ts";
-import { decodePaths } from "../seed/paths.ts";
+import { decodePaths } from "../paths.ts";
 
 /**
  * The paths a land would change that the child did not change. Without rename detection

@@ -19,7 +19,7 @@
  * @module
  */
 import { type GitOptions, runGit } from "../git.ts";
-import { decodePaths, fitsArgv } from "../seed/paths.ts";
+import { decodePaths, fitsArgv } from "../paths.ts";
 import { type Drivers, filterPins } from "../context/filters.ts";
 
 export { type Drivers, filterPins, parseDrivers, readDrivers } from "../context/filters.ts";

@@ -19,7 +19,7 @@
  */
 import { runGit } from "../git.ts";
 import { runHistory } from "../gate/objects.ts";
-import { decodePath } from "../seed/paths.ts";
+import { decodePath } from "../paths.ts";
 
 /** The child's own commits and which of them count as evidence. */
 export interface OwnCommits {

@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { blockValue } from "../context/render.ts";
 
 /** The prefix of every branch a spawn makes. */
 export const BRANCH_PREFIX = "tether/";
@@ -128,44 +127,4 @@ export function describeBase(rel: BaseRelation, head: string, parentHead: string
     case "unknown":
       return `foreign base: the parent's HEAD ${parentHead} is not a commit in this repository; this worktree was made from another repository or a clone; ${fix}`;
   }
-}
-
-/** How many paths a finding lists before it says "and N more". */
-export const PATH_LIST_CAP = 20;
-
-/**
- * A path as a finding or a land line prints it: {@linkcode blockValue}, the one escaping of
- * every human line (as it is, or as a JSON string when it holds a control character, C1
- * and bidirectional controls included, or leading/trailing white space), so a crafted name
- * cannot start a line for any reader.
- *
- * @example
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * assertEquals(showPath("a b.txt"), "a b.txt");
- * assertEquals(showPath("x\n## Finding"), '"x\\n## Finding"');
- * assertEquals(showPath("x\udcff"), '"x\\udcff"');
- * ```
- * @param path The path.
- * @returns The printable form.
- */
-export function showPath(path: string): string {
-  return blockValue(path); // tether:guard wt-show-path
-}
-
-/**
- * A capped, comma-separated list of paths.
- *
- * @example
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * assertEquals(listPaths(["a", "b", "c"], 2), "a, b and 1 more");
- * ```
- * @param paths The paths.
- * @param cap How many to name.
- * @returns The list.
- */
-export function listPaths(paths: readonly string[], cap = PATH_LIST_CAP): string {
-  const named = paths.slice(0, cap).map(showPath).join(", ");
-  return paths.length > cap ? `${named} and ${paths.length - cap} more` : named;
 }

@@ -25,9 +25,10 @@ import {
 import { mapBounded } from "../context/bounded.ts";
 import { spawnRefusal } from "../seed/refusal.ts";
 import { SEED_REF_PREFIX, seedId, writeSeed } from "../seed/commit.ts";
-import { decodePath, decodePaths } from "../seed/paths.ts";
+import { decodePath, decodePaths } from "../paths.ts";
 import { refuseLeftOut } from "../seed/excludes.ts";
-import { BRANCH_PREFIX, branchName, listPaths, SPAWN_REF_PREFIX } from "./plan.ts";
+import { BRANCH_PREFIX, branchName, SPAWN_REF_PREFIX } from "./plan.ts";
+import { listPaths } from "../show.ts";
 
 /**
  * The child's checkout writes the seed's raw bytes back: no line-ending rewrite from the

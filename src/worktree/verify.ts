@@ -17,9 +17,10 @@ import { captureState, changedPaths, type TreeState } from "../seed/state.ts";
 import { HARNESS, parseV2Block, type V2Handshake } from "../handshake/v2/block.ts";
 import { decideWorktree, type WorktreeFacts } from "./decide.ts";
 import { worktreeFinding } from "./finding.ts";
-import { type BaseRelation, relation, showPath } from "./plan.ts";
+import { type BaseRelation, relation } from "./plan.ts";
 import { carriedFingerprint } from "./carried_status.ts";
 import type { RawEntry } from "../context/content.ts";
+import { showPath } from "../show.ts";
 
 /** Options for {@linkcode verifyV2}. */
 export interface VerifyV2Options {

@@ -4,9 +4,10 @@
  *
  * @module
  */
-import { blockValue } from "../../context/render.ts";
+
 import { divergenceFinding, unverifiedText, verifiedLine } from "../finding.ts";
 import type { ExactVerdict, SeedReport } from "./exact.ts";
+import { blockValue } from "../../show.ts";
 
 /**
  * A path as a finding line shows it: {@linkcode blockValue} (as it is, or JSON-quoted when

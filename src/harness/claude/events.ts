@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { basename, dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { buildV2Block } from "../../handshake/v2/block.ts";
 import { blocksFor } from "../../worktree/handshake.ts";
 import {
@@ -25,7 +25,7 @@ import { renderWorktree, worktreeGate, type WorktreeGateReport } from "../../wor
 import { readChildWork, removeChild } from "../../worktree/land.ts";
 import { pinHere } from "../../repo_pin.ts";
 import { renderReport } from "../../gate/render.ts";
-import { listPaths } from "../../worktree/plan.ts";
+
 import {
   type AgentRecord,
   dropAgent,
@@ -39,6 +39,7 @@ import {
 import { agentOfWorktree } from "./payload.ts";
 import { MAX_SEND_BACKS, sendBackReason, startContext } from "./child.ts";
 import { trailingResult } from "./result.ts";
+import { listPaths } from "../../show.ts";
 
 /** What a handler answers: JSON for stdout, a line for stderr, the exit code. */
 export interface Answer {
@@ -76,7 +77,7 @@ function context(event: string, text: string): Answer {
  */
 export function worktreeDir(top: string, name: string): string {
   const plain = name.replace(/[^A-Za-z0-9._-]/g, "-").replace(/^\.+/, "-");
-  return `${dirname(top)}/${basename(top)}.worktrees/${plain}`;
+  return join(dirname(top), `${basename(top)}.worktrees`, plain);
 }
 
 /**
@@ -223,16 +224,11 @@ async function removeIfUnchanged(record: AgentRecord): Promise<string[]> {
  * parent, with the worktree. A child that reports failure itself (`"ok": false`) is not sent
  * back: nothing lands, and a worktree it did not change is removed.
  *
- * @param agent The agent id.
  * @param record The child's record.
  * @param message The child's last message.
  * @returns The answer (a block that sends the child back, or nothing).
  */
-export async function subagentStop(
-  agent: string,
-  record: AgentRecord,
-  message: string,
-): Promise<Answer> {
+export async function subagentStop(record: AgentRecord, message: string): Promise<Answer> {
   if (record.outcome !== undefined) return PASS;
   const stops = record.stops + 1;
   const result = trailingResult(message);

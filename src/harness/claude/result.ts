@@ -18,7 +18,8 @@ const MAX_MESSAGE = 16 * 1024 * 1024;
  * import { assertEquals } from "../../_assert.ts";
  * assertEquals(trailingResult('Done.\n{"ok": true, "evidence": [{"kind": "file"}]}'),
  *   '{"ok": true, "evidence": [{"kind": "file"}]}');
- * assertEquals(trailingResult('Done.\n```json\n{"ok": false}\n```\n'), '{"ok": false}');
+ * const fence = "\u0060".repeat(3);
+ * assertEquals(trailingResult(`Done.\n${fence}json\n{"ok": false}\n${fence}\n`), '{"ok": false}');
  * assertEquals(trailingResult("Done, no JSON."), undefined);
  * ```
  * @param message The child's last message.

@@ -4,17 +4,17 @@
  *
  * @module
  */
-import { buildBlock } from "./block.ts";
-import { captureLive, type LiveTree } from "./capture.ts";
-import { styleCwd } from "./cwd.ts";
+import { buildBlock } from "../handshake/block.ts";
+import { captureLive, type LiveTree } from "../handshake/capture.ts";
+import { styleCwd } from "../handshake/cwd.ts";
 import {
   type FieldName,
   type Handshake,
   normaliseField,
   type TreeState,
   validateField,
-} from "./fields.ts";
-import { fingerprint } from "./fingerprint.ts";
+} from "../handshake/fields.ts";
+import { fingerprint } from "../handshake/fingerprint.ts";
 import { GitError } from "../git.ts";
 import { issuedAtNow } from "../time.ts";
 import {
@@ -31,11 +31,11 @@ import {
   VERSION,
 } from "../cli.ts";
 import { captureWorkingContext, type ContextResult } from "../context/capture.ts";
-import { runHook } from "./hook.ts";
-import { buildV2Block } from "./v2/block.ts";
-import { captureExact } from "./v2/exact.ts";
-import { pruneSeedsMain } from "./v2/prune.ts";
-import { concatBytes, type DecodedPrompt, decodePrompt, encodeText } from "../encoding.ts";
+import { runHook } from "../harness/claude/pretooluse.ts";
+import { buildV2Block } from "../handshake/v2/block.ts";
+import { captureExact } from "../handshake/v2/exact.ts";
+import { pruneSeedsMain } from "../handshake/v2/prune.ts";
+import { type DecodedPrompt, decodePrompt, prependTo } from "../encoding.ts";
 
 /** Exit code when the parent side cannot capture its tree. */
 export const EXIT_PARENT_FAILURE = 3;
@@ -439,31 +439,4 @@ async function readPrompt(): Promise<DecodedPrompt> {
     if (error instanceof InputError) throw new UsageError(error.message);
     throw error;
   }
-}
-
-/**
- * The prompt's bytes behind each head, the wrapped prompts joined by a newline. The
- * prompt is never re-encoded: its body goes out byte for byte; the heads are written in
- * its encoding, and its byte order mark, if any, moves to the very front so the output
- * stays one valid file (UTF-16 stays UTF-16).
- *
- * @example A Latin-1 prompt stays byte-identical behind the block
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * import { decodePrompt } from "../encoding.ts";
- * const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9]);
- * const out = prependTo(decodePrompt(latin1), ["B\n"]);
- * assertEquals([...out], [0x42, 0x0a, 0x63, 0x61, 0x66, 0xe9]);
- * ```
- * @param prompt The prompt as read.
- * @param heads The text to put in front of it, one per wrapped prompt.
- * @returns The bytes to print.
- */
-export function prependTo(prompt: DecodedPrompt, heads: readonly string[]): Uint8Array {
-  const parts: Uint8Array[] = [prompt.bom];
-  heads.forEach((head, i) => {
-    if (i > 0) parts.push(encodeText("\n", prompt.encoding));
-    parts.push(encodeText(head, prompt.encoding), prompt.body);
-  });
-  return concatBytes(parts);
 }

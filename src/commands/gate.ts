@@ -12,12 +12,18 @@ import {
   type GateArgs,
   gateArgs,
   readResultText,
-} from "./args.ts";
-import { evaluate, type GateReport, parseResultText } from "./evaluate.ts";
-import { GateError } from "./repo.ts";
-import { oneLine, renderReport } from "./render.ts";
+} from "../gate/args.ts";
+import { evaluate, type GateReport, parseResultText } from "../gate/evaluate.ts";
+import { GateError } from "../gate/repo.ts";
+import { oneLine, renderReport } from "../gate/render.ts";
 
-export { EXIT_ACCEPT, EXIT_CANNOT_EVALUATE, EXIT_REJECT, HELP, MAX_RESULT_BYTES } from "./args.ts";
+export {
+  EXIT_ACCEPT,
+  EXIT_CANNOT_EVALUATE,
+  EXIT_REJECT,
+  HELP,
+  MAX_RESULT_BYTES,
+} from "../gate/args.ts";
 
 /** Parse the result text read from stdin; JSON that is not a result becomes a problem. */
 function parseResult(

@@ -8,12 +8,12 @@
  *
  * @module
  */
-import { buildBlock } from "./block.ts";
-import { captureLive } from "./capture.ts";
-import { err, out } from "../cli.ts";
-import { captureWorkingContext, type ContextResult } from "../context/capture.ts";
-import type { Handshake, TreeState } from "./fields.ts";
-import { issuedAtNow } from "../time.ts";
+import { buildBlock } from "../../handshake/block.ts";
+import { captureLive } from "../../handshake/capture.ts";
+import { err, out } from "../../cli.ts";
+import { captureWorkingContext, type ContextResult } from "../../context/capture.ts";
+import type { Handshake, TreeState } from "../../handshake/fields.ts";
+import { issuedAtNow } from "../../time.ts";
 
 /** The tools that spawn a subagent. */
 export const SUBAGENT_TOOLS: readonly string[] = ["Task", "Agent"];
@@ -37,7 +37,7 @@ export interface HookCall {
  *
  * @example A Task call, and a payload that is no object
  * ```ts
- * import { assertEquals } from "../_assert.ts";
+ * import { assertEquals } from "../../_assert.ts";
  * const call = parseHookPayload(JSON.stringify({
  *   session_id: "s", transcript_path: "/t", cwd: "/r", hook_event_name: "PreToolUse",
  *   tool_name: "Task", tool_input: { description: "d", prompt: "p" },
@@ -76,7 +76,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  *
  * @example
  * ```ts
- * import { assertEquals } from "../_assert.ts";
+ * import { assertEquals } from "../../_assert.ts";
  * assertEquals(hookOutput({ description: "d", prompt: "p" }, "B\np"), {
  *   hookSpecificOutput: {
  *     hookEventName: "PreToolUse",
@@ -159,7 +159,7 @@ export async function runHook(
     let block = "";
     if (options.audience === "private" && call.toolInput.isolation === "worktree") {
       // The harness makes the worktree: the harness form of the v2 block (docs/worktree.md).
-      const { harnessBlock } = await import("../worktree/harness.ts");
+      const { harnessBlock } = await import("../../worktree/harness.ts");
       block = `${await harnessBlock(call.cwd, options.fields)}\n`;
     } else if (options.audience === "private") {
       const handshake: Handshake = {

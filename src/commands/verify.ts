@@ -4,16 +4,16 @@
  *
  * @module
  */
-import { normalisePrompt, type ParseResult } from "./block.ts";
+import { normalisePrompt, type ParseResult } from "../handshake/block.ts";
 import {
   FIELD_NAMES,
   type FieldName,
   type Handshake,
   normaliseField,
   validateField,
-} from "./fields.ts";
-import { divergenceFinding, unverifiedText, verifiedLine } from "./finding.ts";
-import { type Verdict, verifyLive, type VerifyStatus } from "./verification.ts";
+} from "../handshake/fields.ts";
+import { divergenceFinding, unverifiedText, verifiedLine } from "../handshake/finding.ts";
+import { type Verdict, verifyLive, type VerifyStatus } from "../handshake/verification.ts";
 import { type DecodedPrompt, decodePrompt } from "../encoding.ts";
 import {
   err,
@@ -29,9 +29,9 @@ import {
   VERSION,
 } from "../cli.ts";
 import { parseDuration } from "../time.ts";
-import { type AnyParseResult, parseHandshake } from "./v2/block.ts";
-import { type ExactVerdict, verifyExact } from "./v2/exact.ts";
-import { renderExactVerdict } from "./v2/render.ts";
+import { type AnyParseResult, parseHandshake } from "../handshake/v2/block.ts";
+import { type ExactVerdict, verifyExact } from "../handshake/v2/exact.ts";
+import { renderExactVerdict } from "../handshake/v2/render.ts";
 
 /** Exit code of each path. */
 export const VERIFY_EXIT: Readonly<Record<VerifyStatus, number>> = {

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { concatBytes } from "../encoding.ts";
+import { concatBytes } from "./encoding.ts";
 
 const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -34,7 +34,7 @@ function tryDecode(bytes: Uint8Array): string | undefined {
  *
  * @example Invalid bytes stay apart; a byte-order mark is kept
  * ```ts
- * import { assertEquals } from "../_assert.ts";
+ * import { assertEquals } from "./_assert.ts";
  * assertEquals(decodePath(Uint8Array.from([0x78, 0xff])), "x\udcff");
  * assertEquals(decodePath(Uint8Array.from([0x78, 0xfe])), "x\udcfe");
  * assertEquals(decodePath(Uint8Array.from([0xef, 0xbb, 0xbf, 0x61])), "\ufeffa");
@@ -66,7 +66,7 @@ export function decodePath(bytes: Uint8Array): string {
  *
  * @example
  * ```ts
- * import { assertEquals } from "../_assert.ts";
+ * import { assertEquals } from "./_assert.ts";
  * assertEquals(decodePaths(Uint8Array.from([0x61, 0, 0x78, 0xff, 0])), ["a", "x\udcff"]);
  * ```
  * @param bytes git's output.
@@ -95,7 +95,7 @@ const utf8 = new TextEncoder();
  *
  * @example
  * ```ts
- * import { assertEquals } from "../_assert.ts";
+ * import { assertEquals } from "./_assert.ts";
  * assertEquals(encodePath("x\udcff"), Uint8Array.from([0x78, 0xff]));
  * assertEquals(encodePath("ü"), Uint8Array.from([0xc3, 0xbc]));
  * const bytes = Uint8Array.from([0x78, 0xfe, 0xc3, 0xbc, 0]);
@@ -129,7 +129,7 @@ export function encodePath(text: string): Uint8Array {
  *
  * @example
  * ```ts
- * import { assertEquals } from "../_assert.ts";
+ * import { assertEquals } from "./_assert.ts";
  * assertEquals([fitsArgv("ünï.txt"), fitsArgv("x\udcff"), fitsArgv("a\ud800")], [true, false, false]);
  * ```
  * @param path A path as decoded by {@linkcode decodePath}, or as a child named it.
@@ -146,7 +146,7 @@ export function fitsArgv(path: string): boolean {
  *
  * @example
  * ```ts
- * import { assertEquals } from "../_assert.ts";
+ * import { assertEquals } from "./_assert.ts";
  * assertEquals(decodeRecords(Uint8Array.from([0x3f, 0x20, 0x78, 0xff, 0])), "? x\udcff");
  * ```
  * @param bytes git's output.
@@ -164,7 +164,7 @@ export function decodeRecords(bytes: Uint8Array): string {
  *
  * @example A newline and a quote
  * ```ts
- * import { assertEquals } from "../_assert.ts";
+ * import { assertEquals } from "./_assert.ts";
  * assertEquals(quoteLine('a\n"b\\'), '"a\\n\\"b\\\\"');
  * assertEquals(quoteLine("x\u0001\udcff"), '"x\\001\udcff"');
  * ```
@@ -198,7 +198,7 @@ export function quoteLine(path: string): string {
  *
  * @example
  * ```ts
- * import { assertEquals } from "../_assert.ts";
+ * import { assertEquals } from "./_assert.ts";
  * assertEquals(globPathspec("d\udcff/k*[1]\udcfe.env"), ":(glob)d?/k\\*\\[1]?.env");
  * ```
  * @param path The path.
