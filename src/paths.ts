@@ -165,13 +165,13 @@ export function decodeRecords(bytes: Uint8Array): string {
  * @example A newline and a quote
  * ```ts
  * import { assertEquals } from "./_assert.ts";
- * assertEquals(quoteLine('a\n"b\\'), '"a\\n\\"b\\\\"');
- * assertEquals(quoteLine("x\u0001\udcff"), '"x\\001\udcff"');
+ * assertEquals(cQuotePath('a\n"b\\'), '"a\\n\\"b\\\\"');
+ * assertEquals(cQuotePath("x\u0001\udcff"), '"x\\001\udcff"');
  * ```
  * @param path The path.
  * @returns The quoted line, without its newline.
  */
-export function quoteLine(path: string): string {
+export function cQuotePath(path: string): string {
   const named: Record<string, string> = {
     "\u0007": "\\a",
     "\b": "\\b",

@@ -116,7 +116,7 @@ const CASES: GuardCase[] = [
   {
     guard: "private indexes fold no case",
     mutations: [{
-      file: "src/context/content.ts",
+      file: "src/context/lstat.ts",
       find: '  "core.ignorecase=false", // tether:guard private-index-case\n',
       replace: '  "core.tether=5",\n',
     }],
@@ -126,7 +126,7 @@ const CASES: GuardCase[] = [
   {
     guard: "private indexes know no sparse patterns",
     mutations: [{
-      file: "src/context/content.ts",
+      file: "src/context/lstat.ts",
       find: '  "core.sparseCheckout=false", // tether:guard private-index-sparse\n',
       replace: '  "core.tether=6",\n',
     }],

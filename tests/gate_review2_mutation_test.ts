@@ -11,7 +11,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
   {
     guard: "a fresh, unpredictable private index per run",
     mutations: [{
-      file: "src/context/content.ts",
+      file: "src/context/lstat.ts",
       find: "return `${commonDir}/objects/tmp_tether_index_${crypto.randomUUID()}`;",
       replace: "return `${commonDir}/tether-context-index`;",
     }],
@@ -56,7 +56,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
     }, {
       // Without the guard the FIFO is opened and git waits on it until the hash timeout
       // stops it (the test then fails): a shorter timeout only makes the mutant fail sooner.
-      file: "src/context/status.ts",
+      file: "src/context/lstat.ts",
       find: "export const HASH_TIMEOUT_MS = 120_000;",
       replace: "export const HASH_TIMEOUT_MS = 10_000;",
     }],

@@ -62,7 +62,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a path argv cannot carry is typed with its name on stdin",
     mutations: [{
-      file: "src/context/status.ts",
+      file: "src/context/lstat.ts",
       find:
         "const apart = await kindsOnStdin(top, all.filter((p) => !fitsArgv(p))); // tether:guard",
       replace: "const apart = await kindsOnStdin(top, []); // tether:guard",
@@ -73,7 +73,7 @@ const CASES: GuardCase[] = [
   {
     guard: "typed on stdin, only a walked file is regular (a FIFO never is)",
     mutations: [{
-      file: "src/context/status.ts",
+      file: "src/context/lstat.ts",
       find: "listed.has(path) // tether:guard",
       replace: "true // tether:guard",
     }],
@@ -83,8 +83,8 @@ const CASES: GuardCase[] = [
   {
     guard: "hash-object reads a path with a control character C-quoted on stdin",
     mutations: [{
-      file: "src/context/status.ts",
-      find: "return plain ? path : quoteLine(path); // tether:guard",
+      file: "src/context/lstat.ts",
+      find: "return plain ? path : cQuotePath(path); // tether:guard",
       replace: "return path; // tether:guard",
     }],
     file: FILE,
@@ -104,7 +104,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the capture looks a tracked name argv cannot carry up by a glob",
     mutations: [{
-      file: "src/context/content.ts",
+      file: "src/context/raw_tree.ts",
       find: "fitsArgv(p) ? `:(literal)${p}` : globPathspec(p)); // tether:guard",
       replace: "`:(literal)${p}`); // tether:guard",
     }],
@@ -124,7 +124,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a regular file the capture cannot hash fails it",
     mutations: [{
-      file: "src/context/content.ts",
+      file: "src/context/raw_tree.ts",
       find:
         'throw new GitError("failed", `cannot read ${JSON.stringify(path)}: git could not hash it`); // tether:guard',
       replace: "info.push(`0 ${dummy}\\t${path}\\0`); // tether:guard",

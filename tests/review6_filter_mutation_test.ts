@@ -33,7 +33,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the filtered id of shared mode is read with every configured filter pinned to none",
     mutations: [{
-      file: "src/context/content.ts",
+      file: "src/context/filtered.ts",
       find: "const pins = filterPins(drivers.filters); // tether:guard gate-filtered-pins",
       replace: "const pins: string[] = [];",
     }],

@@ -60,7 +60,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a capture leaves out, before hashing, what the user's ignore file ignores",
     mutations: [{
-      file: "src/context/content.ts",
+      file: "src/context/raw_tree.ts",
       find: "const paths = all.filter((p) => !dropped.has(p)); // tether:guard excl-drop",
       replace: "const paths = all; // tether:guard excl-drop",
     }],

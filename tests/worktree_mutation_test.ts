@@ -146,7 +146,7 @@ const CASES: GuardCase[] = [
   {
     guard: "reading the child hashes raw bytes: no clean filter runs",
     mutations: [{
-      file: "src/context/content.ts",
+      file: "src/context/raw_tree.ts",
       find: '["--no-filters", "-w"], // GUARD:raw-no-filters',
       replace: '["-w"], // GUARD:raw-no-filters',
     }],
@@ -157,7 +157,7 @@ const CASES: GuardCase[] = [
     guard: "reading the child runs no hook",
     mutations: [
       {
-        file: "src/context/content.ts",
+        file: "src/context/raw_tree.ts",
         find: '"core.hooksPath=/dev/null", // GUARD:raw-no-hooks',
         replace: '"advice.waitingForEditor=false", // GUARD:raw-no-hooks',
       },

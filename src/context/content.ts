@@ -34,10 +34,18 @@
  *
  * @module
  */
-import { decodePaths, fitsArgv, globPathspec, PATHSPEC_MAGIC_ENV } from "../paths.ts";
-import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
+import { decodePaths, fitsArgv } from "../paths.ts";
+import { type ObjectFormat, runGit } from "../git.ts";
 import { REGULAR_MODES, SYMLINK_MODE } from "./porcelain.ts";
-import { HASH_TIMEOUT_MS, hashRegularFiles, pathKinds, symlinkBlobIds } from "./status.ts";
+import {
+  HASH_TIMEOUT_MS,
+  hashRegularFiles,
+  LSTAT_CONFIG,
+  pathKinds,
+  placeholder,
+  privateIndexPath,
+  symlinkBlobIds,
+} from "./lstat.ts";
 import { filterPins, readDrivers } from "./filters.ts";
 
 /** What a path holds now. */
@@ -62,7 +70,7 @@ export type PathContent =
 
 /**
  * What a directory holding a git repository with no commit holds: there is no commit to
- * name, and it is not nothing (a child can put anything in it; review gate-5, finding 3).
+ * name, and it is not nothing (a child can put anything in it).
  */
 export const UNBORN_REPOSITORY: PathContent = { kind: "special", mode: "unborn-repository" };
 
@@ -71,41 +79,6 @@ export const UNINDEXABLE_REPOSITORY: PathContent = { kind: "special", mode: "rep
 
 /** A link to a directory under a name no index can hold: present, its text unread. */
 export const UNINDEXABLE_LINK: PathContent = { kind: "special", mode: "link-to-directory" };
-
-/** Placeholder id of a seeded entry that `git add` did not replace. */
-function placeholder(format: ObjectFormat): string {
-  return "1".repeat(format === "sha256" ? 64 : 40);
-}
-
-/** Config that makes git read every path's type from `lstat`, whatever the repository says. */
-export const LSTAT_CONFIG: readonly string[] = [
-  "-c",
-  "core.fileMode=true",
-  "-c",
-  "core.symlinks=true",
-  "-c",
-  "advice.addEmbeddedRepo=false",
-  "-c",
-  "core.fsmonitor=false",
-  "-c",
-  "core.untrackedCache=false",
-  // With it set, git takes a path's stat data for unchanged without an `lstat`.
-  "-c",
-  "core.ignoreStat=false",
-  // A private index holds only the paths asked for, each exactly: no case folding (`B.TS`
-  // would be stored over `b.ts`), no sparse patterns (`git add` refuses a path outside them).
-  "-c",
-  "core.ignorecase=false", // tether:guard private-index-case
-  "-c",
-  "core.sparseCheckout=false", // tether:guard private-index-sparse
-  "-c",
-  "index.sparse=false",
-];
-
-/** The private index of one run: a fresh, unpredictable name git's prune removes. */
-export function privateIndexPath(commonDir: string): string {
-  return `${commonDir}/objects/tmp_tether_index_${crypto.randomUUID()}`; // guard: fresh index
-}
 
 /** How many times paths git refuses as pathspecs (beyond a link, inside a submodule) are dropped. */
 const MAX_REFUSED = 16;
@@ -384,6 +357,9 @@ export function nestingLevels(paths: readonly string[]): string[][] {
   return levels;
 }
 
+ *
+ * Kept whole: its three readings (the walk, the `lstat` modes, the hashes) run at once and
+ * their results are joined path by path; the join is the function.
 /** {@linkcode readContents} for paths none of which lies below another. */
 async function readLevel(
   top: string,
@@ -481,173 +457,6 @@ async function readLevel(
   return out;
 }
 
-/** The attributes that decide how `git add` converts a path. */
-export interface ConversionAttributes {
-  /** `ident`: `$Id: … $` is collapsed, so an edit inside one is stored as the old content. */
-  ident: boolean;
-  /** A `working-tree-encoding`: the bytes are re-encoded. */
-  encoding: boolean;
-  /** A `filter` driver: its clean command decides what is stored. */
-  filter: boolean;
-  /** The driver's name, when `filter` is set. */
-  driver?: string;
-  /** `text`, `eol` and the older `crlf`, as `git check-attr` prints them. */
-  text: string;
-  eol: string;
-  crlf: string;
-}
-
-/**
- * The conversion attributes of `paths` as `git hash-object` reads them: one `git check-attr`
- * against an empty private index when `commonDir` is given (hash-object reads no
- * `.gitattributes` from the index, so one deleted from the worktree applies to neither).
- * `ident` and `working-tree-encoding` cannot be turned off from the command line, and
- * `<git dir>/info/attributes`, which a child can write, sets them (review gate-6, finding 5).
- *
- * @param top The worktree's top level.
- * @param paths The paths.
- * @param commonDir The common git directory, for the empty index; without it the index's
- *   `.gitattributes` count where the worktree has none (git's check-in reading).
- * @param lineEnds Whether `text`, `eol` and `crlf` are read too (else `unspecified`).
- * @returns Each path's attributes (a path git does not list has none).
- * @throws {GitError} when git fails.
- */
-export async function readConversionAttributes(
-  top: string,
-  paths: readonly string[],
-  commonDir?: string,
-  lineEnds = false,
-): Promise<Map<string, ConversionAttributes>> {
-  const out = new Map<string, ConversionAttributes>();
-  if (paths.length === 0) return out;
-  const names = ["ident", "working-tree-encoding", "filter", ...(lineEnds ? LINE_ENDS : [])];
-  const r = await runGit(
-    ["check-attr", "-z", "--stdin", ...names],
-    {
-      cwd: top,
-      parse: true,
-      stdin: paths.join("\0") + "\0",
-      ...(commonDir === undefined ? {} : { env: { GIT_INDEX_FILE: privateIndexPath(commonDir) } }),
-    },
-  );
-  const fields = decodePaths(r.stdout);
-  for (let i = 0; i + 2 < fields.length; i += 3) {
-    const path = fields[i]!;
-    const value = fields[i + 2]!;
-    const set = value !== "unspecified" && value !== "unset";
-    const a = out.get(path) ??
-      {
-        ident: false,
-        encoding: false,
-        filter: false,
-        text: "unspecified",
-        eol: "unspecified",
-        crlf: "unspecified",
-      };
-    const name = fields[i + 1];
-    if (name === "ident") a.ident = value === "set";
-    else if (name === "working-tree-encoding") a.encoding = set;
-    else if (name === "filter") {
-      a.filter = set;
-      if (set) a.driver = value;
-    } else if (name === "text") a.text = value;
-    else if (name === "eol") a.eol = value;
-    else if (name === "crlf") a.crlf = value;
-    out.set(path, a);
-  }
-  return out;
-}
-
-/** The line-end attributes. */
-const LINE_ENDS = ["text", "eol", "crlf"];
-
-/**
- * The ids `git add` would store for the regular files `paths`, with every filter driver the
- * config names pinned to none and `config` added: one batch of `hash-object`. Undefined when
- * the config names a filter that cannot be pinned. The caller decides which ids it may take
- * (none for a path under `ident`, {@linkcode readConversionAttributes}).
- *
- * @param top The worktree's top level.
- * @param paths Regular files.
- * @param config More `-c` options.
- * @returns Path → id, or undefined.
- */
-export async function readFilteredIds(
-  top: string,
-  paths: readonly string[],
-  config: readonly string[] = [],
-): Promise<Map<string, string> | undefined> {
-  if (paths.length === 0) return new Map();
-  const drivers = await readDrivers(top);
-  if (drivers.unpinnable.length > 0) return undefined;
-  const pins = filterPins(drivers.filters); // tether:guard gate-filtered-pins
-  return await hashRegularFiles(top, paths, [], Number.POSITIVE_INFINITY, [...pins, ...config]);
-}
-
-/** How {@linkcode addFilteredIds} reads. */
-export interface FilteredOptions {
-  /** The paths' attributes, when the caller has read them already. */
-  attributes?: ReadonlyMap<string, ConversionAttributes>;
-  /**
-   * Whether a path under `working-tree-encoding` gets a filtered id too: only a caller that
-   * knows the attributes are the ones the content was checked out with may ask (gate, when
-   * the spawn's conversion settings are unchanged); git's re-encoding is then exact.
-   */
-  encodings?: boolean;
-  /** More `-c` options for the hash (the conversion settings to convert under). */
-  config?: readonly string[];
-  /** The common git directory: attributes are then read as hash-object reads them. */
-  commonDir?: string;
-}
-
-/**
- * Set `filtered` (the id `git add` would store) for the regular files among `paths` that
- * lack it: one batch of `hash-object` with every filter driver the config names pinned to
- * none, so a clean filter (planted in the shared `.git` or not) neither runs nor decides
- * the id, and none for a path under `ident` or (unless asked) `working-tree-encoding`
- * ({@linkcode readConversionAttributes}): only line-end normalization (and, when asked,
- * re-encoding) can make it differ from the raw id. When the
- * config names a filter that cannot be pinned, no filtered id is set (the path then reads
- * as changed, never as unchanged). Only a caller that compares with committed content
- * needs it, and only where the raw id differs.
- *
- * @param top The worktree's top level.
- * @param contents What {@linkcode readContents} returned; updated in place.
- * @param paths The paths to complete.
- * @param options Attributes read already, and whether encodings count.
- */
-export async function addFilteredIds(
-  top: string,
-  contents: Map<string, PathContent>,
-  paths: readonly string[],
-  options: FilteredOptions = {},
-): Promise<void> {
-  const wanted = paths.filter((p) => {
-    const c = contents.get(p);
-    return c?.kind === "file" && c.filtered === undefined;
-  });
-  if (wanted.length === 0) return;
-  const [drivers, attributes] = await Promise.all([
-    readDrivers(top),
-    options.attributes ?? readConversionAttributes(top, wanted, options.commonDir),
-  ]);
-  if (drivers.unpinnable.length > 0) return;
-  const pins = filterPins(drivers.filters); // tether:guard ctx-filtered-pins
-  const plain = wanted.filter((p) => {
-    const a = attributes.get(p);
-    return !a?.ident && (options.encodings === true || !a?.encoding); // tether:guard ctx-filtered-plain
-  });
-  const ids = await hashRegularFiles(top, plain, [], Number.POSITIVE_INFINITY, [
-    ...pins,
-    ...(options.config ?? []),
-  ]);
-  for (const path of plain) {
-    const c = contents.get(path);
-    const id = ids.get(path);
-    if (c?.kind === "file" && id) c.filtered = id;
-  }
-}
-
 /**
  * A comparable description of what a path holds: type and raw id, the special file's
  * mode, or `absent`.
@@ -665,232 +474,4 @@ export function contentKey(content: PathContent): string {
   if (content.kind === "absent") return "absent";
   if (content.kind === "special") return `special:${content.mode}`;
   return `${content.mode}:${content.raw}`;
-}
-
-/** A path as a raw tree records it: its `lstat` mode and the id of its raw content. */
-export interface RawEntry {
-  /** `100644`, `100755`, `120000` or `160000`. */
-  mode: string;
-  /** Blob id of the raw bytes or link text, or the nested repository's HEAD commit. */
-  oid: string;
-}
-
-/** A tree of a worktree's files written from their raw bytes, and its entries. */
-export interface RawTree {
-  /** The tree id. */
-  tree: string;
-  /** Path → entry, for every path in the tree. */
-  files: Map<string, RawEntry>;
-  /** The untracked paths `leaveOut` dropped. */
-  left: string[];
-}
-
-/** Options for {@linkcode writeRawTree}. */
-export interface RawTreeOptions {
-  /** A private index the caller chose (absolute; `<index>-none` is read as an empty index). */
-  index: string;
-  /** The paths the worktree tracks (they count even when ignored). */
-  tracked: readonly string[];
-  /**
-   * The tracked submodules (path → the commit recorded for them). One that is not checked
-   * out (an empty directory) keeps its recorded commit, as `git add -A` keeps it.
-   */
-  gitlinks?: ReadonlyMap<string, string>;
-  /** The object format. */
-  format: ObjectFormat;
-  /** Extra `-c` settings placed before every call. */
-  config?: readonly string[];
-  /** Extra environment for every call. */
-  env?: Record<string, string>;
-  /**
-   * Untracked paths to leave out besides the ignored ones: given the private index holding
-   * every candidate path (before any file is read), the paths to drop; a tracked path or
-   * submodule is never dropped. The capture's user ignore file (src/seed/excludes.ts).
-   */
-  leaveOut?: (index: Record<string, string>) => Promise<ReadonlySet<string>>;
-}
-
-/**
- * Config for every call that reads an untrusted worktree: types from `lstat`, no fsmonitor,
- * and no hook (an index write runs `post-index-change` from `core.hooksPath`).
- */
-export const RAW_CONFIG: readonly string[] = [
-  ...LSTAT_CONFIG,
-  "-c",
-  "core.hooksPath=/dev/null", // GUARD:raw-no-hooks
-  "-c",
-  "core.ignoreStat=false",
-  "-c",
-  "core.trustctime=true",
-  "-c",
-  "core.checkStat=default",
-];
-
-/** git's NUL-separated output, each name decoded without loss (two names never one string). */
-function nulList(bytes: Uint8Array): string[] {
-  return decodePaths(bytes);
-}
-
-/** Path chunks whose argument bytes stay under the limit of one command line. */
-function byBytes(paths: readonly string[], limit = 16_000): string[][] {
-  const chunks: string[][] = [];
-  let current: string[] = [];
-  let bytes = 0;
-  for (const path of paths) {
-    if (current.length > 0 && bytes + path.length > limit) {
-      chunks.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(path);
-    bytes += path.length + 1;
-  }
-  if (current.length > 0) chunks.push(current);
-  return chunks;
-}
-
-/**
- * Write the tree of a worktree's files as their raw bytes, as `git add -A` would choose
- * them (tracked paths, and untracked ones that are not ignored; symbolic links as links,
- * nested repositories at their HEAD commit, special files skipped) but without running
- * anything the worktree configures: no clean filter, no line-ending or encoding rewrite,
- * no hook, no fsmonitor, and no symbolic link is followed. Regular files are hashed with
- * `hash-object --no-filters`; a link's text and a nested repository's HEAD are read by
- * `update-index --add`, which converts neither. A bounded number of git calls:
- *
- * 1. `ls-files -o --exclude-standard` with an empty index lists every regular file, link
- *    and nested repository that is not ignored (git never enters a linked directory, and
- *    lists no FIFO, socket or device); the tracked paths it did not list (ignored ones)
- *    are looked up by name;
- * 2. `diff-files --raw` against placeholder entries gives each path's `lstat` mode
- *    without reading it;
- * 3. the regular files are hashed, the links and repositories added, the tree written.
- *
- * @param top The worktree's top level.
- * @param options The private index, the tracked paths and the format.
- * @returns The tree and its entries.
- * @throws {GitError} when git fails.
- */
-export async function writeRawTree(top: string, options: RawTreeOptions): Promise<RawTree> {
-  const config = [...RAW_CONFIG, ...(options.config ?? [])];
-  const env = { ...options.env, GIT_INDEX_FILE: options.index };
-  const none = { ...options.env, GIT_INDEX_FILE: `${options.index}-none` };
-  const at = { cwd: top, parse: true, timeoutMs: HASH_TIMEOUT_MS };
-  const listed = nulList(
-    (await runGit([...config, "ls-files", "-z", "--others", "--exclude-standard"], {
-      ...at,
-      env: none,
-    })).stdout,
-  );
-  const seen = new Set(listed);
-  const rest = [...new Set(options.tracked)].filter((p) => !seen.has(p) && !seen.has(`${p}/`));
-  // A name argv cannot carry is looked up by a glob that matches its bytes; only the exact
-  // paths asked for (or what lies below them) are kept.
-  const specs = rest.map((p) => fitsArgv(p) ? `:(literal)${p}` : globPathspec(p)); // tether:guard pb-raw-tracked
-  const asked = new Set(rest);
-  const wanted = (path: string) =>
-    [...path.matchAll(/\//g)].some((m) => asked.has(path.slice(0, m.index))) ||
-    asked.has(path.replace(/\/$/, ""));
-  for (const chunk of byBytes(specs)) {
-    const more = await runGit(
-      [...config, "ls-files", "-z", "--others", "--", ...chunk],
-      { ...at, env: { ...none, ...PATHSPEC_MAGIC_ENV } },
-    );
-    for (const path of nulList(more.stdout)) if (wanted(path)) seen.add(path);
-  }
-  const gitlinks = options.gitlinks ?? new Map<string, string>();
-  const all = [...new Set([...[...seen].map((p) => p.replace(/\/$/, "")), ...gitlinks.keys()])];
-  const files = new Map<string, RawEntry>();
-  if (all.length === 0) {
-    await runGit([...config, "read-tree", "--empty"], { ...at, env });
-    return { tree: await gitText([...config, "write-tree"], { ...at, env }), files, left: [] };
-  }
-  const dummy = placeholder(options.format);
-  await runGit([...config, "read-tree", "--empty"], { ...at, env });
-  await runGit([...config, "update-index", "-z", "--index-info"], {
-    ...at,
-    env,
-    stdin: all.map((p) => {
-      const commit = gitlinks.get(p);
-      return commit === undefined ? `100644 ${dummy}\t${p}\0` : `160000 ${commit}\t${p}\0`;
-    }).join(""),
-  });
-  // Left out before any file is read or hashed: a dropped file's bytes never reach the
-  // object store.
-  const tracked = new Set(options.tracked);
-  const drop = options.leaveOut ? await options.leaveOut(env) : new Set<string>();
-  const left = all.filter((p) => drop.has(p) && !tracked.has(p) && !gitlinks.has(p));
-  const dropped = new Set(left);
-  const paths = all.filter((p) => !dropped.has(p)); // tether:guard excl-drop
-  // Placeholders have no stat data, so every path is reported with what `lstat` found,
-  // and no content is read; a submodule is reported only when its HEAD is not the
-  // recorded commit (`dirty`: no `git status` runs inside it).
-  const diff = nulList(
-    (await runGit([
-      ...config,
-      "diff-files",
-      "--raw",
-      "-z",
-      "--no-renames",
-      "--ignore-submodules=dirty",
-    ], { ...at, env })).stdout,
-  );
-  const modes = new Map<string, string>();
-  for (let i = 0; i + 1 < diff.length; i += 2) {
-    const m = /^:\d{6} (\d{6}) /.exec(diff[i]!);
-    if (m) modes.set(diff[i + 1]!, m[1]!);
-  }
-  const regular = paths.filter((p) => REGULAR_MODES.has(modes.get(p) ?? ""));
-  const linked = paths.filter((p) => modes.get(p) === "120000" || modes.get(p) === "160000");
-  const raw = await hashRegularFiles(
-    top,
-    regular,
-    ["--no-filters", "-w"], // GUARD:raw-no-filters
-    Number.POSITIVE_INFINITY,
-  );
-  const info: string[] = left.map((p) => `0 ${dummy}\t${p}\0`);
-  for (const path of paths) {
-    const mode = modes.get(path);
-    const oid = raw.get(path);
-    const commit = gitlinks.get(path);
-    if (mode === undefined && commit !== undefined) {
-      files.set(path, { mode: "160000", oid: commit });
-    } else if (mode !== undefined && REGULAR_MODES.has(mode) && oid) {
-      info.push(`${mode} ${oid}\t${path}\0`);
-      files.set(path, { mode, oid });
-    } else if (mode === "160000") info.push(`160000 ${commit ?? dummy}\t${path}\0`);
-    else if (mode !== undefined && REGULAR_MODES.has(mode)) {
-      // A regular file git could not hash is never left out of the tree: the capture fails.
-      throw new GitError("failed", `cannot read ${JSON.stringify(path)}: git could not hash it`); // tether:guard pb-raw-unread
-    } else if (mode !== "120000") info.push(`0 ${dummy}\t${path}\0`); // gone
-  }
-  await runGit([...config, "update-index", "-z", "--index-info"], {
-    ...at,
-    env,
-    stdin: info.join(""),
-  });
-  if (linked.length > 0) {
-    await runGit([...config, "update-index", "--add", "--remove", "-z", "--stdin"], {
-      ...at,
-      env,
-      stdin: linked.map((p) => `${p}\0`).join(""),
-    });
-    const isLinked = new Set(linked);
-    const entries = await runGit([...config, "ls-files", "-s", "-z"], { ...at, env }); // the whole index: no name in argv
-    for (const record of nulList(entries.stdout)) {
-      const match = /^(\d{6}) ([0-9a-f]+) 0\t(.*)$/s.exec(record);
-      if (!match || match[2] === dummy || !isLinked.has(match[3]!)) continue;
-      if (match[1] !== modes.get(match[3]!)) {
-        throw new GitError(
-          "failed",
-          `${JSON.stringify(match[3])} changed type while it was read`,
-        );
-      }
-      files.set(match[3]!, { mode: match[1]!, oid: match[2]! });
-    }
-  }
-  // A placeholder left (a path that changed type while it was read) fails here: its
-  // object does not exist.
-  const tree = await gitText([...config, "write-tree"], { ...at, env });
-  return { tree, files, left };
 }

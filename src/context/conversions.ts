@@ -8,7 +8,7 @@
  * can take git's reading of such a file (what `git add` would store) for the spawn's only
  * while these settings are the ones the spawn had: a child that turns a conversion off in
  * `.git/config` or `.git/info/attributes` changes no file, and would otherwise make an
- * untouched file read as changed (review gate-9). The attributes files in the worktree are
+ * untouched file read as changed. The attributes files in the worktree are
  * compared by gate as the files they are. A constant number of git calls.
  *
  * Not covered: a global attributes file under `$XDG_CONFIG_HOME` when `core.attributesFile`

@@ -4,7 +4,7 @@
  * that is its normal state, and git judges such a path by its index entry. gate reads a
  * skip-worktree entry directly (a child can set the bit on a file it changed), so without
  * knowing which entries were skip-worktree at spawn it would take each absent one for a
- * deletion (review gate-6, finding 7). One digest, whatever the number of entries.
+ * deletion. One digest, whatever the number of entries.
  *
  * @module
  */

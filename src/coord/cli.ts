@@ -196,6 +196,161 @@ function requireValues(values: string[] | undefined, option: string): string[] {
   return values;
 }
 
+/** An output of stdout text and stderr lines. */
+function out(stdout: string, stderr: string[] = []): Output {
+  return { stdout, stderr };
+}
+
+const json = jsonText;
+
+/** `coord send`. */
+async function sendCommand(rest: string[], context: CliContext): Promise<Output> {
+  const { values, positionals } = parse(rest, {
+    to: { type: "string", multiple: true },
+    cc: { type: "string", multiple: true },
+    type: { type: "string" },
+    subject: { type: "string" },
+    "reply-to": { type: "string" },
+    forward: { type: "string" },
+    provenance: { type: "string" },
+  });
+  if (values.help) return out(HELP);
+  const workItem = parseWorkItem(single(positionals, "work item id"));
+  const request = {
+    workItem,
+    to: parseLaneList(requireValues(values.to, "--to")),
+    cc: parseLaneList(values.cc ?? []),
+    type: enumValue<MessageType>(values.type, MESSAGE_TYPES, "type") ?? "NOTE",
+    subject: parseSubject(values.subject),
+    replyTo: values["reply-to"] === undefined ? undefined : parseMessageId(values["reply-to"]),
+    forward: values.forward === undefined ? undefined : parseMessageId(values.forward),
+    provenance: enumValue<Provenance>(values.provenance, PROVENANCES, "provenance") ?? null,
+  };
+  const body = await context.readBody();
+  const session = await Session.open(context.cwd);
+  const message = await send(session, { ...request, body });
+  return out(values.json ? json(message) : `${message.id}\n`);
+}
+
+/** `coord handoff`. */
+async function handoffCommand(rest: string[], context: CliContext): Promise<Output> {
+  const { values, positionals } = parse(rest, {
+    to: { type: "string", multiple: true },
+    sha: { type: "string" },
+    path: { type: "string" },
+    subject: { type: "string" },
+    provenance: { type: "string" },
+  });
+  if (values.help) return out(HELP);
+  const workItem = parseWorkItem(single(positionals, "work item id"));
+  if (values.sha === undefined) {
+    throw new UsageError("Missing --sha (a full commit id, or HEAD)");
+  }
+  if (values.path === undefined) throw new UsageError("Missing --path");
+  if (!isArtifactPath(values.path)) {
+    throw new UsageError(
+      `Invalid --path: "${clip(values.path)}" (relative, no "." or ".." segments)`,
+    );
+  }
+  const request = {
+    workItem,
+    to: parseLaneList(requireValues(values.to, "--to")),
+    sha: values.sha,
+    path: values.path,
+    subject: parseSubject(values.subject),
+    provenance: enumValue<Provenance>(values.provenance, PROVENANCES, "provenance") ??
+      "CLAIMED",
+  };
+  const body = await context.readBody();
+  const session = await Session.open(context.cwd);
+  const message = await handoff(session, { ...request, body });
+  return out(values.json ? json(message) : `${message.id}\n`);
+}
+
+/** `coord inbox`. */
+async function inboxCommand(rest: string[], context: CliContext): Promise<Output> {
+  const { values, positionals } = parse(rest, { unacked: { type: "boolean" } });
+  if (values.help) return out(HELP);
+  const workItem = parseWorkItem(single(positionals, "work item id"));
+  const session = await Session.open(context.cwd);
+  const result = await inbox(session, workItem, values.unacked === true);
+  const warnings = result.corrupt.map((c) =>
+    foldLine(`warning: ${c.id} is corrupt: ${escapeLine(c.reason)}`)
+  );
+  if (values.json) return out(json(result), warnings);
+  if (result.messages.length === 0) {
+    warnings.push(`no visible messages in ${workItem} for ${result.lane}`);
+  }
+  return out(renderInbox(result), warnings);
+}
+
+/** `coord read`. */
+async function readCommand(rest: string[], context: CliContext): Promise<Output> {
+  const { values, positionals } = parse(rest, {});
+  if (values.help) return out(HELP);
+  const id = parseMessageId(single(positionals, "message id"));
+  const session = await Session.open(context.cwd);
+  const result = await read(session, id);
+  return out(values.json ? json(result) : renderRead(result));
+}
+
+/** `coord ack`. */
+async function ackCommand(rest: string[], context: CliContext): Promise<Output> {
+  const { values, positionals } = parse(rest, {});
+  if (values.help) return out(HELP);
+  const id = parseMessageId(single(positionals, "message id"));
+  const session = await Session.open(context.cwd);
+  const written = await ack(session, id);
+  const text = `${
+    foldLine(
+      `${positionals[0]} ${
+        written ? "acknowledged" : "was already acknowledged"
+      } by ${session.lane}`,
+    )
+  }\n`;
+  return out(
+    values.json ? json({ id: positionals[0], lane: session.lane, new: written }) : text,
+  );
+}
+
+/** `coord status`. */
+async function statusCommand(rest: string[], context: CliContext): Promise<Output> {
+  const { values, positionals } = parse(rest, {});
+  if (values.help) return out(HELP);
+  const raw = single(positionals, "work item id", true);
+  const workItem = raw === undefined ? undefined : parseWorkItem(raw);
+  const session = await Session.open(context.cwd);
+  const report = await status(session, workItem);
+  return out(values.json ? json(report) : renderStatus(report));
+}
+
+/** `coord wait`. */
+async function waitCommand(rest: string[], context: CliContext): Promise<Output> {
+  const { values, positionals } = parse(rest, { timeout: { type: "string" } });
+  if (values.help) return out(HELP);
+  const workItem = parseWorkItem(single(positionals, "work item id"));
+  const timeout = values.timeout ?? DEFAULT_TIMEOUT;
+  const timeoutMs = parseDuration(timeout);
+  if (timeoutMs === undefined) {
+    throw new UsageError(
+      `--timeout must be a duration like 500ms, 90s, 10m, 2h or 1d: "${clip(timeout)}"`,
+    );
+  }
+  const result = await wait(context.cwd, workItem, timeoutMs, timeout);
+  return out(values.json ? json(result) : result.ids.map((id) => `${id}\n`).join(""));
+}
+
+/** Each coord command by name. */
+const COMMANDS: Record<string, (rest: string[], context: CliContext) => Promise<Output>> = {
+  send: sendCommand,
+  handoff: handoffCommand,
+  inbox: inboxCommand,
+  read: readCommand,
+  ack: ackCommand,
+  status: statusCommand,
+  wait: waitCommand,
+};
+
 /**
  * Run one coord command line.
  *
@@ -207,141 +362,17 @@ function requireValues(values: string[] | undefined, option: string): string[] {
 export async function runCoord(args: string[], context: CliContext): Promise<Output> {
   checkArgumentsText(args);
   const [command, ...rest] = args;
-  const out = (stdout: string, stderr: string[] = []): Output => ({ stdout, stderr });
   if (command === undefined) {
     throw new UsageError("Missing command (send, handoff, inbox, read, ack, status, wait)");
   }
   const asked = helpOrVersion(args);
   if (asked === "help") return out(HELP);
   if (asked === "version") return out(`coord ${COORD_VERSION}\n`);
-  const json = jsonText;
-  switch (command) {
-    case "send": {
-      const { values, positionals } = parse(rest, {
-        to: { type: "string", multiple: true },
-        cc: { type: "string", multiple: true },
-        type: { type: "string" },
-        subject: { type: "string" },
-        "reply-to": { type: "string" },
-        forward: { type: "string" },
-        provenance: { type: "string" },
-      });
-      if (values.help) return out(HELP);
-      const workItem = parseWorkItem(single(positionals, "work item id"));
-      const request = {
-        workItem,
-        to: parseLaneList(requireValues(values.to, "--to")),
-        cc: parseLaneList(values.cc ?? []),
-        type: enumValue<MessageType>(values.type, MESSAGE_TYPES, "type") ?? "NOTE",
-        subject: parseSubject(values.subject),
-        replyTo: values["reply-to"] === undefined ? undefined : parseMessageId(values["reply-to"]),
-        forward: values.forward === undefined ? undefined : parseMessageId(values.forward),
-        provenance: enumValue<Provenance>(values.provenance, PROVENANCES, "provenance") ?? null,
-      };
-      const body = await context.readBody();
-      const session = await Session.open(context.cwd);
-      const message = await send(session, { ...request, body });
-      return out(values.json ? json(message) : `${message.id}\n`);
-    }
-    case "handoff": {
-      const { values, positionals } = parse(rest, {
-        to: { type: "string", multiple: true },
-        sha: { type: "string" },
-        path: { type: "string" },
-        subject: { type: "string" },
-        provenance: { type: "string" },
-      });
-      if (values.help) return out(HELP);
-      const workItem = parseWorkItem(single(positionals, "work item id"));
-      if (values.sha === undefined) {
-        throw new UsageError("Missing --sha (a full commit id, or HEAD)");
-      }
-      if (values.path === undefined) throw new UsageError("Missing --path");
-      if (!isArtifactPath(values.path)) {
-        throw new UsageError(
-          `Invalid --path: "${clip(values.path)}" (relative, no "." or ".." segments)`,
-        );
-      }
-      const request = {
-        workItem,
-        to: parseLaneList(requireValues(values.to, "--to")),
-        sha: values.sha,
-        path: values.path,
-        subject: parseSubject(values.subject),
-        provenance: enumValue<Provenance>(values.provenance, PROVENANCES, "provenance") ??
-          "CLAIMED",
-      };
-      const body = await context.readBody();
-      const session = await Session.open(context.cwd);
-      const message = await handoff(session, { ...request, body });
-      return out(values.json ? json(message) : `${message.id}\n`);
-    }
-    case "inbox": {
-      const { values, positionals } = parse(rest, { unacked: { type: "boolean" } });
-      if (values.help) return out(HELP);
-      const workItem = parseWorkItem(single(positionals, "work item id"));
-      const session = await Session.open(context.cwd);
-      const result = await inbox(session, workItem, values.unacked === true);
-      const warnings = result.corrupt.map((c) =>
-        foldLine(`warning: ${c.id} is corrupt: ${escapeLine(c.reason)}`)
-      );
-      if (values.json) return out(json(result), warnings);
-      if (result.messages.length === 0) {
-        warnings.push(`no visible messages in ${workItem} for ${result.lane}`);
-      }
-      return out(renderInbox(result), warnings);
-    }
-    case "read": {
-      const { values, positionals } = parse(rest, {});
-      if (values.help) return out(HELP);
-      const id = parseMessageId(single(positionals, "message id"));
-      const session = await Session.open(context.cwd);
-      const result = await read(session, id);
-      return out(values.json ? json(result) : renderRead(result));
-    }
-    case "ack": {
-      const { values, positionals } = parse(rest, {});
-      if (values.help) return out(HELP);
-      const id = parseMessageId(single(positionals, "message id"));
-      const session = await Session.open(context.cwd);
-      const written = await ack(session, id);
-      const text = `${
-        foldLine(
-          `${positionals[0]} ${
-            written ? "acknowledged" : "was already acknowledged"
-          } by ${session.lane}`,
-        )
-      }\n`;
-      return out(
-        values.json ? json({ id: positionals[0], lane: session.lane, new: written }) : text,
-      );
-    }
-    case "status": {
-      const { values, positionals } = parse(rest, {});
-      if (values.help) return out(HELP);
-      const raw = single(positionals, "work item id", true);
-      const workItem = raw === undefined ? undefined : parseWorkItem(raw);
-      const session = await Session.open(context.cwd);
-      const report = await status(session, workItem);
-      return out(values.json ? json(report) : renderStatus(report));
-    }
-    case "wait": {
-      const { values, positionals } = parse(rest, { timeout: { type: "string" } });
-      if (values.help) return out(HELP);
-      const workItem = parseWorkItem(single(positionals, "work item id"));
-      const timeout = values.timeout ?? DEFAULT_TIMEOUT;
-      const timeoutMs = parseDuration(timeout);
-      if (timeoutMs === undefined) {
-        throw new UsageError(
-          `--timeout must be a duration like 500ms, 90s, 10m, 2h or 1d: "${clip(timeout)}"`,
-        );
-      }
-      const result = await wait(context.cwd, workItem, timeoutMs, timeout);
-      return out(values.json ? json(result) : result.ids.map((id) => `${id}\n`).join(""));
-    }
-    default:
-      throw new UsageError(
-        `Unknown command: "${clip(command)}" (send, handoff, inbox, read, ack, status, wait)`,
-      );
+  const run = COMMANDS[command];
+  if (run === undefined) {
+    throw new UsageError(
+      `Unknown command: "${clip(command)}" (send, handoff, inbox, read, ack, status, wait)`,
+    );
   }
+  return await run(rest, context);
 }

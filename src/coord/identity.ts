@@ -113,6 +113,10 @@ const decoder = new TextDecoder();
  * @throws {GitError} when this is no repository or git fails.
  * @throws {PolicyError} when STATUS is missing or malformed.
  * @throws {RefusedError} when the caller's worktree is no lane.
+ *
+ * Kept whole: the lane is bound by one ordered series of checks over one reading of the
+ * repository (policy, worktree list, admin dirs, each lane's `.git`); split, every step would
+ * need the whole reading passed along and the order would no longer show.
  */
 export async function openRepo(cwd: string): Promise<Repo> {
   const found = discoverWorktree(cwd);

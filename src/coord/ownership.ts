@@ -274,6 +274,9 @@ type Listed = Omit<ReflogEntry, "time"> & { n: number };
  * nothing.
  * @returns Commit → lane (or {@linkcode CONTESTED}), amends' sources, and whether the text
  * parsed cleanly.
+ *
+ * Kept whole: a line-by-line parser whose state (the commit being read, its reflog entries,
+ * amends seen) spans every branch of the loop.
  */
 export function parseOwnership(
   text: string,

@@ -9,9 +9,10 @@
  * @module
  */
 import type { StatusEntry } from "../context/porcelain.ts";
-import { readStatus, type RepoDirs, repoDirs } from "../context/status.ts";
+import { readStatus } from "../context/status.ts";
 import { isFullOid } from "../git.ts";
 import { type LiveRepo, openTop, readBlob, withHead } from "./repo.ts";
+import { type RepoDirs, repoDirs } from "../context/lstat.ts";
 
 /** The reads a `gate --since` run started early. */
 export interface EarlyReads {

@@ -7,15 +7,8 @@
 import { ownWords } from "../git_failure.ts";
 import { SubagentResult } from "../contract/schemas.ts";
 import type { WorkingContextSnapshot } from "../context/snapshot.ts";
-import { readStatus, repoDirs } from "../context/status.ts";
-import {
-  contentKey,
-  type PathContent,
-  privateIndexPath,
-  readContents,
-  readConversionAttributes,
-  readFilteredIds,
-} from "../context/content.ts";
+import { readStatus } from "../context/status.ts";
+import { contentKey, type PathContent, readContents } from "../context/content.ts";
 import { type ConversionSettings, readConversionSettings } from "../context/conversions.ts";
 import { readDrivers } from "../context/filters.ts";
 import { isFullOid, type ObjectFormat, runGit } from "../git.ts";
@@ -64,6 +57,8 @@ import { pathSetDigest, skipWorktreePaths } from "../context/sparse.ts";
 import { explained, type Held, spawnIndexVersion, spawnWorktreeVersion } from "./versions.ts";
 import { parseSnapshot } from "./snapshot_schema.ts";
 import { type EarlyReads, takeEarly } from "./early.ts";
+import { privateIndexPath, repoDirs } from "../context/lstat.ts";
+import { readConversionAttributes, readFilteredIds } from "../context/filtered.ts";
 
 /** The verdict document `gate --json` prints (SPEC §5). */
 export interface GateReport {

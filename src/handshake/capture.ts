@@ -28,7 +28,7 @@ import {
   startGit,
   UNBORN_MESSAGE,
 } from "../git.ts";
-import { quoteLine } from "../paths.ts";
+import { cQuotePath } from "../paths.ts";
 import { absoluteDir, HOST_OS, isShellPwd } from "./cwd.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { locate, LOCATION_ARGS, parseLocation } from "./location.ts";
@@ -448,7 +448,7 @@ const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 /** One line of `--stdin-paths`: C-quoted when it starts with a quote or holds a control character. */
 function pathLine(path: string): string {
   // deno-lint-ignore no-control-regex
-  return /^"|[\u0000-\u001f\u007f]/.test(path) ? quoteLine(path) : path;
+  return /^"|[\u0000-\u001f\u007f]/.test(path) ? cQuotePath(path) : path;
 }
 
 /**

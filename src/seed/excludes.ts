@@ -21,7 +21,7 @@
 import { isAbsolute, join } from "node:path";
 import { GitError, runGit } from "../git.ts";
 import { decodePaths } from "../paths.ts";
-import { HASH_TIMEOUT_MS } from "../context/status.ts";
+import { HASH_TIMEOUT_MS } from "../context/lstat.ts";
 
 /** Scopes whose `core.excludesFile` a child cannot write. */
 const TRUSTED_SCOPES = new Set(["system", "global"]);

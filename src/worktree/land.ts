@@ -9,7 +9,7 @@
  * @module
  */
 
-import { type RawEntry, readContents } from "../context/content.ts";
+import { readContents } from "../context/content.ts";
 import { ownWords, resultWords } from "../git_failure.ts";
 import {
   failure,
@@ -60,6 +60,7 @@ import {
   writeRecord,
 } from "./record.ts";
 import { listPaths, quoteLine } from "../show.ts";
+import { type RawEntry } from "../context/raw_tree.ts";
 
 /** A child's worktree as the parent sees it. */
 export interface ChildWork {

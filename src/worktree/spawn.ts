@@ -10,7 +10,7 @@ import { basename, dirname, isAbsolute, join, parse, resolve } from "node:path";
 import { GitError, gitText, objectFormat, runGit } from "../git.ts";
 import { pinned, readDrivers } from "./land_config.ts";
 import { pinHere } from "../repo_pin.ts";
-import type { RawEntry } from "../context/content.ts";
+
 import { captureLive, type LiveTree, STATUS_ARGS, STATUS_ENV } from "../handshake/capture.ts";
 import { carriedFingerprint } from "./carried_status.ts";
 import {
@@ -29,6 +29,7 @@ import { decodePath, decodePaths } from "../paths.ts";
 import { refuseLeftOut } from "../seed/excludes.ts";
 import { BRANCH_PREFIX, branchName, SPAWN_REF_PREFIX } from "./plan.ts";
 import { listPaths } from "../show.ts";
+import { type RawEntry } from "../context/raw_tree.ts";
 
 /**
  * The child's checkout writes the seed's raw bytes back: no line-ending rewrite from the

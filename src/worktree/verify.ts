@@ -19,8 +19,9 @@ import { decideWorktree, type WorktreeFacts } from "./decide.ts";
 import { worktreeFinding } from "./finding.ts";
 import { type BaseRelation, relation } from "./plan.ts";
 import { carriedFingerprint } from "./carried_status.ts";
-import type { RawEntry } from "../context/content.ts";
+
 import { showPath } from "../show.ts";
+import { type RawEntry } from "../context/raw_tree.ts";
 
 /** Options for {@linkcode verifyV2}. */
 export interface VerifyV2Options {

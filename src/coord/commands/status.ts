@@ -53,6 +53,9 @@ export interface StatusReport {
  * @param session The caller's session.
  * @param workItem One work item, or all when undefined.
  * @returns The report.
+ *
+ * Kept whole: one pass over the visible messages builds every line of the report; the
+ * counters it keeps are shared by all of them.
  */
 export async function status(
   session: Session,
