@@ -357,10 +357,12 @@ export function nestingLevels(paths: readonly string[]): string[][] {
   return levels;
 }
 
+/**
+ * {@linkcode readContents} for paths none of which lies below another.
  *
  * Kept whole: its three readings (the walk, the `lstat` modes, the hashes) run at once and
  * their results are joined path by path; the join is the function.
-/** {@linkcode readContents} for paths none of which lies below another. */
+ */
 async function readLevel(
   top: string,
   commonDir: string,
