@@ -1,7 +1,7 @@
 /**
  * Mutation test for the guard of review verify-2's finding F3 (gate reads HEAD again after
  * status): it disables the guard (marked `// tether:guard gate-head-still`) in a copy of the
- * code and shows that its test in `tests/review_verify2_test.ts` then fails.
+ * code and shows that its test in `tests/gate_head_during_status_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
@@ -12,7 +12,7 @@ const CASES: GuardCase[] = [{
     find: "if (headAfter !== repo.head) { // tether:guard gate-head-still",
     replace: "if (headAfter !== headAfter) { // tether:guard gate-head-still",
   }],
-  file: "tests/review_verify2_test.ts",
+  file: "tests/gate_head_during_status_test.ts",
   filter: "verify-2 F3",
 }];
 

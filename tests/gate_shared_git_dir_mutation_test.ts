@@ -1,11 +1,11 @@
 /**
  * Mutation tests for the guards added after the second hostile review of gate: each
  * disables one guard (its `// guard:` line) in a copy of the code and shows that its
- * regression test in tests/gate_review2_test.ts then fails, while the unmutated copy passes.
+ * regression test in tests/gate_shared_git_dir_test.ts then fails, while the unmutated copy passes.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
-const FILE = "tests/gate_review2_test.ts";
+const FILE = "tests/gate_shared_git_dir_test.ts";
 
 const GUARDS: Omit<GuardCase, "file">[] = [
   {

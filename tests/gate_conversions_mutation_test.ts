@@ -1,10 +1,10 @@
 /**
  * Mutation tests for the guards of review gate-9 (docs/reviews/gate-9): with each disabled
- * in a copy of the code, a test in `tests/review_gate9_test.ts` fails.
+ * in a copy of the code, a test in `tests/gate_conversions_test.ts` fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
-const TESTS = "tests/review_gate9_test.ts";
+const TESTS = "tests/gate_conversions_test.ts";
 
 const CASES: GuardCase[] = [
   {

@@ -12,7 +12,7 @@ const READ = "    const read = await readResultText(); // tether:guard gate3-tre
 const CASES: GuardCase[] = [{
   guard: "gate --since reads the tree only after the result has ended",
   mutations: [{ file: "gate.ts", find: `${READ}\n${START}`, replace: `${START}\n${READ}` }],
-  file: "tests/review_gate3_test.ts",
+  file: "tests/gate_since_after_result_test.ts",
   filter: "review gate-3 F1",
 }];
 
