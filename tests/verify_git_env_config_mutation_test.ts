@@ -1,11 +1,11 @@
 /**
  * Mutation test for the guards of review verify-2's finding F1 (configuration carried in
  * git's environment): each is disabled in a copy of the code, and its test in
- * `tests/review_verify2_config_test.ts` then fails.
+ * `tests/verify_git_env_config_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
-const FILE = "tests/review_verify2_config_test.ts";
+const FILE = "tests/verify_git_env_config_test.ts";
 const CAPTURE = "src/handshake/capture.ts";
 
 const CASES: GuardCase[] = [
