@@ -2,11 +2,11 @@
  * Mutation tests for the guards of review worktree-8's finding 3 and its observation on
  * `ignoredInTheWay` (what is ignored is not decided by settings a child can write): each
  * disables one guard (marked `// tether:guard …` on its line) in a copy of the code and
- * shows that its test in `tests/review8_ignore_test.ts` then fails.
+ * shows that its test in `tests/worktree_user_ignore_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
-const FILE = "tests/review8_ignore_test.ts";
+const FILE = "tests/worktree_user_ignore_test.ts";
 
 const CASES: GuardCase[] = [
   {

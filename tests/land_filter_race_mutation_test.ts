@@ -1,11 +1,11 @@
 /**
  * Mutation tests for the guards of review worktree-6 (a filter the shared `.git` names,
  * raced or planted): each disables one guard (marked `// tether:guard …` on its line) in a
- * copy of the code and shows that its test in `tests/review6_filter_test.ts` then fails.
+ * copy of the code and shows that its test in `tests/land_filter_race_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
-const FILE = "tests/review6_filter_test.ts";
+const FILE = "tests/land_filter_race_test.ts";
 
 const CASES: GuardCase[] = [
   {

@@ -8,13 +8,13 @@
  *   reach it (pinned to the value read): the link lands as a link;
  * - with `core.symlinks` false, a land without links still lands (no false halt).
  *
- * A type changed after the checkout is caught by the read-back (tests/review7_pin_test.ts,
+ * A type changed after the checkout is caught by the read-back (tests/land_pinned_repository_test.ts,
  * observation 1 (b)).
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { git } from "./_helpers.ts";
-import { exists, family, land, raceAt, spawn, TEN, text } from "./_review7_fixture.ts";
+import { exists, family, land, raceAt, spawn, TEN, text } from "./_land_race_fixture.ts";
 
 Deno.test("observation 2 (a): a land writing a link while core.symlinks is false is refused, nothing landed", async () => {
   const f = await family();

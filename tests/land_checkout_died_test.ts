@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
-import { exists, family, land, raceAt, spawn, TEN, text } from "./_review7_fixture.ts";
+import { exists, family, land, raceAt, spawn, TEN, text } from "./_land_race_fixture.ts";
 
 Deno.test("finding 2: a checkout that dies after deleting a landing path names it, alone or beside written ones", async () => {
   const f = await family();

@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { bin, git, makeRepo, type Run, run, tempDir } from "./_helpers.ts";
 import { removeWorktrees } from "./_worktree_fixture.ts";
-import { exists, raceAt, result, TEN, text } from "./_review7_fixture.ts";
+import { exists, raceAt, result, TEN, text } from "./_land_race_fixture.ts";
 
 const SECRET = "API_TOKEN=parent-only\n";
 const CHILDS = "API_TOKEN=the-childs\n";

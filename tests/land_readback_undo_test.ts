@@ -13,7 +13,16 @@
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { git } from "./_helpers.ts";
-import { exists, family, land, raceAt, recordRefs, spawn, TEN, text } from "./_review7_fixture.ts";
+import {
+  exists,
+  family,
+  land,
+  raceAt,
+  recordRefs,
+  spawn,
+  TEN,
+  text,
+} from "./_land_race_fixture.ts";
 
 const CRLF = "printf 'f.txt eol=crlf\\n' > .git/info/attributes";
 

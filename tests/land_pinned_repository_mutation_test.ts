@@ -2,13 +2,14 @@
  * Mutation tests for the guards of review worktree-7 (the land's git calls pinned to the
  * repository resolved at the start, links under `core.symlinks`, a land undone when its
  * read-back fails): each disables one guard (marked `// tether:guard …` on its line) in a
- * copy of the code and shows that its test in `tests/review7_*_test.ts` then fails.
+ * copy of the code and shows that its test in `tests/land_pinned_repository_test.ts`,
+ * `tests/land_symlinks_test.ts` or `tests/land_readback_undo_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
-const PIN = "tests/review7_pin_test.ts";
-const LINKS = "tests/review7_links_test.ts";
-const UNDO = "tests/review7_undo_test.ts";
+const PIN = "tests/land_pinned_repository_test.ts";
+const LINKS = "tests/land_symlinks_test.ts";
+const UNDO = "tests/land_readback_undo_test.ts";
 
 const CASES: GuardCase[] = [
   {

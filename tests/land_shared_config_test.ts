@@ -108,7 +108,7 @@ Deno.test("finding 2: sparse checkout in the shared config deletes none of the p
   }
 });
 
-// A filter at a landing path is refused since review worktree-6 (tests/review6_filter_test.ts);
+// A filter at a landing path is refused since review worktree-6 (tests/land_filter_race_test.ts);
 // here the filter covers the paths that do not land, which the refresh still reads.
 Deno.test("finding 3 (a): a filter from the shared .git never runs in the land; the raw bytes land", async () => {
   const f = await family();
@@ -193,7 +193,7 @@ Deno.test("finding 3 (d): eol=crlf in the child's own .gitattributes is refused 
 });
 
 // Since review worktree-6 a filter at a landing path is refused, the parent's own included
-// (tests/review6_filter_test.ts); one at a path that does not land is harmless.
+// (tests/land_filter_race_test.ts); one at a path that does not land is harmless.
 Deno.test("finding 3 (e): the parent's own text=auto and filter attributes land the raw bytes", async () => {
   const f = await committedFamily({
     "f.txt": TEN,

@@ -3,11 +3,11 @@
  * every side, every failure after the checkout said as a written land and undone, the pin
  * asked around the clean-up, the undo's bytes taken from the tree's id): each disables one
  * guard (marked `// tether:guard …` on its line) in a copy of the code and shows that its
- * test in `tests/review8_land_test.ts` then fails.
+ * test in `tests/land_submodules_and_failures_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
-const LAND = "tests/review8_land_test.ts";
+const LAND = "tests/land_submodules_and_failures_test.ts";
 
 const CASES: GuardCase[] = [
   {

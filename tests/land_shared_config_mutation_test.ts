@@ -1,11 +1,11 @@
 /**
  * Mutation tests for the guards of review worktree-5 (what the shared `.git` makes the land
  * and spawn do): each disables one guard (marked `// tether:guard …` on its line) in a copy
- * of the code and shows that its test in `tests/review5_config_test.ts` then fails.
+ * of the code and shows that its test in `tests/land_shared_config_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
-const FILE = "tests/review5_config_test.ts";
+const FILE = "tests/land_shared_config_test.ts";
 
 /** The merged tree's own .gitattributes not asked before the checkout. */
 const MERGED_OFF = {

@@ -1,11 +1,11 @@
 /**
  * Mutation tests for the guards of review worktree-3 findings 5 and 10: each disables one
  * guard (marked `// tether:guard wt-…` on its line) in a copy of the code and shows that its
- * test in `tests/review3_evidence_test.ts` then fails.
+ * test in `tests/worktree_evidence_spawn_path_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
-const FILE = "tests/review3_evidence_test.ts";
+const FILE = "tests/worktree_evidence_spawn_path_test.ts";
 const OWN = "src/worktree/own_commits.ts";
 
 const CASES: GuardCase[] = [

@@ -1,11 +1,11 @@
 /**
  * Mutation tests for the guards added for findings 11–14 of the worktree-mode review
  * (docs/reviews/worktree-1/): each disables one guard (marked `// tether:guard wt-…`) in a
- * copy of the code and shows that its test in tests/worktree_spawn_review_test.ts fails.
+ * copy of the code and shows that its test in tests/worktree_harness_spawn_test.ts fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
-const FILE = "tests/worktree_spawn_review_test.ts";
+const FILE = "tests/worktree_harness_spawn_test.ts";
 
 const CASES: GuardCase[] = [
   {

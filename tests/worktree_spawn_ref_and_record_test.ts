@@ -321,7 +321,7 @@ Deno.test("a kept land whose record cannot be anchored still lands (exit 0) with
     assertEquals(await text(f.parent, "c.txt"), "child\n");
     // The record exists without its anchor; the next land finds nothing new to write. The
     // child did nothing since, so it reports no change (re-sending its claim of c.txt is
-    // rejected as not new: tests/review4_land_test.ts).
+    // rejected as not new: tests/land_record_integrity_test.ts).
     const idle = JSON.stringify({
       ok: true,
       summary: "nothing to do",

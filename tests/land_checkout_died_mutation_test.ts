@@ -2,7 +2,7 @@
  * Mutation test for the guard of review worktree-9's finding 2 (a landing path a failed
  * checkout left in neither state is named): it disables the guard (marked
  * `// tether:guard wt-checkout-neither`) in a copy of the code and shows that its test in
- * `tests/review9_land_test.ts` then fails.
+ * `tests/land_checkout_died_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
@@ -14,7 +14,7 @@ const CASES: GuardCase[] = [{
       "neither = land.paths.filter((p) => notMerged.has(p) && notBefore.has(p)); // tether:guard wt-checkout-neither",
     replace: "neither = []; // tether:guard wt-checkout-neither",
   }],
-  file: "tests/review9_land_test.ts",
+  file: "tests/land_checkout_died_test.ts",
   filter: "alone or beside written ones",
 }];
 

@@ -1,5 +1,7 @@
 /**
- * Fixtures of review worktree-7's tests (tests/review7_*_test.ts): a committed parent and a
+ * Fixtures of the tests that race a land (tests/land_pinned_repository_test.ts,
+ * land_symlinks_test.ts, land_readback_undo_test.ts, land_submodules_and_failures_test.ts,
+ * land_checkout_died_test.ts, worktree_user_ignore_test.ts): a committed parent and a
  * directory for its children, spawning one child, a result claiming files, a land through
  * the real `gate` binary, and a git shim that does what a child's watcher would do at one
  * exact call of the land (so each race is won every time, not by luck).

@@ -17,7 +17,16 @@
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { bin, git, gitShim, tempDir } from "./_helpers.ts";
-import { exists, family, land, raceAt, recordRefs, spawn, TEN, text } from "./_review7_fixture.ts";
+import {
+  exists,
+  family,
+  land,
+  raceAt,
+  recordRefs,
+  spawn,
+  TEN,
+  text,
+} from "./_land_race_fixture.ts";
 
 const NESTED = "refused: nothing landed; nested repositories (gitlinks";
 const BY_HAND = "land the submodule change by hand: sm";

@@ -3,7 +3,7 @@
  * work tree or repository by what a child writes into the shared `.git` (a `core.worktree`
  * in the config, a `commondir` file in the parent's git dir), through the real binaries.
  * Each race is a git shim that plants the attack when one exact call of the land starts or
- * ends (tests/_review7_fixture.ts), so it is won every time.
+ * ends (tests/_land_race_fixture.ts), so it is won every time.
  *
  * - observation 1 (a): a `core.worktree` written as the checkout starts: the files land in
  *   the parent (never the decoy), and the run ends exit 3 saying what git now finds.
@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { bin, git, makeRepo, tempDir, writeFiles } from "./_helpers.ts";
 import { gate, result as gateResult, spawn as contextSpawn } from "./_gate_fixture.ts";
-import { exists, family, land, raceAt, spawn, TEN, text } from "./_review7_fixture.ts";
+import { exists, family, land, raceAt, spawn, TEN, text } from "./_land_race_fixture.ts";
 
 Deno.test("observation 1 (a): a core.worktree written into the shared config as the checkout starts does not move it", async () => {
   const f = await family();

@@ -1,11 +1,11 @@
 /**
  * Mutation tests for the path-bytes guards of review worktree-3 (findings 2, 4, 6 and 11):
  * each disables one guard (marked `// tether:guard …` on its line) in a copy of the code and
- * shows that its test in `tests/review3_pathbytes_test.ts` then fails.
+ * shows that its test in `tests/worktree_path_bytes_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
-const FILE = "tests/review3_pathbytes_test.ts";
+const FILE = "tests/worktree_path_bytes_test.ts";
 
 const CASES: GuardCase[] = [
   {

@@ -1,11 +1,11 @@
 /**
  * Mutation tests for the land record guards of review worktree-3 (findings 1 and 8): each
  * disables one guard (marked `// tether:guard wt-…` on its line) in a copy of the code and
- * shows that its test in `tests/review3_landrec_test.ts` then fails.
+ * shows that its test in `tests/land_record_from_parent_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
-const FILE = "tests/review3_landrec_test.ts";
+const FILE = "tests/land_record_from_parent_test.ts";
 
 const CASES: GuardCase[] = [
   {

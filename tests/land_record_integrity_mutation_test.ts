@@ -1,11 +1,11 @@
 /**
  * Mutation tests for the guards of review worktree-4 (the land record, `--landed ID`): each
  * disables one guard (marked `// tether:guard wt-…` on its line) in a copy of the code and
- * shows that its test in `tests/review4_land_test.ts` then fails.
+ * shows that its test in `tests/land_record_integrity_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
-const FILE = "tests/review4_land_test.ts";
+const FILE = "tests/land_record_integrity_test.ts";
 
 /** The land's commits without their random token: ids a child can compute in advance. */
 const PREDICTABLE = {

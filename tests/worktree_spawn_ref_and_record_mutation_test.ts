@@ -1,11 +1,11 @@
 /**
  * Mutation tests for the guards added for review worktree-2's open items: each disables
  * one guard (marked `// tether:guard wt-…` on its line) in a copy of the code and shows
- * that its test in `tests/worktree_review2_minor_test.ts` then fails.
+ * that its test in `tests/worktree_spawn_ref_and_record_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
-const FILE = "tests/worktree_review2_minor_test.ts";
+const FILE = "tests/worktree_spawn_ref_and_record_test.ts";
 
 const CASES: GuardCase[] = [
   {
@@ -30,7 +30,7 @@ const CASES: GuardCase[] = [
   },
   // The land record's cases (review worktree-2) now name the guards of review worktree-3's
   // fix: the record comes from --landed and is the merge base (see record.ts). Their own
-  // regression tests are in tests/review3_landrec_test.ts, with mutation cases of their own.
+  // regression tests are in tests/land_record_from_parent_test.ts, with mutation cases of their own.
   {
     guard: "after a kept land, what landed is in the merge base",
     mutations: [{
