@@ -7,7 +7,7 @@
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
-const REVIEW_TESTS = "tests/coord_review4_test.ts";
+const REVIEW_TESTS = "tests/coord_acks_and_display_test.ts";
 
 const CASES: GuardCase[] = [
   {

@@ -2,13 +2,13 @@
  * Mutation tests for the ownership guards added after the third hostile review of coord
  * (findings 3, 4 and 5): each disables one guard (the line carrying its `GUARD:` marker)
  * in a copy of the code and shows that its regression test in
- * tests/coord_review3_ownership_test.ts then fails, while the unmutated copy passes.
+ * tests/coord_ownership_test.ts then fails, while the unmutated copy passes.
  *
  * @module
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
-const FILE = "tests/coord_review3_ownership_test.ts";
+const FILE = "tests/coord_ownership_test.ts";
 
 const GUARDS: Omit<GuardCase, "file">[] = [
   {

@@ -8,7 +8,7 @@
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
 const STORE_TESTS = "tests/coord_store_test.ts";
-const REVIEW_TESTS = "tests/coord_review3_store_frame_test.ts";
+const REVIEW_TESTS = "tests/coord_store_bounds_frame_test.ts";
 
 const CASES: GuardCase[] = [
   {

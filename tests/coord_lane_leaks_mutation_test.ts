@@ -5,7 +5,7 @@
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
-const FILE = "tests/coord_review_test.ts";
+const FILE = "tests/coord_lane_leaks_test.ts";
 
 const GUARDS: Omit<GuardCase, "file">[] = [
   {

@@ -1,14 +1,14 @@
 /**
  * Mutation tests for the guards added after the second hostile review of coord: each
  * disables one guard (the line carrying its `GUARD:` marker) in a copy of the code and
- * shows that its regression test in tests/coord_review2_test.ts then fails, while the
+ * shows that its regression test in tests/coord_lane_attacks_test.ts then fails, while the
  * unmutated copy passes.
  *
  * @module
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
-const FILE = "tests/coord_review2_test.ts";
+const FILE = "tests/coord_lane_attacks_test.ts";
 
 const GUARDS: Omit<GuardCase, "file">[] = [
   {
