@@ -1,15 +1,12 @@
 /**
- * Mutation tests for the guards of review worktree-7 (the land's git calls pinned to the
- * repository resolved at the start, links under `core.symlinks`, a land undone when its
- * read-back fails): each disables one guard (marked `// tether:guard …` on its line) in a
- * copy of the code and shows that its test in `tests/land_pinned_repository_test.ts`,
- * `tests/land_symlinks_test.ts` or `tests/land_readback_undo_test.ts` then fails.
+ * Mutation tests for the guards that pin a land's git calls to the repository resolved at its
+ * start (and gate --since and a spawn to theirs): each disables one guard (marked
+ * `// tether:guard …` on its line) in a copy of the code and shows that its test in
+ * `tests/land_pinned_repository_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
 const PIN = "tests/land_pinned_repository_test.ts";
-const LINKS = "tests/land_symlinks_test.ts";
-const UNDO = "tests/land_readback_undo_test.ts";
 
 const CASES: GuardCase[] = [
   {
@@ -95,62 +92,9 @@ const CASES: GuardCase[] = [
     file: PIN,
     filter: "observation 3 (d)",
   },
-  {
-    guard: "a link is not landed while core.symlinks is false",
-    mutations: [{
-      file: "src/worktree/land_config.ts",
-      find:
-        'return paths.filter((p) => tree.get(p)?.mode === "120000"); // tether:guard wt-land-links',
-      replace: "return []; // tether:guard wt-land-links",
-    }],
-    file: LINKS,
-    filter: "observation 2 (a)",
-  },
-  {
-    guard: "the checkout's core.symlinks is pinned to the value read before it",
-    mutations: [{
-      file: "src/worktree/land_config.ts",
-      find:
-        '...["-c", `core.symlinks=${drivers.symlinks !== false}`], // tether:guard wt-symlinks-pin',
-      replace: "...[], // tether:guard wt-symlinks-pin",
-    }],
-    file: LINKS,
-    filter: "observation 2 (b)",
-  },
-  {
-    guard: "an undone land writes the parent's files back",
-    mutations: [{
-      file: "src/worktree/land.ts",
-      find: '"restore", // tether:guard wt-undo-land',
-      replace: '"version", // tether:guard wt-undo-land',
-    }],
-    file: UNDO,
-    filter: "observation 4 (a)",
-  },
-  {
-    guard: "an undone land removes the files it added",
-    mutations: [{
-      file: "src/worktree/land.ts",
-      find:
-        '[...pins, "rm", "-f", "-q", "--pathspec-from-file=-", "--pathspec-file-nul"], // tether:guard wt-undo-gone',
-      replace: '[...pins, "version"], // tether:guard wt-undo-gone',
-    }],
-    file: UNDO,
-    filter: "observation 4 (a)",
-  },
-  {
-    guard: "a land is not undone through a conversion still named",
-    mutations: [{
-      file: "src/worktree/land.ts",
-      find: "if (still.length > 0) { // tether:guard wt-undo-still",
-      replace: "if (still.length < 0) { // tether:guard wt-undo-still",
-    }],
-    file: UNDO,
-    filter: "observation 4 (b)",
-  },
 ];
 
-Deno.test("mutation: disabling each guard of review worktree-7 makes its test fail", async (t) => {
+Deno.test("mutation: disabling each guard of the pinned repository makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 
