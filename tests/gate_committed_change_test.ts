@@ -13,7 +13,7 @@ const child = (setup?: (repo: string) => Promise<void>) =>
 
 const head = (repo: string) => git(repo, ["rev-parse", "HEAD"]);
 
-Deno.test("gate-8 F1: a deletion committed while the file stays on disk is observed", async () => {
+Deno.test("a deletion committed while the file stays on disk is observed", async () => {
   const { repo, since } = await child();
   try {
     await git(repo, ["rm", "-q", "--cached", "b.ts"]);
@@ -27,7 +27,7 @@ Deno.test("gate-8 F1: a deletion committed while the file stays on disk is obser
   }
 });
 
-Deno.test("gate-8 F2: carriage returns committed or written under a planted ident or text attribute are observed", async () => {
+Deno.test("carriage returns committed or written under a planted ident or text attribute are observed", async () => {
   for (const attribute of ["ident", "text"]) {
     const { repo, since } = await child();
     try {
@@ -58,7 +58,7 @@ Deno.test("gate-8 F2: carriage returns committed or written under a planted iden
   }
 });
 
-Deno.test("gate-8 F2 (b): a CRLF blob committed beside a rewrite the spawn's own text attribute normalizes is observed", async () => {
+Deno.test("a CRLF blob committed beside a rewrite the spawn's own text attribute normalizes is observed", async () => {
   const { repo, since } = await child(async (repo) => {
     await writeFiles(repo, { ".gitattributes": "b.sh text\n" });
     await git(repo, ["add", ".gitattributes"]);
@@ -77,7 +77,7 @@ Deno.test("gate-8 F2 (b): a CRLF blob committed beside a rewrite the spawn's own
   }
 });
 
-Deno.test("gate-8 F3: a branch reset onto another branch lists what it holds and confirms no claim", async () => {
+Deno.test("a branch reset onto another branch lists what it holds and confirms no claim", async () => {
   const { repo, since } = await child(async (repo) => {
     await git(repo, ["checkout", "-q", "-b", "other"]);
     await writeFiles(repo, { "b.ts": "b-other\n" });
@@ -96,7 +96,7 @@ Deno.test("gate-8 F3: a branch reset onto another branch lists what it holds and
   }
 });
 
-Deno.test("gate-8: committing the parent's own edit, amending, and staging it are no change", async () => {
+Deno.test("committing the parent's own edit, amending, and staging it are no change", async () => {
   const { repo, since } = await child(async (repo) => {
     await writeFiles(repo, { "b.ts": "b-parent\n" });
   });
@@ -110,7 +110,7 @@ Deno.test("gate-8: committing the parent's own edit, amending, and staging it ar
   }
 });
 
-Deno.test("gate-8 F5: a commit left on the snapshot's branch while HEAD is detached elsewhere is observed", async () => {
+Deno.test("a commit left on the snapshot's branch while HEAD is detached elsewhere is observed", async () => {
   const { repo, since } = await child();
   try {
     const mine = await head(repo);
@@ -125,7 +125,7 @@ Deno.test("gate-8 F5: a commit left on the snapshot's branch while HEAD is detac
   }
 });
 
-Deno.test("gate-9 F2: the branch comparison finds the snapshot's branch when a tag has its name", async () => {
+Deno.test("the branch comparison finds the snapshot's branch when a tag has its name", async () => {
   const { repo, since } = await child(async (repo) => {
     await git(repo, ["tag", "main"]); // `rev-parse --abbrev-ref HEAD` now says `heads/main`
   });

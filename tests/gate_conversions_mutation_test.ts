@@ -15,7 +15,7 @@ const CASES: GuardCase[] = [
       replace: "settings.key !== null;",
     }],
     file: TESTS,
-    filter: "gate-9 F1",
+    filter: "an untouched file of a CRLF checkout",
   },
   {
     guard: "and only where the attributes that apply are the spawn's",
@@ -46,7 +46,7 @@ const CASES: GuardCase[] = [
       replace: "",
     }],
     file: TESTS,
-    filter: "gate-9 F1",
+    filter: "an untouched file of a CRLF checkout",
   },
   {
     guard: "a file under a filter is unknown",
@@ -66,7 +66,7 @@ const CASES: GuardCase[] = [
       replace: ".filter((p) => p !== null);",
     }],
     file: TESTS,
-    filter: "gate-9 F1",
+    filter: "an untouched file of a CRLF checkout",
   },
   {
     guard: "file evidence for an unknown path is unverified",
@@ -97,7 +97,7 @@ const CASES: GuardCase[] = [
       replace: "for (const path of await checkoutLike(repo, now, [], trees)) {",
     }],
     file: TESTS,
-    filter: "gate-11 N1",
+    filter: "a touch or an index-only step leaves an untouched CRLF file unconfirmed",
   },
   {
     guard: "an ident file that differs from its blob only inside $Id: … $ is unknown",
@@ -107,7 +107,7 @@ const CASES: GuardCase[] = [
       replace: "else if (a === null) {",
     }],
     file: TESTS,
-    filter: "gate-11 N2",
+    filter: "an ident file checked out with CRLF before the conversion was dropped",
   },
   {
     guard: "a file holding its blob's bytes where a checkout re-encodes or filters is unknown",
@@ -117,7 +117,7 @@ const CASES: GuardCase[] = [
       replace: "",
     }],
     file: TESTS,
-    filter: "gate-12 F2",
+    filter: "the blob's own bytes written over a UTF-16 checkout are listed",
   },
   {
     guard: "file evidence is hashed with every filter pinned to none",
@@ -127,7 +127,7 @@ const CASES: GuardCase[] = [
       replace: "const pins: string[] = [];",
     }],
     file: TESTS,
-    filter: "gate-12 F3",
+    filter: "file evidence never runs a clean filter the child planted",
   },
   {
     guard: "text=auto writes a blob that looks binary as it is",
@@ -137,7 +137,7 @@ const CASES: GuardCase[] = [
       replace: "return printable >= 0;",
     }],
     file: TESTS,
-    filter: "gate-12 F4",
+    filter: "under text=auto a blob that looks binary is written as it is",
   },
   {
     guard: "the text attribute decides before the older crlf one",
@@ -147,7 +147,7 @@ const CASES: GuardCase[] = [
       replace: 'let text = a.crlf === "unset" ? "unset" : a.text;',
     }],
     file: TESTS,
-    filter: "gate-11 N3",
+    filter: "text decides before the older crlf attribute",
   },
   {
     guard: "text=auto writes a blob holding a CR as it is",
@@ -157,7 +157,7 @@ const CASES: GuardCase[] = [
       replace: "if (c === 0) return false;",
     }],
     file: TESTS,
-    filter: "gate-11 N4",
+    filter: "under text=auto a blob holding a CR is written as it is",
   },
   {
     guard: "an ident file is taken with CRLF only where the spawn's settings write CRLF",
@@ -167,7 +167,7 @@ const CASES: GuardCase[] = [
       replace: "return { ident, crlf: ident };",
     }],
     file: TESTS,
-    filter: "gate-10 F7",
+    filter: "a CRLF rewrite of an ident file where nothing converts line ends is listed",
   },
 ];
 

@@ -53,7 +53,7 @@ async function inChild(
   }
 }
 
-Deno.test("gate-9 F1: an untouched file of a CRLF checkout is not confirmed once its conversion is turned off", async () => {
+Deno.test("an untouched file of a CRLF checkout is not confirmed once its conversion is turned off", async () => {
   const tamper: Record<string, (repo: string) => Promise<void>> = {
     "core.autocrlf false": (repo) => git(repo, ["config", "core.autocrlf", "false"]).then(() => {}),
     "-text in info/attributes": (repo) =>
@@ -104,7 +104,7 @@ Deno.test("in a CRLF checkout whose settings stay, an edit is confirmed and an u
   });
 });
 
-Deno.test("gate-9 F3: a line-end rewrite committed under a planted text attribute is listed", async () => {
+Deno.test("a line-end rewrite committed under a planted text attribute is listed", async () => {
   await inChild(async (repo) => {
     await writeFiles(repo, { "b.ts": "b1\r\nb2\r\n" });
     await git(repo, ["commit", "-q", "-am", "crlf"]);
@@ -205,7 +205,7 @@ Deno.test("under an ident attribute the spawn had, an edit inside $Id: … $ is 
 
 // Review gate-10 (docs/reviews/gate-10): a hostile review of the fix above.
 
-Deno.test("gate-10 F1: a .gitattributes deleted from the worktree only leaves an untouched CRLF file unconfirmed", async () => {
+Deno.test("a .gitattributes deleted from the worktree only leaves an untouched CRLF file unconfirmed", async () => {
   await inChild(async (repo) => {
     await writeFiles(repo, { ".gitattributes": "b.ts text eol=crlf\n" });
     await git(repo, ["add", ".gitattributes"]);
@@ -224,7 +224,7 @@ Deno.test("gate-10 F1: a .gitattributes deleted from the worktree only leaves an
   });
 });
 
-Deno.test("gate-10 F3: a CRLF file left by a conversion dropped before the spawn is not confirmed untouched", async () => {
+Deno.test("a CRLF file left by a conversion dropped before the spawn is not confirmed untouched", async () => {
   await inChild(async (repo) => {
     await writeFiles(repo, { ".gitattributes": "*.ts text eol=crlf\n" });
     await git(repo, ["add", ".gitattributes"]);
@@ -254,7 +254,7 @@ Deno.test("gate-10 F3: a CRLF file left by a conversion dropped before the spawn
   });
 });
 
-Deno.test("gate-10 F4: with no home to expand ~ in, a conversion turned off still changes the settings", async () => {
+Deno.test("with no home to expand ~ in, a conversion turned off still changes the settings", async () => {
   const info = await run(Deno.execPath(), ["info", "--json"]);
   const homeless = {
     clearEnv: true,
@@ -291,7 +291,7 @@ Deno.test("gate-10 F4: with no home to expand ~ in, a conversion turned off stil
   }
 });
 
-Deno.test("gate-10 F6: a child that adds line-end rules where the spawn converted nothing has its edits confirmed", async () => {
+Deno.test("a child that adds line-end rules where the spawn converted nothing has its edits confirmed", async () => {
   await inChild(undefined, async (repo, since) => {
     await writeFiles(repo, { ".gitattributes": "* text=auto eol=lf\n" });
     await git(repo, ["add", ".gitattributes"]);
@@ -302,7 +302,7 @@ Deno.test("gate-10 F6: a child that adds line-end rules where the spawn converte
   });
 });
 
-Deno.test("gate-10 F7: a CRLF rewrite of an ident file where nothing converts line ends is listed", async () => {
+Deno.test("a CRLF rewrite of an ident file where nothing converts line ends is listed", async () => {
   await inChild(async (repo) => {
     await writeFiles(repo, { ".gitattributes": "b.ts ident\n", "b.ts": "$Id$\nb1\n" });
     await git(repo, ["add", "."]);
@@ -327,7 +327,7 @@ async function staleCrlf(repo: string): Promise<void> {
   await git(repo, ["config", "core.autocrlf", "false"]);
 }
 
-Deno.test("gate-11 N1: a touch or an index-only step leaves an untouched CRLF file unconfirmed", async () => {
+Deno.test("a touch or an index-only step leaves an untouched CRLF file unconfirmed", async () => {
   const steps: Record<string, (repo: string) => Promise<unknown>> = {
     touch: (repo) => touch(repo, "b.ts"),
     "chmod in the index": (repo) => git(repo, ["update-index", "--chmod=+x", "b.ts"]),
@@ -346,7 +346,7 @@ Deno.test("gate-11 N1: a touch or an index-only step leaves an untouched CRLF fi
   }
 });
 
-Deno.test("gate-11 N2: an ident file checked out with CRLF before the conversion was dropped is not confirmed", async () => {
+Deno.test("an ident file checked out with CRLF before the conversion was dropped is not confirmed", async () => {
   await inChild(async (repo) => {
     await writeFiles(repo, { ".gitattributes": "b.ts ident eol=crlf\n", "b.ts": "$Id$\nb1\n" });
     await git(repo, ["add", "."]);
@@ -361,7 +361,7 @@ Deno.test("gate-11 N2: an ident file checked out with CRLF before the conversion
   });
 });
 
-Deno.test("gate-11 N3: text decides before the older crlf attribute", async () => {
+Deno.test("text decides before the older crlf attribute", async () => {
   await inChild(async (repo) => {
     await writeFiles(repo, {
       ".gitattributes": "* -crlf\nb.ts ident text eol=crlf\n",
@@ -378,7 +378,7 @@ Deno.test("gate-11 N3: text decides before the older crlf attribute", async () =
   });
 });
 
-Deno.test("gate-11 N4: under text=auto a blob holding a CR is written as it is, so a CRLF rewrite is listed", async () => {
+Deno.test("under text=auto a blob holding a CR is written as it is, so a CRLF rewrite is listed", async () => {
   await inChild(async (repo) => {
     // Long enough to look like text: only its CR keeps git from converting it.
     await writeFiles(repo, { "b.ts": `$Id$\r\n${"b".repeat(300)}\nb1\n` });
@@ -395,7 +395,7 @@ Deno.test("gate-11 N4: under text=auto a blob holding a CR is written as it is, 
   });
 });
 
-Deno.test("gate-11 N5: under core.autocrlf=input a child that adds line-end rules has its edits confirmed", async () => {
+Deno.test("under core.autocrlf=input a child that adds line-end rules has its edits confirmed", async () => {
   await inChild(async (repo) => {
     await git(repo, ["config", "core.autocrlf", "input"]);
   }, async (repo, since) => {
@@ -441,7 +441,7 @@ Deno.test("an encoding the child drops, in .gitattributes or in the worktree onl
 
 // Review gate-12: a third hostile review.
 
-Deno.test("gate-12 F2: the blob's own bytes written over a UTF-16 checkout are listed", async () => {
+Deno.test("the blob's own bytes written over a UTF-16 checkout are listed", async () => {
   await inChild(async (repo) => {
     await writeFiles(repo, {
       ".gitattributes": "b.txt working-tree-encoding=UTF-16LE\n",
@@ -457,7 +457,7 @@ Deno.test("gate-12 F2: the blob's own bytes written over a UTF-16 checkout are l
   });
 });
 
-Deno.test("gate-12 F3: file evidence never runs a clean filter the child planted", async () => {
+Deno.test("file evidence never runs a clean filter the child planted", async () => {
   const { repo, since, head: commit } = await childOfSpawn();
   const marker = join(repo, ".git", "clean-ran");
   try {
@@ -474,7 +474,7 @@ Deno.test("gate-12 F3: file evidence never runs a clean filter the child planted
   }
 });
 
-Deno.test("gate-12 F4: under text=auto a blob that looks binary is written as it is, so a CRLF rewrite is listed", async () => {
+Deno.test("under text=auto a blob that looks binary is written as it is, so a CRLF rewrite is listed", async () => {
   await inChild(async (repo) => {
     await git(repo, ["config", "core.eol", "crlf"]);
     await writeFiles(repo, {
@@ -524,7 +524,7 @@ Deno.test("a filter attribute naming a driver the config does not define runs no
   });
 });
 
-Deno.test("gate-13 P2: under core.autocrlf=true a child that adds *.png binary while editing a PNG has it confirmed", async () => {
+Deno.test("under core.autocrlf=true a child that adds *.png binary while editing a PNG has it confirmed", async () => {
   const png = (last: number) =>
     Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, last]);
   await inChild(async (repo) => {

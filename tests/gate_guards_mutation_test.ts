@@ -102,7 +102,7 @@ const CASES: GuardCase[] = [
       replace: '  "core.tether=4",\n',
     }],
     file: "tests/gate_status_blind_spots_test.ts",
-    filter: "finding 1:",
+    filter: "a file dropped from a forged untracked cache is observed by gate --since",
   },
   {
     guard: "a name no index can hold is read by lstat, not taken for nothing",
@@ -112,7 +112,7 @@ const CASES: GuardCase[] = [
       replace: "} else if (mode === null) unindexed.push(path);",
     }],
     file: "tests/gate_status_blind_spots_test.ts",
-    filter: "finding 2:",
+    filter: "files whose names no index can hold",
   },
   {
     guard: "private indexes fold no case",
@@ -122,7 +122,7 @@ const CASES: GuardCase[] = [
       replace: '  "core.tether=5",\n',
     }],
     file: "tests/gate_status_blind_spots_test.ts",
-    filter: "finding 3:",
+    filter: "under core.ignorecase",
   },
   {
     guard: "private indexes know no sparse patterns",
@@ -132,7 +132,7 @@ const CASES: GuardCase[] = [
       replace: '  "core.tether=6",\n',
     }],
     file: "tests/gate_status_blind_spots_test.ts",
-    filter: "finding 4:",
+    filter: "a new repository outside the sparse-checkout patterns",
   },
   {
     guard: "no filtered id where ident converts the content",
@@ -227,7 +227,7 @@ const CASES: GuardCase[] = [
         '      if (!now.has(path) || !trees.after.has(path)) continue;\n      const leaf = trees.after.get(path) ?? "absent";\n',
     }],
     file: "tests/gate_committed_change_test.ts",
-    filter: "gate-8 F1",
+    filter: "a deletion committed while the file stays on disk is observed",
   },
   {
     guard: "a worktree that changed explains no index entry or HEAD leaf",
@@ -237,7 +237,7 @@ const CASES: GuardCase[] = [
       replace: "if (now === undefined) return false;",
     }],
     file: "tests/gate_committed_change_test.ts",
-    filter: "gate-8 F2",
+    filter: "text attribute",
   },
   {
     guard: "claims are confirmed by what files hold only",
@@ -247,7 +247,7 @@ const CASES: GuardCase[] = [
       replace: "classifyChanges(observation.observed, claimed)",
     }],
     file: "tests/gate_committed_change_test.ts",
-    filter: "gate-8 F3",
+    filter: "a branch reset onto another branch",
   },
   {
     guard: "what the snapshot's branch holds is compared when HEAD is elsewhere",
@@ -257,7 +257,7 @@ const CASES: GuardCase[] = [
       replace: "return tip === null || tip !== null ? null : tip;",
     }],
     file: "tests/gate_committed_change_test.ts",
-    filter: "gate-8 F5",
+    filter: "a commit left on the snapshot's branch",
   },
   {
     guard: "the branch comparison uses the full ref the snapshot recorded",
@@ -267,7 +267,7 @@ const CASES: GuardCase[] = [
       replace: "git.branch",
     }],
     file: "tests/gate_committed_change_test.ts",
-    filter: "gate-9 F2",
+    filter: "the branch comparison finds the snapshot's branch when a tag has its name",
   },
 ];
 

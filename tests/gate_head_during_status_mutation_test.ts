@@ -13,7 +13,7 @@ const CASES: GuardCase[] = [{
     replace: "if (headAfter !== headAfter) { // tether:guard gate-head-still",
   }],
   file: "tests/gate_head_during_status_test.ts",
-  filter: "verify-2 F3",
+  filter: "a commit between gate's HEAD read and its status",
 }];
 
 Deno.test("mutation: disabling the guard of review verify-2 F3 makes its test fail", async (t) => {

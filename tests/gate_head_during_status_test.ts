@@ -17,7 +17,7 @@ const RESULT = JSON.stringify({
   evidence: [{ kind: "file", ref: "app.ts", ok: true }],
 });
 
-Deno.test("verify-2 F3: a commit between gate's HEAD read and its status is never judged as the tree (exit 3); judged again, the committed deletion is seen", async () => {
+Deno.test("a commit between gate's HEAD read and its status is never judged as the tree (exit 3); judged again, the committed deletion is seen", async () => {
   const repo = await makeRepo({ files: { "app.ts": "hello\n", "lib.ts": "lib\n" } });
   const shim = await gitShim(`case " $* " in
 *" rev-parse --verify -q HEAD"*) "$REAL" "$@"; rc=$?

@@ -9,7 +9,7 @@ import { git, makeRepo, writeFiles } from "./_helpers.ts";
 
 const child = childOfSpawn;
 
-Deno.test("gate-7: a committed change whose file is put back is observed by gate --since", async () => {
+Deno.test("a committed change whose file is put back is observed by gate --since", async () => {
   const { repo, since } = await child();
   try {
     await writeFiles(repo, { "b.ts": "evil()\n" });
@@ -27,7 +27,7 @@ Deno.test("gate-7: a committed change whose file is put back is observed by gate
   }
 });
 
-Deno.test("gate-7: a type or exec bit that only the index has is observed by gate --since", async () => {
+Deno.test("a type or exec bit that only the index has is observed by gate --since", async () => {
   for (const move of ["link", "exec"]) {
     const { repo, since, head } = await child();
     try {
@@ -43,7 +43,7 @@ Deno.test("gate-7: a type or exec bit that only the index has is observed by gat
   }
 });
 
-Deno.test("gate-7: a repository or a link to a directory under a name no index holds is observed", async () => {
+Deno.test("a repository or a link to a directory under a name no index holds is observed", async () => {
   const { repo, since, head } = await child();
   try {
     await Deno.mkdir(join(repo, ".GIT"));
@@ -56,7 +56,7 @@ Deno.test("gate-7: a repository or a link to a directory under a name no index h
   }
 });
 
-Deno.test("gate-7: a staged entry outside the sparse cone at spawn is no change for an idle child", async () => {
+Deno.test("a staged entry outside the sparse cone at spawn is no change for an idle child", async () => {
   const { repo, since, head } = await child(async (repo) => {
     await writeFiles(repo, { "keep/k.ts": "k\n" });
     await git(repo, ["add", "keep"]);
@@ -74,7 +74,7 @@ Deno.test("gate-7: a staged entry outside the sparse cone at spawn is no change 
   }
 });
 
-Deno.test("gate-7: claims nested a thousand deep stop gate with one line (exit 3), not a crash", async () => {
+Deno.test("claims nested a thousand deep stop gate with one line (exit 3), not a crash", async () => {
   const { repo, since } = await child();
   try {
     const claims = Array.from({ length: 1000 }, (_, i) => Array(i + 1).fill("x").join("/"));
@@ -96,7 +96,7 @@ Deno.test("gate-7: claims nested a thousand deep stop gate with one line (exit 3
   }
 });
 
-Deno.test("gate-7: an edit inside $Id: … $ that status is made to compare through ident is observed; a checkout is not", async () => {
+Deno.test("an edit inside $Id: … $ that status is made to compare through ident is observed; a checkout is not", async () => {
   const { repo, since, head } = await child(async (repo) => {
     await writeFiles(repo, {
       "b.ts": "/* $Id$ */\nexport const b = 1;\n",
@@ -122,7 +122,7 @@ Deno.test("gate-7: an edit inside $Id: … $ that status is made to compare thro
   }
 });
 
-Deno.test("gate-7: a HEAD moved onto another branch makes no unchanged file new evidence", async () => {
+Deno.test("a HEAD moved onto another branch makes no unchanged file new evidence", async () => {
   const repo = await makeRepo({ files: { "a.ts": "a1\n", "b.ts": "b1\n" } });
   try {
     await git(repo, ["checkout", "-q", "-b", "other"]);

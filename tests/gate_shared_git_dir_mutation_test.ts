@@ -15,7 +15,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       find: "return `${commonDir}/objects/tmp_tether_index_${crypto.randomUUID()}`;",
       replace: "return `${commonDir}/tether-context-index`;",
     }],
-    filter: "F3/F5/F14",
+    filter: "the private index is fresh and unpredictable",
   },
   {
     guard: "regular files are identified by their raw bytes",
@@ -24,7 +24,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       find: `hashRegularFiles(top, regular, ["--no-filters"],`,
       replace: "hashRegularFiles(top, regular, [],",
     }],
-    filter: "F9",
+    filter: "attributes the child adds in the git directory change no content",
   },
   {
     guard: "against HEAD, the raw id first; the filtered id only proves unchanged",
@@ -33,7 +33,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       find: "return now.raw === leaf.oid || now.filtered === leaf.oid;",
       replace: "return now.filtered === leaf.oid;",
     }],
-    filter: "F1",
+    filter: "a CRLF file under text=auto moved between index and HEAD is no change",
   },
   {
     guard: "what a path holds now is read directly, never inferred from status",
@@ -45,7 +45,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
         '? { kind: "file" as const, mode: head.mode, raw: head.oid, filtered: head.oid } ' +
         ': { kind: "absent" as const };',
     }],
-    filter: "F12",
+    filter: "hiding a path from status",
   },
   {
     guard: "a path git did not add is not read as a file",
@@ -69,7 +69,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       find: "env: { ...HISTORY_ENV }, // guard: no grafts or shallow",
       replace: "env: {},",
     }],
-    filter: "F6",
+    filter: "grafts and a shallow file do not cut the walk",
   },
   {
     guard: "a commit dated after gate's clock is unverified",
@@ -78,7 +78,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       find: "c.time > now; // guard: future date",
       replace: "false;",
     }],
-    filter: "F6",
+    filter: "grafts and a shallow file do not cut the walk",
   },
   {
     guard: "nesting deeper than the limit is a schema violation",
@@ -87,7 +87,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       find: "if (++depth > MAX_JSON_DEPTH) return { duplicates: found, tooDeep: true };",
       replace: "++depth;",
     }],
-    filter: "F7",
+    filter: "deep nesting is one schema violation",
   },
   {
     guard: "a failed context capture is settled at once (no unhandled rejection)",
@@ -103,7 +103,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       replace: 'while (v.context && !Reflect.get(globalThis, "contextFailed")) {\n' +
         "      await new Promise((r) => setTimeout(r, 5));\n    }\n    tree = publicAudience ? undefined",
     }],
-    filter: "F8",
+    filter: "a ref in the anchor namespace is one error line",
   },
   {
     guard: "a failed release keeps the verdict",
@@ -112,7 +112,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       find: "report.warnings = [",
       replace: "throw error; report.warnings = [",
     }],
-    filter: "F10",
+    filter: "a failed --done release keeps the verdict and warns on stderr",
   },
   {
     guard: "only a file known at spawn is preexisting",
@@ -121,7 +121,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       find: "return spawn.existed.has(path) // guard: known at spawn",
       replace: "return true",
     }],
-    filter: "F11",
+    filter: "an ignored file made after spawn is never called preexisting",
   },
   {
     guard: "the spawn HEAD is anchored with the snapshot",
@@ -130,7 +130,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       find: '(second ? `update ${second} ${companion!.oid}\\n` : "") +',
       replace: '"" +',
     }],
-    filter: "F13",
+    filter: "the spawn HEAD is anchored with the snapshot",
   },
   {
     guard: "file evidence inside a submodule is unverified",
@@ -139,7 +139,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       find: 'found.set(path, { kind: "nested", repo: nested }); // guard: submodule evidence',
       replace: "",
     }],
-    filter: "gate-1 F7 (evidence)",
+    filter: "a file inside a submodule is unverified",
   },
 ];
 

@@ -23,7 +23,7 @@ async function unobserved(repo: string, snap: string, files: string[]) {
   assertEquals(report.changes.claimed_unobserved, [...files].sort());
 }
 
-Deno.test("gate-2 F1: a CRLF file under text=auto moved between index and HEAD is no change", async () => {
+Deno.test("a CRLF file under text=auto moved between index and HEAD is no change", async () => {
   const repo = await makeRepo({ files: { "app.ts": "a\n", "win.txt": "line1\r\nline2\r\n" } });
   await writeFiles(repo, { ".gitattributes": "* text=auto\n" });
   await commitAll(repo, "attributes");
@@ -39,8 +39,7 @@ Deno.test("gate-2 F1: a CRLF file under text=auto moved between index and HEAD i
 });
 
 Deno.test({
-  name:
-    "gate-2 F2: with core.fileMode=false or core.symlinks=false an untracked path keeps its content",
+  name: "with core.fileMode=false or core.symlinks=false an untracked path keeps its content",
   ignore: Deno.build.os === "windows",
 }, async () => {
   const repo = await makeRepo({ files: { "app.ts": "a\n", "run.sh": "#!/bin/sh\necho hi\n" } });
@@ -59,8 +58,7 @@ Deno.test({
 });
 
 Deno.test({
-  name:
-    "gate-2 F3/F5/F14: the private index is fresh and unpredictable: no fixed path to lock or to link",
+  name: "the private index is fresh and unpredictable: no fixed path to lock or to link",
   ignore: Deno.build.os === "windows",
 }, async () => {
   const repo = await makeRepo({ files: { "app.ts": "a\n" } });
@@ -85,7 +83,7 @@ Deno.test({
   assertEquals(after, []);
 });
 
-Deno.test("gate-2 F4: a nested repository is observed and claimed without a trailing slash", async () => {
+Deno.test("a nested repository is observed and claimed without a trailing slash", async () => {
   const repo = await makeRepo({ files: { "app.ts": "a\n" } });
   const lib = join(repo, "vendor/lib");
   await Deno.mkdir(lib, { recursive: true });
@@ -103,7 +101,7 @@ Deno.test("gate-2 F4: a nested repository is observed and claimed without a trai
   }
 });
 
-Deno.test("gate-2 F6: grafts and a shallow file do not cut the walk; a future-dated commit is unverified", async () => {
+Deno.test("grafts and a shallow file do not cut the walk; a future-dated commit is unverified", async () => {
   const repo = await makeRepo({ files: { "app.ts": "a\n" } });
   // Dated a moment ahead, so that only ancestry can tell it predates the spawn.
   const soon = Math.floor(Date.now() / 1000) + 12;
@@ -151,7 +149,7 @@ Deno.test("gate-2 F6: grafts and a shallow file do not cut the walk; a future-da
   assertEquals(report.evidence[0].status, "unverified");
 });
 
-Deno.test("gate-2 F7: deep nesting is one schema violation, quickly, not a crash", async () => {
+Deno.test("deep nesting is one schema violation, quickly, not a crash", async () => {
   const depth = 20_000;
   const text = JSON.stringify({
     ok: true,
@@ -165,7 +163,7 @@ Deno.test("gate-2 F7: deep nesting is one schema violation, quickly, not a crash
   assertIncludes(JSON.parse(r.stdout).reasons.join("\n"), "nest deeper than 64 levels");
 });
 
-Deno.test("gate-2 F8: a ref in the anchor namespace is one error line, never an uncaught rejection", async () => {
+Deno.test("a ref in the anchor namespace is one error line, never an uncaught rejection", async () => {
   const repo = await makeRepo({ files: { "app.ts": "a\n" } });
   await git(repo, ["update-ref", "refs/tether/snapshots", "HEAD"]);
   for (let i = 0; i < 4; i++) {
@@ -188,7 +186,7 @@ Deno.test("gate-2 F8: a ref in the anchor namespace is one error line, never an 
   }
 });
 
-Deno.test("gate-2 F9: attributes the child adds in the git directory change no content", async () => {
+Deno.test("attributes the child adds in the git directory change no content", async () => {
   const repo = await makeRepo({
     files: { "app.ts": "a\n", "odd.txt": "odd!\n", "dirty.txt": "x\n" },
   });
@@ -213,7 +211,7 @@ Deno.test("gate-2 F9: attributes the child adds in the git directory change no c
   ]);
 });
 
-Deno.test("gate-2 F10: a failed --done release keeps the verdict and warns on stderr", async () => {
+Deno.test("a failed --done release keeps the verdict and warns on stderr", async () => {
   const repo = await makeRepo({ files: { "app.ts": "a\n" } });
   const snap = await spawn(repo);
   await writeFiles(repo, { "app.ts": "real work\n", ".git/packed-refs.lock": "" });
@@ -226,7 +224,7 @@ Deno.test("gate-2 F10: a failed --done release keeps the verdict and warns on st
   assertIncludes(r.stderr, "warning: Cannot release");
 });
 
-Deno.test("gate-2 F11: an ignored file made after spawn is never called preexisting", async () => {
+Deno.test("an ignored file made after spawn is never called preexisting", async () => {
   const repo = await makeRepo({ files: { "app.ts": "a\n", ".gitignore": "build/\n" } });
   await writeFiles(repo, { "build/out.txt": "old\n" });
   const snap = await spawn(repo);
@@ -240,7 +238,7 @@ Deno.test("gate-2 F11: an ignored file made after spawn is never called preexist
   assertEquals(report.changes.claimed_unobserved, ["build/new.txt"]);
 });
 
-Deno.test("gate-2 F12: hiding a path from status (info/exclude, skip-worktree) changes no content", async () => {
+Deno.test("hiding a path from status (info/exclude, skip-worktree) changes no content", async () => {
   const repo = await makeRepo({ files: { "app.ts": "a\n" } });
   await writeFiles(repo, { "notes.md": "parent's notes\n", "app.ts": "a\nparent's edit\n" });
   const snap = await spawn(repo);
@@ -249,7 +247,7 @@ Deno.test("gate-2 F12: hiding a path from status (info/exclude, skip-worktree) c
   await unobserved(repo, snap, ["app.ts", "notes.md"]);
 });
 
-Deno.test("gate-2 F13: the spawn HEAD is anchored with the snapshot: amend plus gc still judges", async () => {
+Deno.test("the spawn HEAD is anchored with the snapshot: amend plus gc still judges", async () => {
   const repo = await makeRepo({ files: { "app.ts": "a\n" } });
   await writeFiles(repo, { "app.ts": "a\nwip\n" });
   await commitAll(repo, "parent: wip");
@@ -268,7 +266,7 @@ Deno.test("gate-2 F13: the spawn HEAD is anchored with the snapshot: amend plus 
   assertEquals(await git(repo, ["for-each-ref", "refs/tether/"]), "");
 });
 
-Deno.test("gate-1 F7 (evidence): a file inside a submodule is unverified, not refuted", async () => {
+Deno.test("a file inside a submodule is unverified, not refuted", async () => {
   const lib = await makeRepo({ files: { "s.txt": "s\n" } });
   const app = await makeRepo({ files: { "app.ts": "a\n" } });
   await git(app, ["-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib"]);
@@ -287,7 +285,7 @@ Deno.test("gate-1 F7 (evidence): a file inside a submodule is unverified, not re
 });
 
 Deno.test({
-  name: "gate-2 F3: a special file git did not add is never opened, and is a change of content",
+  name: "a special file git did not add is never opened, and is a change of content",
   ignore: Deno.build.os === "windows",
 }, async () => {
   const repo = await makeRepo({ files: { "app.ts": "a\n" } });

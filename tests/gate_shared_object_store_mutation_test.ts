@@ -15,7 +15,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       find: `if (!options.keepReplaceObjects) env.GIT_NO_REPLACE_OBJECTS = "1";`,
       replace: "",
     }],
-    filter: "F1a",
+    filter: "a replace ref on the snapshot is ignored",
   },
   {
     guard: "the v1 fingerprint keeps replace refs for bash parity",
@@ -33,7 +33,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       find: "await objectId(type, content, format) === oid;",
       replace: "true;",
     }],
-    filter: "F1b",
+    filter: "a snapshot rewritten in place does not hash to its id",
   },
   {
     guard: "a change is a change of content, not of status letters",
@@ -51,7 +51,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       find: `if (fresh.has(ref)) return { kind, ref, status: "verified" };`,
       replace: `if (read.kind) return { kind, ref, status: "verified" };`,
     }],
-    filter: "F4",
+    filter: "evidence that predates the spawn is preexisting and proves no work",
   },
   {
     guard: "a commit older than the spawn is preexisting",
@@ -60,7 +60,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       find: "(spawn === undefined || known !== undefined || c.time >= spawn.time)",
       replace: "(spawn === undefined || known !== undefined || c.time > 0)",
     }],
-    filter: "F4",
+    filter: "evidence that predates the spawn is preexisting and proves no work",
   },
   {
     guard: "a file unchanged since spawn is preexisting",
@@ -69,7 +69,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       find: "if (spawn && !spawn.changed.has(path)) {",
       replace: "if (spawn && !spawn) {",
     }],
-    filter: "F4",
+    filter: "evidence that predates the spawn is preexisting and proves no work",
   },
   {
     guard: "preexisting evidence proves no work",
@@ -78,7 +78,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       find: `(readOnly && f.status === "preexisting" && f.kind === "file");`,
       replace: `f.status === "preexisting";`,
     }],
-    filter: "F4",
+    filter: "evidence that predates the spawn is preexisting and proves no work",
   },
   {
     guard: "snapshots are anchored",
@@ -105,7 +105,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       find: "if (top.keys.has(value)) found.push({ path: framePath(top), key: value });",
       replace: "",
     }],
-    filter: "F6",
+    filter: "duplicate JSON keys are a schema violation naming the key",
   },
   {
     guard: "a moved submodule's commit is read (private index)",
@@ -114,7 +114,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       find: "if (match && want.has(match[3]!)) indexed.set(",
       replace: `if (match && want.has(match[3]!) && match[1] !== "160000") indexed.set(`,
     }],
-    filter: "F7",
+    filter: "a further commit in a submodule that had already moved at spawn is observed",
   },
 ];
 

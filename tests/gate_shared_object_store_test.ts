@@ -33,7 +33,7 @@ async function catBlob(repo: string, oid: string): Promise<string> {
 const FORGE = (text: string) =>
   text.replace('"entries":[]', '"entries":[{"xy":" M","path":"app.ts","oid":null,"state":""}]');
 
-Deno.test("gate-1 F1a: a replace ref on the snapshot is ignored; the child's false claim is rejected", async () => {
+Deno.test("a replace ref on the snapshot is ignored; the child's false claim is rejected", async () => {
   const repo = await makeRepo({ files: { "app.ts": "hello\n" } });
   const snap = await spawn(repo);
   const forged = await git(
@@ -48,7 +48,7 @@ Deno.test("gate-1 F1a: a replace ref on the snapshot is ignored; the child's fal
 });
 
 for (const format of ["sha1", "sha256"] as const) {
-  Deno.test(`gate-1 F1b: a snapshot rewritten in place does not hash to its id: exit 3 (${format})`, async () => {
+  Deno.test(`a snapshot rewritten in place does not hash to its id: exit 3 (${format})`, async () => {
     const repo = await makeRepo({ files: { "app.ts": "hello\n" }, objectFormat: format });
     const snap = await spawn(repo);
     await rewriteLoose(repo, snap, "blob", FORGE(await catBlob(repo, snap)) + "\n");
@@ -59,7 +59,7 @@ for (const format of ["sha1", "sha256"] as const) {
   });
 }
 
-Deno.test("gate-1 F2: commit evidence through a replace ref or a planted object is refuted", async () => {
+Deno.test("commit evidence through a replace ref or a planted object is refuted", async () => {
   const repo = await makeRepo();
   const fake = "deadbeef".repeat(5);
   await git(repo, ["update-ref", `refs/replace/${fake}`, "HEAD"]);
@@ -85,7 +85,7 @@ Deno.test("gate-1 F2: commit evidence through a replace ref or a planted object 
   assertIncludes(wc.report.reasons.join("\n"), "is not a commit in this repository");
 });
 
-Deno.test("gate-1 F3: moving HEAD, the branch or the index changes no file", async () => {
+Deno.test("moving HEAD, the branch or the index changes no file", async () => {
   const repo = await makeRepo({ files: { "app.ts": "hello\n", "lib.ts": "v1\n" } });
   await writeFiles(repo, { "lib.ts": "v2\n" });
   await git(repo, ["commit", "-q", "-am", "second"]);
@@ -107,7 +107,7 @@ Deno.test("gate-1 F3: moving HEAD, the branch or the index changes no file", asy
   }
 });
 
-Deno.test("gate-1 F3: a real edit, a commit of it, a deletion and a new file are changes", async () => {
+Deno.test("a real edit, a commit of it, a deletion and a new file are changes", async () => {
   const repo = await makeRepo({ files: { "a.ts": "a\n", "b.ts": "b\n", "gone.ts": "g\n" } });
   const snap = await spawn(repo);
   await writeFiles(repo, { "a.ts": "child\n", "new.ts": "n\n" });
@@ -127,7 +127,7 @@ Deno.test("gate-1 F3: a real edit, a commit of it, a deletion and a new file are
   assertEquals(report.changes.confirmed, files);
 });
 
-Deno.test("gate-1 F4: evidence that predates the spawn is preexisting and proves no work", async () => {
+Deno.test("evidence that predates the spawn is preexisting and proves no work", async () => {
   const repo = await makeRepo({ files: { "app.ts": "hello\n", "other.ts": "o\n" } });
   // A commit on another branch, made before the spawn.
   await git(repo, ["checkout", "-q", "-b", "side"]);
@@ -193,7 +193,7 @@ Deno.test("gate-1 F4: evidence that predates the spawn is preexisting and proves
   assertIncludes(human.stdout, `evidence: preexisting commit ${head}\n`);
 });
 
-Deno.test("gate-1 F5: a snapshot survives git gc --prune=now until gate --done releases it", async () => {
+Deno.test("a snapshot survives git gc --prune=now until gate --done releases it", async () => {
   const repo = await makeRepo({ files: { "app.ts": "hello\n" } });
   const snap = await spawn(repo);
   await writeFiles(repo, { "app.ts": "edited\n" });
@@ -208,7 +208,7 @@ Deno.test("gate-1 F5: a snapshot survives git gc --prune=now until gate --done r
   assertEquals(usage.code, 2);
 });
 
-Deno.test("gate-1 F5: anchors older than 14 days go when a new snapshot is anchored", async () => {
+Deno.test("anchors older than 14 days go when a new snapshot is anchored", async () => {
   const repo = await makeRepo();
   const snap = await spawn(repo);
   const [first] = await listAnchors(repo, "snapshots");
@@ -220,7 +220,7 @@ Deno.test("gate-1 F5: anchors older than 14 days go when a new snapshot is ancho
   assertEquals((await listAnchors(repo, "snapshots")).map((a) => a.oid), [blob, blob]);
 });
 
-Deno.test("gate-1 F6: duplicate JSON keys are a schema violation naming the key", async () => {
+Deno.test("duplicate JSON keys are a schema violation naming the key", async () => {
   const repo = await makeRepo();
   const text = '{"ok":false,"ok":true,"summary":"s","files_changed":[],"errors":[],' +
     '"evidence":[{"kind":"file","ref":"README.md","ok":false,"\\u006fk":true}]}';
@@ -232,7 +232,7 @@ Deno.test("gate-1 F6: duplicate JSON keys are a schema violation naming the key"
   ]);
 });
 
-Deno.test("gate-1 F7: a further commit in a submodule that had already moved at spawn is observed", async () => {
+Deno.test("a further commit in a submodule that had already moved at spawn is observed", async () => {
   const dir = await tempDir();
   const lib = join(dir, "lib");
   const app = join(dir, "app");
@@ -257,7 +257,7 @@ Deno.test("gate-1 F7: a further commit in a submodule that had already moved at 
   assertEquals(report.changes.confirmed, ["lib"]);
 });
 
-Deno.test("gate-1: the working context ignores replace refs; the v1 fingerprint keeps bash parity", async () => {
+Deno.test("the working context ignores replace refs; the v1 fingerprint keeps bash parity", async () => {
   const repo = await makeRepo({ files: { "app.ts": "hello\n" } });
   // A replace ref swapping HEAD for a commit with an empty tree.
   const empty = await git(repo, ["hash-object", "-t", "tree", "-w", "--stdin"], "");

@@ -31,7 +31,7 @@ async function statusRead(log: string, ms: number): Promise<void> {
 
 Deno.test({
   name:
-    "review gate-3 F1: a child still at work while its result is piped to gate --since is observed as it ends, its unclaimed deletion and its claimed new file alike",
+    "a child still at work while its result is piped to gate --since is observed as it ends, its unclaimed deletion and its claimed new file alike",
   ignore: Deno.build.os === "windows",
 }, async () => {
   const repo = await makeRepo({ files: { "app.ts": "a\n", "lib.ts": "l\n" } });
@@ -80,7 +80,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "review gate-3 F2: a gate --since usage error, --help and --version run no git",
+  name: "a gate --since usage error, --help and --version run no git",
   ignore: Deno.build.os === "windows",
 }, async () => {
   const repo = await makeRepo({ files: { "app.ts": "a\n" } });

@@ -52,7 +52,7 @@ async function forgeUntrackedCache(repo: string, dir: string, name: string): Pro
   await Deno.writeFile(file, Uint8Array.from([...body, ...digest]));
 }
 
-Deno.test("finding 1: a file dropped from a forged untracked cache is observed by gate --since", async () => {
+Deno.test("a file dropped from a forged untracked cache is observed by gate --since", async () => {
   const { repo, since, head } = await child();
   try {
     await git(repo, ["config", "core.untrackedCache", "true"]);
@@ -70,7 +70,7 @@ Deno.test("finding 1: a file dropped from a forged untracked cache is observed b
   }
 });
 
-Deno.test("finding 2: files whose names no index can hold (.GIT, src/.Git/x.ts) are observed by gate --since", async () => {
+Deno.test("files whose names no index can hold (.GIT, src/.Git/x.ts) are observed by gate --since", async () => {
   const { repo, since, head } = await child();
   try {
     await writeFiles(repo, { ".GIT": "e\n", "src/.Git/x.ts": "evil()\n" });
@@ -86,7 +86,7 @@ Deno.test("finding 2: files whose names no index can hold (.GIT, src/.Git/x.ts) 
   }
 });
 
-Deno.test("finding 3: under core.ignorecase, a new repository B.TS beside an edited b.ts is observed by gate --since", async () => {
+Deno.test("under core.ignorecase, a new repository B.TS beside an edited b.ts is observed by gate --since", async () => {
   const { repo, since, head } = await child();
   try {
     await git(repo, ["config", "core.ignorecase", "true"]);
@@ -110,7 +110,7 @@ Deno.test("finding 3: under core.ignorecase, a new repository B.TS beside an edi
   }
 });
 
-Deno.test("finding 4: a new repository outside the sparse-checkout patterns is observed by gate --since", async () => {
+Deno.test("a new repository outside the sparse-checkout patterns is observed by gate --since", async () => {
   const { repo, since, head } = await child();
   try {
     await git(repo, ["sparse-checkout", "set", "--no-cone", "/*", "!/evil"]);
@@ -134,7 +134,7 @@ Deno.test("finding 4: a new repository outside the sparse-checkout patterns is o
   }
 });
 
-Deno.test("finding 5: an edit inside $Id: … $ under a planted ident attribute is observed by gate --since", async () => {
+Deno.test("an edit inside $Id: … $ under a planted ident attribute is observed by gate --since", async () => {
   const { repo, since, head } = await child(async (repo) => {
     await writeFiles(repo, { "b.ts": "/* $Id$ */\nexport const b = 1;\n" });
     await git(repo, ["commit", "-q", "-am", "id"]);
@@ -160,7 +160,7 @@ Deno.test("finding 5: an edit inside $Id: … $ under a planted ident attribute 
   }
 });
 
-Deno.test("finding 6: a directory replaced by a file, not staged, is read on both sides (no exit 3)", async () => {
+Deno.test("a directory replaced by a file, not staged, is read on both sides (no exit 3)", async () => {
   const { repo, since, head } = await child();
   try {
     await Deno.remove(join(repo, "lib"), { recursive: true });
@@ -178,7 +178,7 @@ Deno.test("finding 6: a directory replaced by a file, not staged, is read on bot
   }
 });
 
-Deno.test("finding 7: in a sparse checkout, the files outside the cone are no change for a child that did nothing", async () => {
+Deno.test("in a sparse checkout, the files outside the cone are no change for a child that did nothing", async () => {
   const { repo, since, head } = await child(async (repo) => {
     await writeFiles(repo, { "keep/k.ts": "k\n" });
     await git(repo, ["add", "keep"]);
