@@ -33,7 +33,7 @@ async function realGit(): Promise<string> {
 
 // f1 -----------------------------------------------------------------------------------
 
-Deno.test("f1: verify never measures another repository that GIT_DIR/GIT_WORK_TREE point at", async () => {
+Deno.test("verify never measures another repository that GIT_DIR/GIT_WORK_TREE point at", async () => {
   const repo = await makeRepo();
   const clone = join(await tempDir(), "clone");
   try {
@@ -56,7 +56,7 @@ Deno.test("f1: verify never measures another repository that GIT_DIR/GIT_WORK_TR
   }
 });
 
-Deno.test("f1: a GIT_INDEX_FILE that hides an edit (skip-worktree) takes the error path, not a match", async () => {
+Deno.test("a GIT_INDEX_FILE that hides an edit (skip-worktree) takes the error path, not a match", async () => {
   const repo = await makeRepo({ files: { "a.txt": "a\n" } });
   const scratch = await tempDir();
   try {
@@ -82,7 +82,7 @@ Deno.test("f1: a GIT_INDEX_FILE that hides an edit (skip-worktree) takes the err
 
 // f2 -----------------------------------------------------------------------------------
 
-Deno.test("f2: a trailing space or no-break space in a bash parent's path never matches another directory", async () => {
+Deno.test("a trailing space or no-break space in a bash parent's path never matches another directory", async () => {
   for (const blank of [" ", "\u00a0", "\u2003"]) {
     const base = await tempDir();
     try {
@@ -115,7 +115,7 @@ Deno.test("f2: a trailing space or no-break space in a bash parent's path never 
   }
 });
 
-Deno.test("f2: a no-break space inside a branch name is part of the name, never trimmed away", async () => {
+Deno.test("a no-break space inside a branch name is part of the name, never trimmed away", async () => {
   const repo = await makeRepo();
   try {
     const head = await git(repo, ["rev-parse", "HEAD"]);
@@ -134,7 +134,7 @@ Deno.test("f2: a no-break space inside a branch name is part of the name, never 
 
 // f3 -----------------------------------------------------------------------------------
 
-Deno.test("f3: a ref that makes HEAD ambiguous (tag HEAD, refs/remotes/HEAD) never shifts the branch", async () => {
+Deno.test("a ref that makes HEAD ambiguous (tag HEAD, refs/remotes/HEAD) never shifts the branch", async () => {
   for (const ambiguity of [["tag", "HEAD"], ["update-ref", "refs/remotes/HEAD", "HEAD"]]) {
     const repo = await makeRepo();
     try {
@@ -154,7 +154,7 @@ Deno.test("f3: a ref that makes HEAD ambiguous (tag HEAD, refs/remotes/HEAD) nev
   }
 });
 
-Deno.test("f3: a tag named like the branch, made after the handshake, does not change the branch", async () => {
+Deno.test("a tag named like the branch, made after the handshake, does not change the branch", async () => {
   const repo = await makeRepo();
   try {
     const prompt = await wrap(repo);
@@ -172,7 +172,7 @@ Deno.test("f3: a tag named like the branch, made after the handshake, does not c
   }
 });
 
-Deno.test("f3: a HEAD on a branch named HEAD is refused on both sides (it reads as detached)", async () => {
+Deno.test("a HEAD on a branch named HEAD is refused on both sides (it reads as detached)", async () => {
   const repo = await makeRepo();
   try {
     const head = await git(repo, ["rev-parse", "HEAD"]);
@@ -192,7 +192,7 @@ Deno.test("f3: a HEAD on a branch named HEAD is refused on both sides (it reads 
   }
 });
 
-Deno.test("f3: a HEAD on a remote-tracking ref never matches a branch spelled like that ref", async () => {
+Deno.test("a HEAD on a remote-tracking ref never matches a branch spelled like that ref", async () => {
   const repo = await makeRepo();
   try {
     const head = await git(repo, ["rev-parse", "HEAD"]);
@@ -231,7 +231,7 @@ async function alternatingRepo() {
   return { repo, c2, dirty, dates };
 }
 
-Deno.test("f4: HEAD that moves away and back while status runs is never paired with the other moment's status", async () => {
+Deno.test("HEAD that moves away and back while status runs is never paired with the other moment's status", async () => {
   const { repo, c2, dirty, dates } = await alternatingRepo();
   const shim = await tempDir();
   try {
@@ -287,7 +287,7 @@ exec "${real}" "$@"
   }
 });
 
-Deno.test("f4: under a commit/reset loop, verify and handshake never report a state that never existed", async () => {
+Deno.test("under a commit/reset loop, verify and handshake never report a state that never existed", async () => {
   const { repo, c2, dirty, dates } = await alternatingRepo();
   let stop = false;
   const loop = (async () => {
@@ -335,7 +335,7 @@ Deno.test("f4: under a commit/reset loop, verify and handshake never report a st
 // f5 -----------------------------------------------------------------------------------
 
 Deno.test({
-  name: "f5: parent_cwd /proc/self/cwd (or a symlink to it) never matches whatever directory asks",
+  name: "parent_cwd /proc/self/cwd (or a symlink to it) never matches whatever directory asks",
   ignore: !linux,
   fn: async () => {
     const repo = await makeRepo({ files: { "a": "a\n", "x/y/b": "b\n" } });
@@ -392,7 +392,7 @@ handshake_issued_at: 1970-01-01T00:00:00.0000000Z
 <!-- /subagent-env-handshake -->
 `;
 
-Deno.test("f6: a task quoting a block: the first block is the handshake, a diverged tree halts", async () => {
+Deno.test("a task quoting a block: the first block is the handshake, a diverged tree halts", async () => {
   const repo = await makeRepo();
   try {
     const prompt = await wrap(repo, QUOTED_TEMPLATE);
@@ -407,7 +407,7 @@ Deno.test("f6: a task quoting a block: the first block is the handshake, a diver
   }
 });
 
-Deno.test("f6: re-wrapping a wrapped prompt puts the new block first and verify reads it", async () => {
+Deno.test("re-wrapping a wrapped prompt puts the new block first and verify reads it", async () => {
   const repo = await makeRepo();
   try {
     const first = await wrap(repo);
@@ -424,7 +424,7 @@ Deno.test("f6: re-wrapping a wrapped prompt puts the new block first and verify 
 
 // minor findings -----------------------------------------------------------------------
 
-Deno.test("minor: wrap --count N without --json is a usage error; with --json each prompt stands alone", async () => {
+Deno.test("wrap --count N without --json is a usage error; with --json each prompt stands alone", async () => {
   const repo = await makeRepo();
   try {
     const r = await bin("handshake", ["wrap", "--count", "2"], { cwd: repo, stdin: "task" });
@@ -446,7 +446,7 @@ Deno.test("minor: wrap --count N without --json is a usage error; with --json ea
   }
 });
 
-Deno.test("minor: any unambiguous UTC time and upper-case hex are accepted; handshake still writes the seed's form", async () => {
+Deno.test("any unambiguous UTC time and upper-case hex are accepted; handshake still writes the seed's form", async () => {
   const repo = await makeRepo();
   try {
     const head = await git(repo, ["rev-parse", "HEAD"]);

@@ -47,7 +47,7 @@ const CASES: GuardCase[] = [
       replace: '"core.commitGraph=true",',
     }],
     file: FILE,
-    filter: "verify-4 1",
+    filter: "a forged commit-graph that gives HEAD the staged tree is never read",
   },
   {
     guard: "the capture's status looks for replace refs where git does by default",
@@ -57,7 +57,7 @@ const CASES: GuardCase[] = [
       replace: "",
     }],
     file: FILE,
-    filter: "verify-4 4",
+    filter: "an empty GIT_REPLACE_REF_BASE",
   },
   {
     guard: "variables that change what status reads are compared with the clean probe's",

@@ -31,7 +31,7 @@ async function divergedRepo(flags: string[] = []): Promise<{ repo: string; block
   return { repo, block: made.stdout };
 }
 
-Deno.test("verify-2 F1: configuration in git's environment that hides an untracked file is refused (exit 3), never a match", async () => {
+Deno.test("configuration in git's environment that hides an untracked file is refused (exit 3), never a match", async () => {
   const { repo, block } = await divergedRepo();
   const dir = await tempDir();
   try {
@@ -59,7 +59,7 @@ Deno.test("verify-2 F1: configuration in git's environment that hides an untrack
   }
 });
 
-Deno.test("verify-2 F1: a v2 block (exact mode) is refused the same way", async () => {
+Deno.test("a v2 block (exact mode) is refused the same way", async () => {
   const { repo, block } = await divergedRepo(["--exact"]);
   try {
     assertIncludes(block, "subagent-env-handshake v2");
@@ -71,7 +71,7 @@ Deno.test("verify-2 F1: a v2 block (exact mode) is refused the same way", async 
   }
 });
 
-Deno.test("verify-2 F1: configuration in the environment that changes nothing status prints is no halt", async () => {
+Deno.test("configuration in the environment that changes nothing status prints is no halt", async () => {
   const repo = await makeRepo({ files: { "a.txt": "a\n" } });
   try {
     await Deno.writeTextFile(join(repo, "new.txt"), "n\n");
@@ -91,7 +91,7 @@ Deno.test("verify-2 F1: configuration in the environment that changes nothing st
   }
 });
 
-Deno.test("verify-2 F1: the parent's capture refuses it too: handshake exits 3 and prints no block", async () => {
+Deno.test("the parent's capture refuses it too: handshake exits 3 and prints no block", async () => {
   const repo = await makeRepo({ files: { "a.txt": "a\n" } });
   try {
     await Deno.writeTextFile(join(repo, "evil.txt"), "x\n");
@@ -104,7 +104,7 @@ Deno.test("verify-2 F1: the parent's capture refuses it too: handshake exits 3 a
   }
 });
 
-Deno.test("verify-2 F1: a git that names none of its environment still gets the second status: refused, never a match", async () => {
+Deno.test("a git that names none of its environment still gets the second status: refused, never a match", async () => {
   const { repo, block } = await divergedRepo();
   const shim = await gitShim("unset GIT_TRACE2_EVENT"); // git traces nothing
   try {
@@ -121,7 +121,7 @@ Deno.test("verify-2 F1: a git that names none of its environment still gets the 
   }
 });
 
-Deno.test("verify-2 F1: an empty GIT_CONFIG_GLOBAL (no global config, and git's trace names no empty variable) that hides a file is refused", async () => {
+Deno.test("an empty GIT_CONFIG_GLOBAL (no global config, and git's trace names no empty variable) that hides a file is refused", async () => {
   const home = await tempDir("tether-home-");
   const repo = await makeRepo();
   try {
@@ -149,7 +149,7 @@ Deno.test("verify-2 F1: an empty GIT_CONFIG_GLOBAL (no global config, and git's 
   }
 });
 
-Deno.test("verify-2 F1: GIT_REPLACE_REF_BASE naming a look-alike of HEAD that hides a staged change is never a match", async () => {
+Deno.test("GIT_REPLACE_REF_BASE naming a look-alike of HEAD that hides a staged change is never a match", async () => {
   const repo = await makeRepo({ files: { "a.txt": "one\n" } });
   try {
     const block = (await bin("handshake", [], { cwd: repo })).stdout;
@@ -179,7 +179,7 @@ async function stagedRepo(): Promise<{ repo: string; block: string }> {
   return { repo, block };
 }
 
-Deno.test("verify-4 1: a forged commit-graph that gives HEAD the staged tree is never read: the staged change halts", async () => {
+Deno.test("a forged commit-graph that gives HEAD the staged tree is never read: the staged change halts", async () => {
   const { repo, block } = await stagedRepo();
   try {
     await git(repo, ["commit-graph", "write", "--reachable"]);
@@ -202,7 +202,7 @@ Deno.test("verify-4 1: a forged commit-graph that gives HEAD the staged tree is 
   }
 });
 
-Deno.test("verify-4 2: a config value holding a newline cannot spell the user's own settings: refused", async () => {
+Deno.test("a config value holding a newline cannot spell the user's own settings: refused", async () => {
   const home = await tempDir("tether-home-");
   const repo = await makeRepo();
   try {
@@ -230,7 +230,7 @@ Deno.test("verify-4 2: a config value holding a newline cannot spell the user's 
   }
 });
 
-Deno.test("verify-4 3: a setting written without a value (a boolean true) is no false halt", async () => {
+Deno.test("a setting written without a value (a boolean true) is no false halt", async () => {
   const repo = await makeRepo({ files: { "a.txt": "a\n" } });
   try {
     const config = join(repo, ".git", "config");
@@ -244,7 +244,7 @@ Deno.test("verify-4 3: a setting written without a value (a boolean true) is no 
   }
 });
 
-Deno.test("verify-4 4: an empty GIT_REPLACE_REF_BASE (no trace names it) makes no ref a replacement: the staged change halts", async () => {
+Deno.test("an empty GIT_REPLACE_REF_BASE (no trace names it) makes no ref a replacement: the staged change halts", async () => {
   const { repo, block } = await stagedRepo();
   try {
     const head = await git(repo, ["rev-parse", "HEAD"]);
@@ -272,7 +272,7 @@ Deno.test("verify-4 4: an empty GIT_REPLACE_REF_BASE (no trace names it) makes n
   }
 });
 
-Deno.test("verify-2 F1: GIT_NO_REPLACE_OBJECTS that hides a change the user's own git shows is refused", async () => {
+Deno.test("GIT_NO_REPLACE_OBJECTS that hides a change the user's own git shows is refused", async () => {
   // The user's shell honours a replace ref: HEAD reads as a commit whose f is two, which the
   // parent's tree holds. The child's tree is back at one, which only a git that ignores
   // replace refs takes as clean.

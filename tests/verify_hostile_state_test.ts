@@ -49,7 +49,7 @@ async function prompt(dir: string, exact: boolean, env?: Record<string, string>)
 
 const TRIES = 3;
 
-Deno.test("review2 f4-linked: a sibling worktree's update-ref of this branch during status never gives a match", () =>
+Deno.test("a sibling worktree's update-ref of this branch during status never gives a match", () =>
   withRepo(async (dir) => {
     const a = await git(dir, ["rev-parse", "HEAD"]);
     await git(dir, ["worktree", "add", "-q", "-b", "side", `${dir}-linked`]);
@@ -84,7 +84,7 @@ Deno.test("review2 f4-linked: a sibling worktree's update-ref of this branch dur
     }
   }));
 
-Deno.test("review2 f4-linked: an attached HEAD whose branch has no reflog is the error path", () =>
+Deno.test("an attached HEAD whose branch has no reflog is the error path", () =>
   withRepo(async (dir) => {
     const block = await prompt(dir, false);
     await Deno.remove(join(dir, ".git", "logs", "refs", "heads", "main"));
@@ -93,7 +93,7 @@ Deno.test("review2 f4-linked: an attached HEAD whose branch has no reflog is the
     assert.match(r.stdout + r.stderr, /branch it is attached to has no reflog/);
   }));
 
-Deno.test("review2 torn index A-B-A: the seed never pairs the index of one moment with files of another", () =>
+Deno.test("torn index A-B-A: the seed never pairs the index of one moment with files of another", () =>
   withRepo(async (dir) => {
     const clean = await git(dir, ["rev-parse", "HEAD^{tree}"]);
     // At the first read of the files' bytes (`hash-object`), a sibling stages and writes a
@@ -178,7 +178,7 @@ const HIDING: {
 ];
 
 for (const c of HIDING) {
-  Deno.test(`review2 hidden by configuration: ${c.name} halts exact verify`, async () => {
+  Deno.test(`hidden by configuration: ${c.name} halts exact verify`, async () => {
     if (Deno.build.os === "windows") return;
     await withRepo(async (dir) => {
       for (const [key, value] of Object.entries(c.config)) await git(dir, ["config", key, value]);
@@ -198,7 +198,7 @@ for (const c of HIDING) {
   });
 }
 
-Deno.test("review2 stale lock: a killed capture's leftovers do not stop exact handshake or verify", () =>
+Deno.test("stale lock: a killed capture's leftovers do not stop exact handshake or verify", () =>
   withRepo(async (dir) => {
     await Deno.mkdir(join(dir, ".git", "refs", "tether"), { recursive: true });
     await Deno.writeTextFile(join(dir, ".git", "refs", "tether", "seed-lock.lock"), "");
@@ -207,7 +207,7 @@ Deno.test("review2 stale lock: a killed capture's leftovers do not stop exact ha
     assertEquals((await bin("verify", [], { cwd: dir, stdin: block })).code, 0);
   }));
 
-Deno.test("review2 error path: a sibling's empty nested repository after the handshake halts (v1 finding)", () =>
+Deno.test("error path: a sibling's empty nested repository after the handshake halts", () =>
   withRepo(async (dir) => {
     const block = await prompt(dir, true);
     await git(dir, ["init", "-q", "scratch"]);
@@ -216,7 +216,7 @@ Deno.test("review2 error path: a sibling's empty nested repository after the han
     assert.match(r.stdout, /parent_dirty_fingerprint/);
   }));
 
-Deno.test("review2 error path: a conflicting merge after the handshake halts (v1 finding)", () =>
+Deno.test("error path: a conflicting merge after the handshake halts", () =>
   withRepo(async (dir) => {
     await git(dir, ["checkout", "-q", "-b", "other"]);
     await writeFiles(dir, { "a.txt": "other\n" });
@@ -231,7 +231,7 @@ Deno.test("review2 error path: a conflicting merge after the handshake halts (v1
     assertEquals(r.code, 1, r.stdout + r.stderr);
   }));
 
-Deno.test("review2 error path: a failing git call is named by its subcommand, not by a -c value", () =>
+Deno.test("error path: a failing git call is named by its subcommand, not by a -c value", () =>
   withRepo(async (dir) => {
     // A corrupt index makes git itself fail (an empty nested repository no longer does).
     await Deno.writeTextFile(join(dir, ".git", "index"), "not an index\n");
@@ -250,7 +250,7 @@ async function objectsOf(dir: string): Promise<string> {
   return `${await git(dir, ["count-objects"])} ${names.join(",")}`;
 }
 
-Deno.test("review2 refused environment: GIT_DIR pointing elsewhere writes nothing there", () =>
+Deno.test("refused environment: GIT_DIR pointing elsewhere writes nothing there", () =>
   withRepo(async (dir) => {
     const other = await makeRepo({ files: { "s.txt": "secret\n" } });
     try {
@@ -274,7 +274,7 @@ Deno.test("review2 refused environment: GIT_DIR pointing elsewhere writes nothin
     }
   }));
 
-Deno.test("review2 one white space: v1 and v2 parsers agree on what is layout (space and tab only)", () =>
+Deno.test("one white space: v1 and v2 parsers agree on what is layout (space and tab only)", () =>
   withRepo(async (dir) => {
     const v1 = await prompt(dir, false);
     const v2 = await prompt(dir, true);
