@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { exists, family, land, raceAt, spawn, TEN, text } from "./_land_race_fixture.ts";
 
-Deno.test("finding 2: a checkout that dies after deleting a landing path names it, alone or beside written ones", async () => {
+Deno.test("a checkout that dies after deleting a landing path names it, alone or beside written ones", async () => {
   const f = await family();
   // The real checkout runs, then f.txt is gone and git "fails": what a smudge filter that
   // fails after git removed the old file leaves.
@@ -38,7 +38,7 @@ Deno.test("finding 2: a checkout that dies after deleting a landing path names i
   }
 });
 
-Deno.test("finding 2: a checkout git refuses after the parent's own edit keeps the edit and names the path", async () => {
+Deno.test("a checkout git refuses after the parent's own edit keeps the edit and names the path", async () => {
   const f = await family();
   const edit = await raceAt("read-tree -m -u", "printf 'edited meanwhile\\n' >> f.txt");
   try {

@@ -17,7 +17,7 @@ const CASES: GuardCase[] = [
       replace: "// tether:guard wt-attr-filter",
     }],
     file: FILE,
-    filter: "finding 1 (a): a filter attribute",
+    filter: "a filter attribute",
   },
   {
     guard:
@@ -28,7 +28,7 @@ const CASES: GuardCase[] = [
       replace: "if (rewritten.length < 0) throw notTheCheckedBytes(rewritten); // tether:guard",
     }],
     file: FILE,
-    filter: "finding 1 (b): bytes",
+    filter: "bytes the checkout wrote that are not the merged tree's",
   },
   {
     guard: "the filtered id of shared mode is read with every configured filter pinned to none",
@@ -38,7 +38,7 @@ const CASES: GuardCase[] = [
       replace: "const pins: string[] = [];",
     }],
     file: FILE,
-    filter: "finding 2 (b)",
+    filter: "a lying clean filter the spawn already had never decides gate's reading",
   },
 ];
 

@@ -31,7 +31,7 @@ function family(files: Record<string, string> = { "f.txt": TEN }): Promise<Famil
   return committedFamily(files);
 }
 
-Deno.test("finding 1 (a): a filter attribute with its smudge in the shared .git lands the raw bytes; the smudge never runs", async () => {
+Deno.test("a filter attribute with its smudge in the shared .git lands the raw bytes; the smudge never runs", async () => {
   const f = await family();
   try {
     const [child, seed] = await spawnChild(f, "c1");
@@ -53,7 +53,7 @@ Deno.test("finding 1 (a): a filter attribute with its smudge in the shared .git 
   }
 });
 
-Deno.test("finding 1 (a): a filter attribute whose name cannot be pinned is refused; a smudge raced in never runs", async () => {
+Deno.test("a filter attribute whose name cannot be pinned is refused; a smudge raced in never runs", async () => {
   const f = await family();
   // The driver appears in the shared config only once the land's checkout starts, so only
   // the attribute check stands between it and the checkout: `-c filter.x=y.smudge=` would
@@ -79,7 +79,7 @@ esac`);
   }
 });
 
-Deno.test("finding 1 (a): the parent's own committed filter=lfs at a landing path lands the raw bytes", async () => {
+Deno.test("the parent's own committed filter=lfs at a landing path lands the raw bytes", async () => {
   const f = await family({ "f.txt": TEN, ".gitattributes": "*.bin filter=lfs\n" });
   try {
     const [child, seed] = await spawnChild(f, "c1");
@@ -102,7 +102,7 @@ function rewritingShim(): Promise<{ dir: string; env: Record<string, string> }> 
 esac`);
 }
 
-Deno.test("finding 1 (b): bytes the checkout wrote that are not the merged tree's: exit 3 naming the path", async () => {
+Deno.test("bytes the checkout wrote that are not the merged tree's: exit 3 naming the path", async () => {
   const f = await family();
   const shim = await rewritingShim();
   try {
@@ -121,7 +121,7 @@ Deno.test("finding 1 (b): bytes the checkout wrote that are not the merged tree'
   }
 });
 
-Deno.test("finding 1 (b): the same land without the rewrite lands (control)", async () => {
+Deno.test("the same land without the rewrite lands (control)", async () => {
   const f = await family();
   try {
     const [child, seed] = await spawnChild(f, "c1");
@@ -139,7 +139,7 @@ Deno.test("finding 1 (b): the same land without the rewrite lands (control)", as
   }
 });
 
-Deno.test("finding 2: a planted clean filter cannot hide an unclaimed change from gate --since", async () => {
+Deno.test("a planted clean filter cannot hide an unclaimed change from gate --since", async () => {
   const repo = await makeRepo({ files: { "a.txt": "a\n", "b.txt": "b\n" } });
   const marker = join(repo, ".git", "clean-ran");
   try {
@@ -160,7 +160,7 @@ Deno.test("finding 2: a planted clean filter cannot hide an unclaimed change fro
     await Deno.remove(repo, { recursive: true }).catch(() => {});
   }
 });
-Deno.test("finding 2 (b): a lying clean filter the spawn already had never decides gate's reading", async () => {
+Deno.test("a lying clean filter the spawn already had never decides gate's reading", async () => {
   const repo = await makeRepo({ files: { "a.txt": "a\n", "b.txt": "b\n" } });
   const marker = join(repo, ".git", "clean-ran");
   try {

@@ -18,7 +18,7 @@ const CASES: GuardCase[] = [
       replace: "return {}; // tether:guard pin-env",
     }],
     file: PIN,
-    filter: "observation 1 (a)",
+    filter: "a core.worktree written into the shared config",
   },
   {
     guard: "the read-back reads the pinned work tree, not the one a late core.worktree names",
@@ -29,7 +29,7 @@ const CASES: GuardCase[] = [
       replace: "return {}; // tether:guard pin-env",
     }],
     file: PIN,
-    filter: "observation 1 (b)",
+    filter: "a link checked out as a file",
   },
   {
     guard: "a repository that moved during the land is said after it",
@@ -39,7 +39,7 @@ const CASES: GuardCase[] = [
       replace: 'if (movedAfter === "") { // tether:guard wt-pin-after',
     }],
     file: PIN,
-    filter: "observation 1 (a)",
+    filter: "a core.worktree written into the shared config",
   },
   {
     guard: "a main git dir naming another common dir is refused at the start",
@@ -49,7 +49,7 @@ const CASES: GuardCase[] = [
       replace: 'if (repo.gitDir === "") { // tether:guard pin-commondir',
     }],
     file: PIN,
-    filter: "observation 3 (a)",
+    filter: "a commondir file planted in the parent's git dir before the run is refused",
   },
   {
     guard: "a repository that moved before the checkout stops the land",
@@ -59,7 +59,7 @@ const CASES: GuardCase[] = [
       replace: 'if (moved === "") { // tether:guard wt-pin-before',
     }],
     file: PIN,
-    filter: "observation 3 (b)",
+    filter: "a commondir file written during the run",
   },
   {
     guard: "the check of what git finds runs without the pin",
@@ -69,7 +69,7 @@ const CASES: GuardCase[] = [
       replace: "ownRepository: false, // tether:guard pin-probe-own",
     }],
     file: PIN,
-    filter: "observation 3 (b)",
+    filter: "a commondir file written during the run",
   },
   {
     guard: "gate --since refuses a directory outside the work tree git names",
@@ -80,7 +80,7 @@ const CASES: GuardCase[] = [
       replace: "const problem: string | undefined = undefined; // tether:guard pin-since",
     }],
     file: PIN,
-    filter: "observation 1 (c)",
+    filter: "gate --since refuses to judge a tree git finds elsewhere",
   },
   {
     guard: "a spawn resolves and checks the parent's repository first",
@@ -90,7 +90,7 @@ const CASES: GuardCase[] = [
       replace: "// tether:guard wt-pin-spawn",
     }],
     file: PIN,
-    filter: "observation 3 (d)",
+    filter: "handshake --worktree refuses a parent whose git dir holds a planted commondir",
   },
 ];
 

@@ -23,7 +23,7 @@ import { bin, git, makeRepo, tempDir, writeFiles } from "./_helpers.ts";
 import { gate, result as gateResult, spawn as contextSpawn } from "./_gate_fixture.ts";
 import { exists, family, land, raceAt, spawn, TEN, text } from "./_land_race_fixture.ts";
 
-Deno.test("observation 1 (a): a core.worktree written into the shared config as the checkout starts does not move it", async () => {
+Deno.test("a core.worktree written into the shared config as the checkout starts does not move it", async () => {
   const f = await family();
   const decoy = await tempDir("tether-decoy-");
   await Deno.writeTextFile(join(decoy, "f.txt"), TEN);
@@ -46,7 +46,7 @@ Deno.test("observation 1 (a): a core.worktree written into the shared config as 
   }
 });
 
-Deno.test("observation 1 (b): a link checked out as a file is caught with a decoy work tree holding the link, and undone", async () => {
+Deno.test("a link checked out as a file is caught with a decoy work tree holding the link, and undone", async () => {
   const f = await family();
   const decoy = await tempDir("tether-decoy-");
   await Deno.writeTextFile(join(decoy, "f.txt"), TEN);
@@ -85,7 +85,7 @@ async function decoyRepository(parent: string): Promise<string> {
   return join(dir, "decoy.git");
 }
 
-Deno.test("observation 3 (a): a commondir file planted in the parent's git dir before the run is refused", async () => {
+Deno.test("a commondir file planted in the parent's git dir before the run is refused", async () => {
   const f = await family();
   const decoy = await decoyRepository(f.parent);
   const planted = join(f.parent, ".git", "commondir");
@@ -104,7 +104,7 @@ Deno.test("observation 3 (a): a commondir file planted in the parent's git dir b
   }
 });
 
-Deno.test("observation 3 (b): a commondir file written during the run, before the checkout, stops the land: nothing landed", async () => {
+Deno.test("a commondir file written during the run, before the checkout, stops the land: nothing landed", async () => {
   const f = await family();
   const decoy = await decoyRepository(f.parent);
   const planted = join(f.parent, ".git", "commondir");
@@ -126,7 +126,7 @@ Deno.test("observation 3 (b): a commondir file written during the run, before th
   }
 });
 
-Deno.test("observation 3 (c): a parent that is itself a linked worktree still spawns and lands (no false halt)", async () => {
+Deno.test("a parent that is itself a linked worktree still spawns and lands (no false halt)", async () => {
   const f = await family();
   const linked = join(await tempDir("tether-linked-"), "w");
   f.undo.push(() => git(f.parent, ["worktree", "remove", "--force", linked]));
@@ -147,7 +147,7 @@ Deno.test("observation 3 (c): a parent that is itself a linked worktree still sp
   }
 });
 
-Deno.test("observation 1 (c): gate --since refuses to judge a tree git finds elsewhere (a core.worktree planted by the agent)", async () => {
+Deno.test("gate --since refuses to judge a tree git finds elsewhere (a core.worktree planted by the agent)", async () => {
   const repo = await makeRepo({ files: { "a.txt": "a\n", "b.txt": "b\n" } });
   const decoy = await tempDir("tether-decoy-");
   try {
@@ -167,7 +167,7 @@ Deno.test("observation 1 (c): gate --since refuses to judge a tree git finds els
   }
 });
 
-Deno.test("observation 3 (d): handshake --worktree refuses a parent whose git dir holds a planted commondir file: nothing made", async () => {
+Deno.test("handshake --worktree refuses a parent whose git dir holds a planted commondir file: nothing made", async () => {
   const f = await family();
   const decoy = await decoyRepository(f.parent);
   const planted = join(f.parent, ".git", "commondir");
@@ -191,7 +191,7 @@ Deno.test("observation 3 (d): handshake --worktree refuses a parent whose git di
   }
 });
 
-Deno.test("observation 3 (e): in a parent that is a linked worktree, its own commondir rewritten during the run stops the land", async () => {
+Deno.test("in a parent that is a linked worktree, its own commondir rewritten during the run stops the land", async () => {
   const f = await family();
   const decoy = await decoyRepository(f.parent);
   const linked = join(await tempDir("tether-linked-"), "w");

@@ -16,7 +16,7 @@ const CASES: GuardCase[] = [
       replace: '"version", // tether:guard wt-undo-land',
     }],
     file: UNDO,
-    filter: "observation 4 (a)",
+    filter: "a raced conversion is undone",
   },
   {
     guard: "an undone land removes the files it added",
@@ -27,7 +27,7 @@ const CASES: GuardCase[] = [
       replace: '[...pins, "version"], // tether:guard wt-undo-gone',
     }],
     file: UNDO,
-    filter: "observation 4 (a)",
+    filter: "a raced conversion is undone",
   },
   {
     guard: "a land is not undone through a conversion still named",
@@ -37,7 +37,7 @@ const CASES: GuardCase[] = [
       replace: "if (still.length < 0) { // tether:guard wt-undo-still",
     }],
     file: UNDO,
-    filter: "observation 4 (b)",
+    filter: "a conversion still named is not run again",
   },
 ];
 

@@ -26,7 +26,7 @@ import {
 
 const CRLF = "printf 'f.txt eol=crlf\\n' > .git/info/attributes";
 
-Deno.test("observation 4 (a): a raced conversion is undone: the parent's files are as before, no record, then the land lands", async () => {
+Deno.test("a raced conversion is undone: the parent's files are as before, no record, then the land lands", async () => {
   const f = await family();
   const shim = await raceAt("read-tree -m -u", CRLF, "rm -f .git/info/attributes");
   try {
@@ -55,7 +55,7 @@ Deno.test("observation 4 (a): a raced conversion is undone: the parent's files a
   }
 });
 
-Deno.test("observation 4 (b): a conversion still named is not run again: exit 3 names the paths and the tree that restores them", async () => {
+Deno.test("a conversion still named is not run again: exit 3 names the paths and the tree that restores them", async () => {
   const f = await family();
   const shim = await raceAt("read-tree -m -u", CRLF);
   try {

@@ -18,7 +18,7 @@ async function branchOf(dir: string): Promise<string> {
   return await git(dir, ["rev-parse", "--abbrev-ref", "HEAD"]);
 }
 
-Deno.test("finding 1: a sibling's forged land record in shared refs holds nothing back: a child's swap of two lines lands beside the parent's own line", async () => {
+Deno.test("a sibling's forged land record in shared refs holds nothing back: a child's swap of two lines lands beside the parent's own line", async () => {
   const f = await family();
   try {
     const [[one, two], seed] = await spawn(f, 2);
@@ -59,7 +59,7 @@ Deno.test("finding 1: a sibling's forged land record in shared refs holds nothin
   }
 });
 
-Deno.test("finding 1: a sibling's own land record is not another child's: --landed names one child on one seed", async () => {
+Deno.test("a sibling's own land record is not another child's: --landed names one child on one seed", async () => {
   const f = await family();
   try {
     const [[one, two], seed] = await spawn(f, 2);
@@ -77,7 +77,7 @@ Deno.test("finding 1: a sibling's own land record is not another child's: --land
   }
 });
 
-Deno.test("finding 8: after a kept land the parent takes the landed line out again; the child's next land leaves f.txt as the parent has it and lands only what is new", async () => {
+Deno.test("after a kept land the parent takes the landed line out again; the child's next land leaves f.txt as the parent has it and lands only what is new", async () => {
   const f = await family();
   try {
     const [[child], seed] = await spawn(f, 1);
@@ -135,7 +135,7 @@ Deno.test("finding 8: after a kept land the parent takes the landed line out aga
   }
 });
 
-Deno.test("finding 8: a child that puts a landed file back as the seed had it undoes the land of it, as a change since the record it must claim (review worktree-4 finding 4)", async () => {
+Deno.test("a child that puts a landed file back as the seed had it undoes the land of it, as a change since the record it must claim", async () => {
   const f = await family();
   try {
     const [[child], seed] = await spawn(f, 1);
@@ -180,7 +180,7 @@ Deno.test("finding 8: a child that puts a landed file back as the seed had it un
   }
 });
 
-Deno.test("finding 1: a path already landed that the parent still holds (a reordering, kept by the parent beside its own line) is reported as held, by content", async () => {
+Deno.test("a path already landed that the parent still holds (a reordering, kept by the parent beside its own line) is reported as held, by content", async () => {
   const f = await family();
   try {
     const [[child], seed] = await spawn(f, 1);

@@ -33,7 +33,7 @@ const CASES: GuardCase[] = [
     guard: "a land record's id is unpredictable (a planted object under it is never kept)",
     mutations: [RECORD_PREDICTABLE],
     file: FILE,
-    filter: "finding 2 (planted)",
+    filter: "an object planted where a predictable record would go",
   },
   {
     guard: "a kept land reads its record back before it lands",
@@ -43,13 +43,13 @@ const CASES: GuardCase[] = [
       replace: "if (false) { // tether:guard",
     }],
     file: FILE,
-    filter: "finding 2 (planted)",
+    filter: "an object planted where a predictable record would go",
   },
   {
     guard: "the land's commit ids are unpredictable (a planted object under one is never read)",
     mutations: [PREDICTABLE],
     file: FILE,
-    filter: "finding 1 (planted)",
+    filter: "an object planted under the predicted id",
   },
   {
     guard: "the land's commits are read back after the merge",
@@ -59,19 +59,19 @@ const CASES: GuardCase[] = [
       replace: "if (false) { // tether:guard",
     }],
     file: FILE,
-    filter: "finding 1 (planted)",
+    filter: "an object planted under the predicted id",
   },
   {
     guard: "the land's merge is blind to grafts (with --landed)",
     mutations: [PREDICTABLE, GRAFTS_ON],
     file: FILE,
-    filter: "finding 1 (a)",
+    filter: "a graft file in the shared .git does not choose the land's merge base",
   },
   {
     guard: "the land's merge is blind to grafts (a first land)",
     mutations: [PREDICTABLE, GRAFTS_ON],
     file: FILE,
-    filter: "finding 1 (b)",
+    filter: "a graft file does not choose a first land's merge base",
   },
   {
     guard: "a path in a land line is escaped as every human line is (C1 controls included)",
@@ -81,7 +81,7 @@ const CASES: GuardCase[] = [
       replace: "return path; // tether:guard",
     }],
     file: FILE,
-    filter: "finding 3",
+    filter: "a file name holding NEL",
   },
   {
     guard: "with --landed, the round is what the child changed since the record",
@@ -91,7 +91,7 @@ const CASES: GuardCase[] = [
       replace: "const round = changed; // tether:guard",
     }],
     file: FILE,
-    filter: "finding 4",
+    filter: "an undo of a landed line and a rename of a landed file",
   },
   {
     guard: "with --landed, claims are judged against the paths changed since the record",
@@ -101,7 +101,7 @@ const CASES: GuardCase[] = [
       replace: "claimed, // tether:guard",
     }],
     file: FILE,
-    filter: "finding 6",
+    filter: "a land whose own changes since the record the parent already has says so",
   },
   {
     guard: "an idle round re-sending its claims is rejected as no new change",
@@ -112,13 +112,13 @@ const CASES: GuardCase[] = [
       replace: "if (false) { // tether:guard",
     }],
     file: FILE,
-    filter: "finding 5 (b)",
+    filter: "an idle child re-sending its first report is rejected",
   },
   {
     guard: "the land's merge is blind to the shallow file",
     mutations: [PREDICTABLE, GRAFTS_ON],
     file: FILE,
-    filter: "finding 1 (shallow)",
+    filter: "a shallow file naming the land's commit does not make an accepted land fail",
   },
 ];
 

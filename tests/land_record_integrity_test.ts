@@ -108,7 +108,7 @@ async function keptThenReverted(f: Family) {
 
 const FIXED_F = TEN.replace("line 1\n", "line 1 (typo fixed)\n");
 
-Deno.test("finding 1 (a): a graft file in the shared .git does not choose the land's merge base: with --landed only the child's new change lands, the parent's revert stands", async () => {
+Deno.test("a graft file in the shared .git does not choose the land's merge base: with --landed only the child's new change lands, the parent's revert stands", async () => {
   const f = await family();
   try {
     const { child, seed, landed, ids } = await keptThenReverted(f);
@@ -127,7 +127,7 @@ Deno.test("finding 1 (a): a graft file in the shared .git does not choose the la
   }
 });
 
-Deno.test("finding 1 (b): a graft file does not choose a first land's merge base: the parent's own edit in the child's file stays", async () => {
+Deno.test("a graft file does not choose a first land's merge base: the parent's own edit in the child's file stays", async () => {
   const f = await family();
   try {
     const [[child], seed] = await spawn(f, 1);
@@ -155,7 +155,7 @@ Deno.test("finding 1 (b): a graft file does not choose a first land's merge base
   }
 });
 
-Deno.test("finding 1 (shallow): a shallow file naming the land's commit does not make an accepted land fail", async () => {
+Deno.test("a shallow file naming the land's commit does not make an accepted land fail", async () => {
   const f = await family();
   try {
     const { child, seed, landed, ids } = await keptThenReverted(f);
@@ -169,7 +169,7 @@ Deno.test("finding 1 (shallow): a shallow file naming the land's commit does not
   }
 });
 
-Deno.test("finding 1 (planted): an object planted under the predicted id of the land's base commit does not become the merge base", async () => {
+Deno.test("an object planted under the predicted id of the land's base commit does not become the merge base", async () => {
   const f = await family();
   try {
     const { child, seed, landed, ids } = await keptThenReverted(f);
@@ -203,7 +203,7 @@ async function keptRecord(f: Family) {
 
 const objectPath = (objects: string, id: string) => join(objects, id.slice(0, 2), id.slice(2));
 
-Deno.test("finding 2 (deleted): a land record deleted since the kept land stops the next land with one line saying so, exit 3, nothing landed", async () => {
+Deno.test("a land record deleted since the kept land stops the next land with one line saying so, exit 3, nothing landed", async () => {
   const f = await family();
   try {
     const { child, seed, landed } = await keptRecord(f);
@@ -226,7 +226,7 @@ Deno.test("finding 2 (deleted): a land record deleted since the kept land stops 
   }
 });
 
-Deno.test("finding 2 (altered): a land record whose object file was replaced stops the next land the same way", async () => {
+Deno.test("a land record whose object file was replaced stops the next land the same way", async () => {
   const f = await family();
   try {
     const { child, seed, landed } = await keptRecord(f);
@@ -246,7 +246,7 @@ Deno.test("finding 2 (altered): a land record whose object file was replaced sto
   }
 });
 
-Deno.test("finding 2 (planted): an object planted where a predictable record would go does not spoil the kept land's record", async () => {
+Deno.test("an object planted where a predictable record would go does not spoil the kept land's record", async () => {
   const f = await family();
   try {
     const [[child], seed] = await spawn(f, 1);
@@ -289,7 +289,7 @@ Deno.test("finding 2 (planted): an object planted where a predictable record wou
 // deno-lint-ignore no-control-regex
 const SPLITLINES = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
 
-Deno.test("finding 3: a file name holding NEL (U+0085) cannot forge a land record line, even for a reader that splits lines as Python does", async () => {
+Deno.test("a file name holding NEL (U+0085) cannot forge a land record line, even for a reader that splits lines as Python does", async () => {
   const f = await family();
   try {
     const [[child], seed] = await spawn(f, 1);
@@ -327,7 +327,7 @@ async function writeG(f: Family): Promise<void> {
   await git(f.parent, ["commit", "-q", "-m", "g"]);
 }
 
-Deno.test("finding 4: with --landed, an undo of a landed line and a rename of a landed file since the record land, and must be claimed", async () => {
+Deno.test("with --landed, an undo of a landed line and a rename of a landed file since the record land, and must be claimed", async () => {
   const f = await family();
   try {
     const [[child], seed] = await spawn(f, 1);
@@ -369,7 +369,7 @@ Deno.test("finding 4: with --landed, an undo of a landed line and a rename of a 
   }
 });
 
-Deno.test("finding 5 (a): with --landed, a second round's honest report of only its own change is accepted, the first round's path named as already landed", async () => {
+Deno.test("with --landed, a second round's honest report of only its own change is accepted, the first round's path named as already landed", async () => {
   const f = await family();
   try {
     await writeG(f);
@@ -403,7 +403,7 @@ Deno.test("finding 5 (a): with --landed, a second round's honest report of only 
   }
 });
 
-Deno.test("finding 5 (b): with --landed, an idle child re-sending its first report is rejected: no change since the land record", async () => {
+Deno.test("with --landed, an idle child re-sending its first report is rejected: no change since the land record", async () => {
   const f = await family();
   try {
     const [[child], seed] = await spawn(f, 1);
@@ -426,7 +426,7 @@ Deno.test("finding 5 (b): with --landed, an idle child re-sending its first repo
   }
 });
 
-Deno.test("finding 6: a land whose own changes since the record the parent already has says so, naming them; claims of landed paths are tolerated", async () => {
+Deno.test("a land whose own changes since the record the parent already has says so, naming them; claims of landed paths are tolerated", async () => {
   const f = await family();
   try {
     await writeG(f);

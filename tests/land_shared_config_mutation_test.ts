@@ -23,7 +23,7 @@ const CASES: GuardCase[] = [
       replace: '"core.fsmonitor=false", // tether:guard no-hooks',
     }],
     file: FILE,
-    filter: "finding 4",
+    filter: "no hook from the shared .git runs in the land's clean-up or the next spawn",
   },
   {
     guard: "the land's checkout is never sparse",
@@ -33,7 +33,7 @@ const CASES: GuardCase[] = [
       replace: '"core.sparseCheckoutCone=false", // tether:guard',
     }],
     file: FILE,
-    filter: "finding 2",
+    filter: "sparse checkout in the shared config deletes none of the parent's files",
   },
   {
     guard: "a merge attribute naming a driver (union included) is refused",
@@ -44,7 +44,7 @@ const CASES: GuardCase[] = [
       replace: "// tether:guard wt-attr-merge",
     }],
     file: FILE,
-    filter: "finding 1 (b)",
+    filter: "merge=union from info/attributes alone never turns a conflict into a land",
   },
   {
     guard: "the landing paths' attributes are asked before the merge runs",
@@ -55,7 +55,7 @@ const CASES: GuardCase[] = [
       replace: "const found = [scratch].slice(1) as never[]; // tether:guard",
     }],
     file: FILE,
-    filter: "finding 1 (a)",
+    filter: "a merge driver from the shared .git never runs",
   },
   {
     guard: "merge.default in the config is refused",
@@ -65,7 +65,7 @@ const CASES: GuardCase[] = [
       replace: ": []), // tether:guard",
     }],
     file: FILE,
-    filter: "finding 1 (c)",
+    filter: "a merge.default driver from the shared config never runs",
   },
   {
     guard: "every filter the config names is pinned to none in the land",
@@ -75,7 +75,7 @@ const CASES: GuardCase[] = [
       replace: "[...CHECKOUT_CONFIG], // tether:guard",
     }],
     file: FILE,
-    filter: "finding 3 (a)",
+    filter: "a filter from the shared .git never runs in the land",
   },
   {
     guard: "every filter the config names is pinned to none in a spawn's checkout",
@@ -85,7 +85,7 @@ const CASES: GuardCase[] = [
       replace: "pinned({ filters: [], unpinnable: [] }, { cwd: dir }); // tether:guard",
     }],
     file: FILE,
-    filter: "finding 3 (b)",
+    filter: "a smudge filter from the shared .git never runs in a spawn's checkout",
   },
   {
     guard: "eol=crlf is refused where it would rewrite the landed bytes",
@@ -95,7 +95,7 @@ const CASES: GuardCase[] = [
       replace: "// tether:guard wt-attr-eol",
     }],
     file: FILE,
-    filter: "finding 3 (c)",
+    filter: "eol=crlf in the shared info/attributes is refused",
   },
   {
     guard: "ident is refused",
@@ -105,13 +105,13 @@ const CASES: GuardCase[] = [
       replace: "// tether:guard wt-attr-ident",
     }],
     file: FILE,
-    filter: "finding 3 (f)",
+    filter: "ident in the shared info/attributes is refused",
   },
   {
     guard: "the merged tree's own .gitattributes are asked before anything is written",
     mutations: [MERGED_OFF],
     file: FILE,
-    filter: "finding 3 (d)",
+    filter: "eol=crlf in the child's own .gitattributes",
   },
   {
     guard: "attributes that appear during the land are caught and said after the checkout",
@@ -121,7 +121,7 @@ const CASES: GuardCase[] = [
       replace: "if (false) { // tether:guard",
     }],
     file: FILE,
-    filter: "finding 3 (d)",
+    filter: "eol=crlf in the child's own .gitattributes",
   },
 ];
 

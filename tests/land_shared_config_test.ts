@@ -32,7 +32,7 @@ function family(): Promise<Family> {
   return committedFamily({ "f.txt": TEN, "a.txt": "a\n", "b.txt": "b\n" });
 }
 
-Deno.test("finding 1 (a): a merge driver from the shared .git never runs; the land is refused, exit 3", async () => {
+Deno.test("a merge driver from the shared .git never runs; the land is refused, exit 3", async () => {
   const f = await family();
   try {
     const [child, seed] = await spawn(f, "c1");
@@ -52,7 +52,7 @@ Deno.test("finding 1 (a): a merge driver from the shared .git never runs; the la
   }
 });
 
-Deno.test("finding 1 (b): merge=union from info/attributes alone never turns a conflict into a land", async () => {
+Deno.test("merge=union from info/attributes alone never turns a conflict into a land", async () => {
   const f = await family();
   try {
     const [child, seed] = await spawn(f, "c1");
@@ -68,7 +68,7 @@ Deno.test("finding 1 (b): merge=union from info/attributes alone never turns a c
   }
 });
 
-Deno.test("finding 1 (c): a merge.default driver from the shared config never runs; refused, exit 3", async () => {
+Deno.test("a merge.default driver from the shared config never runs; refused, exit 3", async () => {
   const f = await family();
   try {
     const [child, seed] = await spawn(f, "c1");
@@ -87,7 +87,7 @@ Deno.test("finding 1 (c): a merge.default driver from the shared config never ru
   }
 });
 
-Deno.test("finding 2: sparse checkout in the shared config deletes none of the parent's files", async () => {
+Deno.test("sparse checkout in the shared config deletes none of the parent's files", async () => {
   const f = await family();
   try {
     const [child, seed] = await spawn(f, "c1");
@@ -110,7 +110,7 @@ Deno.test("finding 2: sparse checkout in the shared config deletes none of the p
 
 // A filter at a landing path is refused since review worktree-6 (tests/land_filter_race_test.ts);
 // here the filter covers the paths that do not land, which the refresh still reads.
-Deno.test("finding 3 (a): a filter from the shared .git never runs in the land; the raw bytes land", async () => {
+Deno.test("a filter from the shared .git never runs in the land; the raw bytes land", async () => {
   const f = await family();
   try {
     const [child, seed] = await spawn(f, "c1");
@@ -134,7 +134,7 @@ Deno.test("finding 3 (a): a filter from the shared .git never runs in the land; 
   }
 });
 
-Deno.test("finding 3 (b): a smudge filter from the shared .git never runs in a spawn's checkout", async () => {
+Deno.test("a smudge filter from the shared .git never runs in a spawn's checkout", async () => {
   const f = await family();
   try {
     const [child] = await spawn(f, "c1");
@@ -169,13 +169,13 @@ async function refusedByInfoAttributes(attribute: string, content: string): Prom
   }
 }
 
-Deno.test("finding 3 (c): eol=crlf in the shared info/attributes is refused, exit 3", () =>
+Deno.test("eol=crlf in the shared info/attributes is refused, exit 3", () =>
   refusedByInfoAttributes("eol=crlf", "child line\n"));
 
-Deno.test("finding 3 (f): ident in the shared info/attributes is refused, exit 3", () =>
+Deno.test("ident in the shared info/attributes is refused, exit 3", () =>
   refusedByInfoAttributes("ident", "$Id$\n"));
 
-Deno.test("finding 3 (d): eol=crlf in the child's own .gitattributes is refused before anything is written", async () => {
+Deno.test("eol=crlf in the child's own .gitattributes is refused before anything is written", async () => {
   const f = await family();
   try {
     const [child, seed] = await spawn(f, "c1");
@@ -194,7 +194,7 @@ Deno.test("finding 3 (d): eol=crlf in the child's own .gitattributes is refused 
 
 // Since review worktree-6 a filter at a landing path is refused, the parent's own included
 // (tests/land_filter_race_test.ts); one at a path that does not land is harmless.
-Deno.test("finding 3 (e): the parent's own text=auto and filter attributes land the raw bytes", async () => {
+Deno.test("the parent's own text=auto and filter attributes land the raw bytes", async () => {
   const f = await committedFamily({
     "f.txt": TEN,
     ".gitattributes": "* text=auto\n*.bin filter=lfs\n",
@@ -213,7 +213,7 @@ Deno.test("finding 3 (e): the parent's own text=auto and filter attributes land 
   }
 });
 
-Deno.test("finding 4: no hook from the shared .git runs in the land's clean-up or the next spawn", async () => {
+Deno.test("no hook from the shared .git runs in the land's clean-up or the next spawn", async () => {
   const f = await family();
   try {
     const [child, seed] = await spawn(f, "c1");

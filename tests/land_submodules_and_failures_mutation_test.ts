@@ -20,7 +20,7 @@ const CASES: GuardCase[] = [
         'if (gitlinks.length < 0) return { status: "refused", reason: "nested", paths: gitlinks }; // tether:guard wt-land-gitlink-refused',
     }],
     file: LAND,
-    filter: "finding 1 (a)",
+    filter: "an embedded repository of the parent replaced by a file is refused",
   },
   {
     guard: "a submodule's removal is refused, not undone as a raced filter",
@@ -32,7 +32,7 @@ const CASES: GuardCase[] = [
         'if (gitlinks.length < 0) return { status: "refused", reason: "nested", paths: gitlinks }; // tether:guard wt-land-gitlink-refused',
     }],
     file: LAND,
-    filter: "finding 2",
+    filter: "a child that removes a submodule is refused with the clear message",
   },
   {
     guard: "the tree walk notes every gitlink at or above a landing path",
@@ -43,7 +43,7 @@ const CASES: GuardCase[] = [
       replace: '} else if (entry.mode === "160000") {} // tether:guard wt-land-gitlink',
     }],
     file: LAND,
-    filter: "finding 1 (b)",
+    filter: "a submodule replaced by a link is refused",
   },
   {
     guard: "a read-back that fails is said as a written land and undone",
@@ -55,7 +55,7 @@ const CASES: GuardCase[] = [
         "if (!(error instanceof NotAsChecked)) throw error; // tether:guard wt-readback-failed",
     }],
     file: LAND,
-    filter: "finding 4 (a)",
+    filter: "a config broken right after the checkout",
   },
   {
     guard: "a check after the read-back that fails is said as a written land and undone",
@@ -66,7 +66,7 @@ const CASES: GuardCase[] = [
       replace: "throw error; // tether:guard wt-after-failed",
     }],
     file: LAND,
-    filter: "finding 4 (c)",
+    filter: "a config broken before the last check",
   },
   {
     guard: "a checkout that failed after writing is said and undone",
@@ -76,7 +76,7 @@ const CASES: GuardCase[] = [
       replace: "if (wrote.length >= 0) { // tether:guard wt-checkout-wrote",
     }],
     file: LAND,
-    filter: "finding 4 (d)",
+    filter: "a checkout that fails after writing is undone",
   },
   {
     guard: "a repository moved during the clean-up is never reported as removed",
@@ -86,7 +86,7 @@ const CASES: GuardCase[] = [
       replace: 'if (movedAfter === "") { // tether:guard wt-pin-remove-after',
     }],
     file: LAND,
-    filter: "observation 4 (a)",
+    filter: "a commondir written during the clean-up",
   },
   {
     guard: "nothing is removed once the repository moved",
@@ -96,7 +96,7 @@ const CASES: GuardCase[] = [
       replace: 'if (movedBefore === "") { // tether:guard wt-pin-remove-before',
     }],
     file: LAND,
-    filter: "observation 4 (b)",
+    filter: "a commondir written before the clean-up of a child with nothing to land",
   },
   {
     guard: "a record anchored while the repository moved is not said to be anchored",
@@ -108,7 +108,7 @@ const CASES: GuardCase[] = [
         "const unanchored = await anchorRecord(child.branch, kept); // tether:guard wt-pin-anchor",
     }],
     file: LAND,
-    filter: "observation 4 (c)",
+    filter: "a commondir written as a kept land anchors its record",
   },
   {
     guard: "the undo writes the parent's bytes from the tree's id, not from a scratch index",
@@ -118,7 +118,7 @@ const CASES: GuardCase[] = [
       replace: '"--worktree", // tether:guard wt-undo-from-tree',
     }],
     file: LAND,
-    filter: "observation 5",
+    filter: "a scratch index swapped under the undo cannot choose the bytes it writes",
   },
 ];
 

@@ -59,7 +59,7 @@ async function addSubmodule(parent: string, from: string, path: string): Promise
   await git(parent, ["commit", "-q", "-m", `submodule ${path}`]);
 }
 
-Deno.test("finding 1 (a): an embedded repository of the parent replaced by a file is refused: the repository and the parent's work intact", async () => {
+Deno.test("an embedded repository of the parent replaced by a file is refused: the repository and the parent's work intact", async () => {
   const f = await family();
   try {
     const sm = join(f.parent, "sm");
@@ -93,7 +93,7 @@ Deno.test("finding 1 (a): an embedded repository of the parent replaced by a fil
   }
 });
 
-Deno.test("finding 1 (b): a submodule replaced by a link is refused, with a second one removed: the submodule's work intact", async () => {
+Deno.test("a submodule replaced by a link is refused, with a second one removed: the submodule's work intact", async () => {
   const f = await family();
   const from = await upstream();
   try {
@@ -123,7 +123,7 @@ Deno.test("finding 1 (b): a submodule replaced by a link is refused, with a seco
   }
 });
 
-Deno.test("finding 2: a child that removes a submodule is refused with the clear message, nothing written; one that changes other files lands", async () => {
+Deno.test("a child that removes a submodule is refused with the clear message, nothing written; one that changes other files lands", async () => {
   const f = await family();
   const from = await upstream();
   try {
@@ -184,7 +184,7 @@ case " $* " in
 esac`);
 }
 
-Deno.test("finding 4 (a): a config broken right after the checkout: the land is said as written, and undone once git runs again", async () => {
+Deno.test("a config broken right after the checkout: the land is said as written, and undone once git runs again", async () => {
   const f = await family();
   const shim = await breakConfig(f.parent, '*" read-tree -m -u "*', { repair: true });
   try {
@@ -211,7 +211,7 @@ Deno.test("finding 4 (a): a config broken right after the checkout: the land is 
   }
 });
 
-Deno.test("finding 4 (b): a config left broken after the checkout: the paths, the top level, git's error and a recipe from the tree before the land", async () => {
+Deno.test("a config left broken after the checkout: the paths, the top level, git's error and a recipe from the tree before the land", async () => {
   const f = await family({ "f.txt": TEN, "x.sh": "#!/bin/sh\n", "old.txt": "old\n" });
   const shim = await breakConfig(f.parent, '*" read-tree -m -u "*');
   const config = join(f.parent, ".git", "config");
@@ -254,7 +254,7 @@ Deno.test("finding 4 (b): a config left broken after the checkout: the paths, th
   }
 });
 
-Deno.test("finding 4 (c): a config broken before the last check: said as a written land and undone", async () => {
+Deno.test("a config broken before the last check: said as a written land and undone", async () => {
   const f = await family();
   // check-attr runs before the merge, before the checkout, after the read-back, in the undo.
   const shim = await breakConfig(f.parent, '*" check-attr "*', {
@@ -278,7 +278,7 @@ Deno.test("finding 4 (c): a config broken before the last check: said as a writt
   }
 });
 
-Deno.test("finding 4 (d): a checkout that fails after writing is undone; one git refuses writes nothing and keeps the parent's edit", async () => {
+Deno.test("a checkout that fails after writing is undone; one git refuses writes nothing and keeps the parent's edit", async () => {
   const f = await family();
   const shim = await raceAt("read-tree -m -u", "", "rc=128");
   const edit = await raceAt("read-tree -m -u", "printf 'edited meanwhile\\n' >> f.txt");
@@ -319,7 +319,7 @@ async function decoyRepository(parent: string): Promise<string> {
   return join(dir, "decoy.git");
 }
 
-Deno.test("observation 4 (a): a commondir written during the clean-up: gate never prints the removal", async () => {
+Deno.test("a commondir written during the clean-up: gate never prints the removal", async () => {
   const f = await family();
   const decoy = await decoyRepository(f.parent);
   const planted = join(f.parent, ".git", "commondir");
@@ -341,7 +341,7 @@ Deno.test("observation 4 (a): a commondir written during the clean-up: gate neve
   }
 });
 
-Deno.test("observation 4 (b): a commondir written before the clean-up of a child with nothing to land: nothing removed", async () => {
+Deno.test("a commondir written before the clean-up of a child with nothing to land: nothing removed", async () => {
   const f = await family();
   const decoy = await decoyRepository(f.parent);
   const planted = join(f.parent, ".git", "commondir");
@@ -375,7 +375,7 @@ esac`);
   }
 });
 
-Deno.test("observation 4 (c): a commondir written as a kept land anchors its record: not said to be anchored", async () => {
+Deno.test("a commondir written as a kept land anchors its record: not said to be anchored", async () => {
   const f = await family();
   const decoy = await decoyRepository(f.parent);
   const planted = join(f.parent, ".git", "commondir");
@@ -394,7 +394,7 @@ Deno.test("observation 4 (c): a commondir written as a kept land anchors its rec
   }
 });
 
-Deno.test("observation 5: a scratch index swapped under the undo cannot choose the bytes it writes", async () => {
+Deno.test("a scratch index swapped under the undo cannot choose the bytes it writes", async () => {
   const f = await family();
   // The conversion raced in as the checkout starts and erased after it (the land is then
   // undone), and the undo's restore handed an index naming bytes of the child's choice at

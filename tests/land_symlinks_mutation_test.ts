@@ -17,7 +17,7 @@ const CASES: GuardCase[] = [
       replace: "return []; // tether:guard wt-land-links",
     }],
     file: LINKS,
-    filter: "observation 2 (a)",
+    filter: "a land writing a link while core.symlinks is false is refused",
   },
   {
     guard: "the checkout's core.symlinks is pinned to the value read before it",
@@ -28,7 +28,7 @@ const CASES: GuardCase[] = [
       replace: "...[], // tether:guard wt-symlinks-pin",
     }],
     file: LINKS,
-    filter: "observation 2 (b)",
+    filter: "core.symlinks flipped to false as the checkout starts does not reach it",
   },
 ];
 

@@ -16,7 +16,7 @@ import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { git } from "./_helpers.ts";
 import { exists, family, land, raceAt, spawn, TEN, text } from "./_land_race_fixture.ts";
 
-Deno.test("observation 2 (a): a land writing a link while core.symlinks is false is refused, nothing landed", async () => {
+Deno.test("a land writing a link while core.symlinks is false is refused, nothing landed", async () => {
   const f = await family();
   try {
     const [child, seed] = await spawn(f, "c1");
@@ -35,7 +35,7 @@ Deno.test("observation 2 (a): a land writing a link while core.symlinks is false
   }
 });
 
-Deno.test("observation 2 (b): core.symlinks flipped to false as the checkout starts does not reach it: the link lands as a link", async () => {
+Deno.test("core.symlinks flipped to false as the checkout starts does not reach it: the link lands as a link", async () => {
   const f = await family();
   const shim = await raceAt("read-tree -m -u", `"$REAL" config core.symlinks false`);
   try {
@@ -53,7 +53,7 @@ Deno.test("observation 2 (b): core.symlinks flipped to false as the checkout sta
   }
 });
 
-Deno.test("observation 2 (c): with core.symlinks false, a land without links still lands", async () => {
+Deno.test("with core.symlinks false, a land without links still lands", async () => {
   const f = await family();
   try {
     await git(f.parent, ["config", "core.symlinks", "false"]);

@@ -63,7 +63,7 @@ async function commit(dir: string, files: Record<string, string>, message: strin
 
 const PREEXISTING = "No evidence item shows work done since spawn";
 
-Deno.test("finding 5: a sibling's commit merged in as a second parent is not the child's evidence (the sibling's own gate verifies it)", async () => {
+Deno.test("a sibling's commit merged in as a second parent is not the child's evidence (the sibling's own gate verifies it)", async () => {
   const f = await family();
   try {
     const [[one, two], seed] = await spawn(f, 2);
@@ -95,7 +95,7 @@ Deno.test("finding 5: a sibling's commit merged in as a second parent is not the
   }
 });
 
-Deno.test("finding 5: a child that resets its branch onto a sibling's commit (so its tree holds the fix) cannot cite that commit", async () => {
+Deno.test("a child that resets its branch onto a sibling's commit (so its tree holds the fix) cannot cite that commit", async () => {
   const f = await family();
   try {
     const [[one, two], seed] = await spawn(f, 2);
@@ -110,7 +110,7 @@ Deno.test("finding 5: a child that resets its branch onto a sibling's commit (so
   }
 });
 
-Deno.test("finding 5: a commit of another branch made before the spawn is not the child's evidence, whatever the child builds on it", async () => {
+Deno.test("a commit of another branch made before the spawn is not the child's evidence, whatever the child builds on it", async () => {
   const f = await family();
   try {
     await git(f.parent, ["checkout", "-q", "-b", "old-feature"]);
@@ -136,7 +136,7 @@ Deno.test("finding 5: a commit of another branch made before the spawn is not th
   }
 });
 
-Deno.test("finding 5: a commit only on another worktree's detached HEAD is not the child's evidence", async () => {
+Deno.test("a commit only on another worktree's detached HEAD is not the child's evidence", async () => {
   const f = await family();
   try {
     const [[one], seed] = await spawn(f, 1);
@@ -152,7 +152,7 @@ Deno.test("finding 5: a commit only on another worktree's detached HEAD is not t
   }
 });
 
-Deno.test("finding 5: a landed sibling's commit, on no ref any more, merged as a second parent is preexisting even when the child made the same change", async () => {
+Deno.test("a landed sibling's commit, on no ref any more, merged as a second parent is preexisting even when the child made the same change", async () => {
   const f = await family();
   try {
     const [[one, two], seed] = await spawn(f, 2);
@@ -174,7 +174,7 @@ Deno.test("finding 5: a landed sibling's commit, on no ref any more, merged as a
   }
 });
 
-Deno.test("finding 5: a child's own commit that also added a file it removed later (a path it has not changed in the end) is not evidence", async () => {
+Deno.test("a child's own commit that also added a file it removed later (a path it has not changed in the end) is not evidence", async () => {
   const f = await family();
   try {
     const [[one], seed] = await spawn(f, 1);
@@ -198,7 +198,7 @@ Deno.test("finding 5: a child's own commit that also added a file it removed lat
   }
 });
 
-Deno.test("finding 5: a child's commit that changes none of its own paths (empty, or only the parent's carried edits) is not evidence; its next commit with its work is", async () => {
+Deno.test("a child's commit that changes none of its own paths (empty, or only the parent's carried edits) is not evidence; its next commit with its work is", async () => {
   const f = await family();
   try {
     await writeFiles(f.parent, { "f.txt": "the parent's staged edit\n" });
@@ -227,7 +227,7 @@ async function exists(path: string): Promise<boolean> {
   return await Deno.lstat(path).then(() => true, () => false);
 }
 
-Deno.test("finding 10: handshake --worktree with .. after a link into the parent's tree is refused up front, naming the real path, and nothing is left in the parent", async () => {
+Deno.test("handshake --worktree with .. after a link into the parent's tree is refused up front, naming the real path, and nothing is left in the parent", async () => {
   const f = await family();
   try {
     await writeFiles(f.parent, { "src/x.txt": "x\n" });
@@ -262,7 +262,7 @@ Deno.test("finding 10: handshake --worktree with .. after a link into the parent
   }
 });
 
-Deno.test("finding 10: handshake --worktree with .. after a directory that does not exist yet makes the worktree where the path leads and creates nothing else", async () => {
+Deno.test("handshake --worktree with .. after a directory that does not exist yet makes the worktree where the path leads and creates nothing else", async () => {
   const f = await family();
   try {
     const dir = join(f.kids, "missing") + "/../c1";

@@ -104,7 +104,7 @@ const CASES: GuardCase[] = [
       replace: "return error instanceof Error ? error.message : String(error);",
     }],
     file: "tests/land_checkout_died_test.ts",
-    filter: "finding 2",
+    filter: "a checkout",
   },
 ];
 

@@ -53,7 +53,7 @@ function gateWorktree(f: Family, dir: string, seed: string, stdin: string, ...mo
   return bin("gate", ["--worktree", dir, "--seed", seed, ...more], { cwd: f.parent, stdin });
 }
 
-Deno.test("finding 2: a child that replaces a non-UTF-8 directory by a file is refused while the parent holds an ignored file in it", async () => {
+Deno.test("a child that replaces a non-UTF-8 directory by a file is refused while the parent holds an ignored file in it", async () => {
   const f = await family();
   try {
     await sh(f.parent, `d=$(printf 'mix\\377'); mkdir "$d"; echo tracked > "$d/t.txt"`);
@@ -100,7 +100,7 @@ function since(repo: string, snap: string, stdin: string): Promise<Run> {
   return bin("gate", ["--since", snap, "--json"], { cwd: repo, stdin });
 }
 
-Deno.test("finding 4: gate --since observes an undisclosed edit of a tracked non-UTF-8 file", async () => {
+Deno.test("gate --since observes an undisclosed edit of a tracked non-UTF-8 file", async () => {
   const [repo, snap] = await sharedRepo();
   try {
     await sh(repo, `printf 'changed by the child\\n' > "$(printf 'x\\377')"; echo b >> a.txt`);
@@ -113,7 +113,7 @@ Deno.test("finding 4: gate --since observes an undisclosed edit of a tracked non
   }
 });
 
-Deno.test("finding 4: gate --since confirms a new non-UTF-8 file claimed by its exact name, and checks it as file evidence", async () => {
+Deno.test("gate --since confirms a new non-UTF-8 file claimed by its exact name, and checks it as file evidence", async () => {
   const [repo, snap] = await sharedRepo();
   try {
     await sh(repo, `printf 'new\\n' > "$(printf 'n\\377')"; echo b >> a.txt`);
@@ -135,7 +135,7 @@ Deno.test("finding 4: gate --since confirms a new non-UTF-8 file claimed by its 
   }
 });
 
-Deno.test("finding 6: a parent with a tracked, ignored, non-UTF-8 file spawns, and a child's undisclosed edit of it is observed", async () => {
+Deno.test("a parent with a tracked, ignored, non-UTF-8 file spawns, and a child's undisclosed edit of it is observed", async () => {
   const f = await family();
   try {
     await sh(f.parent, `printf 'v1\\n' > "$(printf 'k\\377.env')"`);
@@ -153,7 +153,7 @@ Deno.test("finding 6: a parent with a tracked, ignored, non-UTF-8 file spawns, a
   }
 });
 
-Deno.test("finding 6: a child's new tracked ignored non-UTF-8 file and its untracked notes\\n\\377.txt are in the capture: reject, worktree kept", async () => {
+Deno.test("a child's new tracked ignored non-UTF-8 file and its untracked notes\\n\\377.txt are in the capture: reject, worktree kept", async () => {
   const f = await family();
   try {
     const [child, seed] = await spawn(f);
@@ -213,7 +213,7 @@ async function binModeBound(
   });
 }
 
-Deno.test("finding 6: a regular file the capture cannot hash fails it, exit 3 with the path named, never left out of the tree", async () => {
+Deno.test("a regular file the capture cannot hash fails it, exit 3 with the path named, never left out of the tree", async () => {
   const f = await family();
   try {
     const [child, seed] = await spawn(f);
@@ -242,7 +242,7 @@ Deno.test("finding 6: a regular file the capture cannot hash fails it, exit 3 wi
   }
 });
 
-Deno.test("finding 11: gate --since refuses each claim git would refuse (outside the tree, inside .git in any case, a NUL, not one name) as a reason, exit 1", async () => {
+Deno.test("gate --since refuses each claim git would refuse (outside the tree, inside .git in any case, a NUL, not one name) as a reason, exit 1", async () => {
   const [repo, snap] = await sharedRepo();
   try {
     await sh(repo, "echo b >> a.txt");
@@ -272,7 +272,7 @@ Deno.test("finding 11: gate --since refuses each claim git would refuse (outside
   }
 });
 
-Deno.test("finding 4: a tracked non-UTF-8 file replaced by a FIFO is typed without being read: the change is observed, and as file evidence it is refuted", async () => {
+Deno.test("a tracked non-UTF-8 file replaced by a FIFO is typed without being read: the change is observed, and as file evidence it is refuted", async () => {
   const [repo, snap] = await sharedRepo();
   try {
     await sh(repo, `x=$(printf 'x\\377'); rm "$x"; mkfifo "$x"; echo b >> a.txt`);
@@ -295,7 +295,7 @@ Deno.test("finding 4: a tracked non-UTF-8 file replaced by a FIFO is typed witho
   }
 });
 
-Deno.test("finding 4: file evidence inside a submodule whose name is not UTF-8 is unverified (another repository), not refuted", async () => {
+Deno.test("file evidence inside a submodule whose name is not UTF-8 is unverified (another repository), not refuted", async () => {
   const [repo] = await sharedRepo();
   try {
     await sh(

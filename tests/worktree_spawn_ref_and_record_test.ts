@@ -34,7 +34,7 @@ async function spawnRefOf(dir: string): Promise<string> {
   return `refs/tether/spawned/${branch.slice("tether/".length)}`;
 }
 
-Deno.test("finding 4: a sibling that deletes a child's spawn ref no longer blocks it: the child is judged and landed with a warning, and clean-up is complete", async () => {
+Deno.test("a sibling that deletes a child's spawn ref no longer blocks it: the child is judged and landed with a warning, and clean-up is complete", async () => {
   const f = await family();
   try {
     const [[one, two], seed] = await spawn(f, "batch", 2);
@@ -59,7 +59,7 @@ Deno.test("finding 4: a sibling that deletes a child's spawn ref no longer block
   }
 });
 
-Deno.test("finding 4: with its spawn ref deleted a child is still judged against the parent's --seed only; a spawn ref moved elsewhere, broken or dangling is still refused", async () => {
+Deno.test("with its spawn ref deleted a child is still judged against the parent's --seed only; a spawn ref moved elsewhere, broken or dangling is still refused", async () => {
   const f = await family();
   try {
     const [[child], seed] = await spawn(f, "c");

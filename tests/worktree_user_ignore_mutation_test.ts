@@ -20,7 +20,7 @@ const CASES: GuardCase[] = [
       replace: 'if (name === "core.excludesfile") value = text; // tether:guard excl-trusted-scope',
     }],
     file: FILE,
-    filter: "finding 3 (a) spawn",
+    filter: "spawn: core.excludesFile=/dev/null in the shared config",
   },
   {
     guard: "the user's ignore file is asked where git asks it: in the repository",
@@ -32,7 +32,7 @@ const CASES: GuardCase[] = [
         '{ cwd: "/", allowFailure: true, traceEnv: ["XDG_CONFIG_HOME", "HOME"] }, // tether:guard excl-in-repo',
     }],
     file: FILE,
-    filter: "worktree-9 finding 1",
+    filter: "includeIf",
   },
   {
     guard: "the lookup counts only when git read the repository's own configuration",
@@ -43,7 +43,7 @@ const CASES: GuardCase[] = [
       replace: "repository = true; // tether:guard excl-repository-read",
     }],
     file: FILE,
-    filter: "finding 1 (c)",
+    filter: "a lookup in which git read no repository configuration",
   },
   {
     guard: "the default ignore file is under $XDG_CONFIG_HOME when it is set",
@@ -55,7 +55,7 @@ const CASES: GuardCase[] = [
         'if (env.XDG_CONFIG_HOME === "\\0") return `${env.XDG_CONFIG_HOME}/git/ignore`; // tether:guard excl-xdg',
     }],
     file: FILE,
-    filter: "finding 3 (b) spawn",
+    filter: "spawn: a !.env.local line in <common>/info/exclude",
   },
   {
     guard: "a capture leaves out, before hashing, what the user's ignore file ignores",
@@ -65,7 +65,7 @@ const CASES: GuardCase[] = [
       replace: "const paths = all; // tether:guard excl-drop",
     }],
     file: FILE,
-    filter: "finding 3 (a)",
+    filter: "core.excludesFile=/dev/null in the shared config",
   },
   {
     guard: "a spawn whose capture left a path out is refused in one line",
@@ -75,7 +75,7 @@ const CASES: GuardCase[] = [
       replace: "// tether:guard wt-spawn-left-out",
     }],
     file: FILE,
-    filter: "finding 3 (b) spawn",
+    filter: "spawn: a !.env.local line in <common>/info/exclude",
   },
   {
     guard: "the harness form whose capture left a path out is refused",
@@ -85,7 +85,7 @@ const CASES: GuardCase[] = [
       replace: "// tether:guard wt-seed-left-out",
     }],
     file: FILE,
-    filter: "finding 3 (d)",
+    filter: "the harness form is refused the same way",
   },
   {
     guard: "the land's check of what is in the way reads no ignore rule",
@@ -96,7 +96,7 @@ const CASES: GuardCase[] = [
         '"--directory", "--ignored", "--exclude-standard", // tether:guard wt-land-ignored-no-rules',
     }],
     file: FILE,
-    filter: "observation",
+    filter: "a ! line on for the land's check and off for its checkout",
   },
   {
     guard: "the land's check of what is in the way lists against the parent's capture",
@@ -108,7 +108,7 @@ const CASES: GuardCase[] = [
         'const env = { GIT_NO_REPLACE_OBJECTS: "1" }; // tether:guard wt-land-ignored-capture',
     }],
     file: FILE,
-    filter: "finding 3 (e)",
+    filter: "a correct spawn carries untracked files that are not ignored",
   },
 ];
 

@@ -144,9 +144,8 @@ const PLANTS: [string, (child: string) => Promise<void>][] = [
   }],
 ];
 
-for (const [i, [what, plant]] of PLANTS.entries()) {
-  const tag = i === 0 ? "(a)" : "(b)";
-  Deno.test(`finding 3 ${tag} spawn: ${what}: the next spawn is refused, the secret in no worktree or object`, async () => {
+for (const [what, plant] of PLANTS) {
+  Deno.test(`spawn: ${what}: the next spawn is refused, the secret in no worktree or object`, async () => {
     const f = await fam();
     try {
       const [first] = await spawn(f, "first");
@@ -168,7 +167,7 @@ for (const [i, [what, plant]] of PLANTS.entries()) {
     }
   });
 
-  Deno.test(`finding 3 ${tag} land: ${what} and a .gitignore ! line in the child: refused, the parent's secret kept`, async () => {
+  Deno.test(`land: ${what} and a .gitignore ! line in the child: refused, the parent's secret kept`, async () => {
     const f = await fam();
     try {
       const [child, seed] = await spawn(f, "c1");
@@ -189,7 +188,7 @@ for (const [i, [what, plant]] of PLANTS.entries()) {
   });
 }
 
-Deno.test("finding 3 (c): the user's ignore file is found as git finds it: named by the global config, or $HOME/.config/git/ignore", async () => {
+Deno.test("the user's ignore file is found as git finds it: named by the global config, or $HOME/.config/git/ignore", async () => {
   for (const how of ["global", "home"] as const) {
     const f = await fam(how);
     try {
@@ -209,7 +208,7 @@ Deno.test("finding 3 (c): the user's ignore file is found as git finds it: named
   }
 });
 
-Deno.test("finding 3 (d): the harness form is refused the same way", async () => {
+Deno.test("the harness form is refused the same way", async () => {
   const f = await fam();
   try {
     await PLANTS[1]![1](f.parent);
@@ -226,7 +225,7 @@ Deno.test("finding 3 (d): the harness form is refused the same way", async () =>
   }
 });
 
-Deno.test("finding 3 (e): a correct spawn carries untracked files that are not ignored (a .gitignore ! line outranks the user's file) and they land", async () => {
+Deno.test("a correct spawn carries untracked files that are not ignored (a .gitignore ! line outranks the user's file) and they land", async () => {
   const f = await fam("xdg", ".env*\n");
   try {
     await Deno.writeTextFile(join(f.parent, ".gitignore"), "*.log\n!.env.example\n");
@@ -250,7 +249,7 @@ Deno.test("finding 3 (e): a correct spawn carries untracked files that are not i
   }
 });
 
-Deno.test("observation: a ! line on for the land's check and off for its checkout cannot get the ignored file overwritten", async () => {
+Deno.test("a ! line on for the land's check and off for its checkout cannot get the ignored file overwritten", async () => {
   const f = await fam();
   const exclude = join(f.parent, ".git", "info", "exclude");
   const saved = join(f.home, "exclude.saved");
@@ -280,7 +279,7 @@ Deno.test("observation: a ! line on for the land's check and off for its checkou
   }
 });
 
-Deno.test("worktree-9 finding 1 (a): an ignore file set in an includeIf gitdir: section is the user's: a child's info/exclude line gets the next spawn refused", async () => {
+Deno.test("an ignore file set in an includeIf gitdir: section is the user's: a child's info/exclude line gets the next spawn refused", async () => {
   const f = await fam("includeif");
   try {
     const [first] = await spawn(f, "first");
@@ -296,7 +295,7 @@ Deno.test("worktree-9 finding 1 (a): an ignore file set in an includeIf gitdir: 
   }
 });
 
-Deno.test("worktree-9 finding 1 (b): the default ignore file git does not read there plays no part: a correct spawn carries debug.tmp", async () => {
+Deno.test("with an includeIf gitdir: section, the default ignore file git does not read there plays no part: a correct spawn carries debug.tmp", async () => {
   const f = await fam("includeif");
   try {
     await Deno.writeTextFile(join(f.parent, "debug.tmp"), "debug\n");
@@ -308,7 +307,7 @@ Deno.test("worktree-9 finding 1 (b): the default ignore file git does not read t
   }
 });
 
-Deno.test("worktree-9 finding 1 (c): a lookup in which git read no repository configuration is refused, never taken as nothing set", async () => {
+Deno.test("with an includeIf gitdir: section, a lookup in which git read no repository configuration is refused, never taken as nothing set", async () => {
   const f = await fam("includeif");
   try {
     // As git answers while a child has the shared .git broken for that one call: no local
