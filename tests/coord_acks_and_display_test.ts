@@ -41,7 +41,7 @@ function ackText(messageId: string, lane: string, padding = 0): string {
   return JSON.stringify(record, null, 2) + " ".repeat(padding) + "\n";
 }
 
-Deno.test("coord review 4, finding 1: an acknowledgement by a lane that is no recipient is ignored unread; an oversized one is corrupt", async () => {
+Deno.test("an acknowledgement by a lane that is no recipient is ignored unread; an oversized one is corrupt", async () => {
   const repo = await makeCoordRepo();
   try {
     const sent = await repo.coord(
@@ -95,7 +95,7 @@ function note(id: string): Message {
   };
 }
 
-Deno.test("coord review 4, finding 1: reading acknowledgements stops at the reader's limit", async () => {
+Deno.test("reading acknowledgements stops at the reader's limit", async () => {
   const dir = await tempDir("tether-coord-acks-");
   try {
     const store = new Store(dir);
@@ -125,7 +125,7 @@ Deno.test("coord review 4, finding 1: reading acknowledgements stops at the read
   }
 });
 
-Deno.test("coord review 4, finding 1: a wait's deadline bounds its reading of acknowledgements too", async () => {
+Deno.test("a wait's deadline bounds its reading of acknowledgements too", async () => {
   const repo = await makeCoordRepo();
   try {
     const sent = await repo.coord(
@@ -157,7 +157,7 @@ Deno.test("coord review 4, finding 1: a wait's deadline bounds its reading of ac
   }
 });
 
-Deno.test("coord review 4, finding 1: the message record cap holds the largest message send can store, and no more than needed", () => {
+Deno.test("the message record cap holds the largest message send can store, and no more than needed", () => {
   const lanes = Array.from({ length: 64 }, (_, i) => `L${String(i).padStart(31, "x")}`);
   const largest = {
     ...note("E001-M99999999"),
@@ -190,7 +190,7 @@ function emojiWidth(line: string): number {
   return column;
 }
 
-Deno.test("coord review 4, finding 2: a character shown with emoji presentation counts two columns", () => {
+Deno.test("a character shown with emoji presentation counts two columns", () => {
   const copyright = "\u00a9\ufe0f";
   const keycap = "#\ufe0f\u20e3";
   const body = frameBody(`${copyright.repeat(39)}----- forwarded message -----\n`);
@@ -211,7 +211,7 @@ Deno.test("coord review 4, finding 2: a character shown with emoji presentation 
   assertEquals(cutLine(`\u0001\ufe0f${"x".repeat(74)}`, 78), `\\x01\ufe0f${"x".repeat(72)}…`);
 });
 
-Deno.test("coord review 4, finding 3: a blocker's subject in OWNER ACTION is quoted, its quotes escaped", async () => {
+Deno.test("a blocker's subject in OWNER ACTION is quoted, its quotes escaped", async () => {
   const repo = await makeCoordRepo();
   try {
     for (const subject of ["x); repair corrupt record E001-M0009", 'y"); repair \\"E001-M0009']) {
@@ -264,7 +264,7 @@ function handoff(repo: CoordRepo, lane: Lane, sha: string, path: string) {
   return repo.coord(lane, [...args, "--subject", "s"], "b\n");
 }
 
-Deno.test("coord review 4, finding 4: an amend whose replaced commit its reflog did not see owns nothing", async () => {
+Deno.test("an amend whose replaced commit its reflog did not see owns nothing", async () => {
   const repo = await makeCoordRepo({ status: "blind: W1\n" });
   try {
     const a = await repo.commit("W1", { "proof/w1.md": "W1 secret\n" }, "W1 secret draft");
@@ -299,7 +299,7 @@ Deno.test("coord review 4, finding 4: an amend whose replaced commit its reflog 
   }
 });
 
-Deno.test("coord review 4, finding 5: --json writes C1 controls, bidi controls and line separators as \\u escapes", async () => {
+Deno.test("--json writes C1 controls, bidi controls and line separators as \\u escapes", async () => {
   const repo = await makeCoordRepo();
   try {
     const subject = "hi \u009b2J \u202e \u2066x\u2069 \u00a0";

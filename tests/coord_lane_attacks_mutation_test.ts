@@ -55,7 +55,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       find: 'return shown.map((safe) => `${BODY_PREFIX}${safe}\\n`).join(""); // GUARD:frame-body',
       replace: 'return shown.map((safe) => `${safe}\\n`).join("");',
     }],
-    filter: "finding 4",
+    filter: "a body cannot pass for a forwarded message from Primary",
   },
   {
     guard: "control characters in a body are escaped",
@@ -65,7 +65,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
         '} else if (c === "\\t" || c === "\\n" || unsafe(c.codePointAt(0) ?? 0)) { // GUARD:escape-body',
       replace: '} else if (c === "\\n") {',
     }],
-    filter: "finding 4",
+    filter: "a body cannot pass for a forwarded message from Primary",
   },
   {
     guard: "a lane's .git must name its administrative directory",
@@ -93,7 +93,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
         "if (!info.isFile) return { ok: false, reason: `is ${kindOf(info)}` }; // GUARD:special-file",
       replace: "",
     }],
-    filter: "finding 6",
+    filter: "at a message or ack slot is a corrupt record",
   },
   {
     guard: "arguments that are not UTF-8 are refused",
@@ -102,7 +102,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       find: "  checkArgumentsText(args);\n",
       replace: "",
     }],
-    filter: "finding 7",
+    filter: "a --subject or --path that is not UTF-8 is refused like the body",
   },
 ];
 

@@ -59,7 +59,7 @@ async function coordBounded(repo: CoordRepo, lane: Lane, args: string[]): Promis
   return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
 }
 
-Deno.test("coord review 2, finding 1: no debug flag tells an existing forbidden commit from a missing one", async () => {
+Deno.test("no debug flag tells an existing forbidden commit from a missing one", async () => {
   const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
   try {
     const secret = await repo.commit("W1", { "proof/w1.md": "W1 secret\n" }, "W1 secret");
@@ -76,7 +76,7 @@ Deno.test("coord review 2, finding 1: no debug flag tells an existing forbidden 
   }
 });
 
-Deno.test("coord review 2, finding 6: a FIFO, a device, a directory or a symlink at a message or ack slot is a corrupt record, never opened", async (t) => {
+Deno.test("a FIFO, a device, a directory or a symlink at a message or ack slot is a corrupt record, never opened", async (t) => {
   const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
   try {
     const sent = await repo.coord(
@@ -151,7 +151,7 @@ Deno.test("coord review 2, finding 6: a FIFO, a device, a directory or a symlink
   }
 });
 
-Deno.test("coord review 2, finding 7: a --subject or --path that is not UTF-8 is refused like the body, not stored replaced", async () => {
+Deno.test("a --subject or --path that is not UTF-8 is refused like the body, not stored replaced", async () => {
   const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
   try {
     const script = 'IFS=$(printf "\\001"); set -f; $COORD "$@" "$(printf "$BAD")" </dev/null';
@@ -197,7 +197,7 @@ async function artifactCheck(repo: CoordRepo, lane: Lane, id: string, blank: str
   return blank.reduce((s, b) => s.replaceAll(b, "<id>"), `${lines}\n${check}`);
 }
 
-Deno.test("coord review 2, finding 3: read says GONE when the path's object is gone, never ok", async () => {
+Deno.test("read says GONE when the path's object is gone, never ok", async () => {
   const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
   try {
     await repo.commit("W2", { "proof/w2.md": "W2 work\n" }, "W2 work");
@@ -228,7 +228,7 @@ Deno.test("coord review 2, finding 3: read says GONE when the path's object is g
   }
 });
 
-Deno.test("coord review 2, finding 3: a submodule entry's id is never looked up, so W2 cannot probe W1's objects with a gitlink", async () => {
+Deno.test("a submodule entry's id is never looked up, so W2 cannot probe W1's objects with a gitlink", async () => {
   const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
   try {
     const secret = await repo.commit("W1", { "proof/w1.md": "W1 secret 42\n" }, "W1 secret");
@@ -262,7 +262,7 @@ Deno.test("coord review 2, finding 3: a submodule entry's id is never looked up,
   }
 });
 
-Deno.test("coord review 2, finding 4: a body cannot pass for a forwarded message from Primary, and terminal escapes are shown escaped", async () => {
+Deno.test("a body cannot pass for a forwarded message from Primary, and terminal escapes are shown escaped", async () => {
   const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
   try {
     const send = async (lane: Lane, args: string[], body: string) => {
@@ -328,7 +328,7 @@ Deno.test("coord review 2, finding 4: a body cannot pass for a forwarded message
   }
 });
 
-Deno.test("coord review 2, finding 2: an up-to-date rebase (`rebase: checkout <branch>`) neither denies W1 its commit nor gives W2 one no reflog records", async () => {
+Deno.test("an up-to-date rebase (`rebase: checkout <branch>`) neither denies W1 its commit nor gives W2 one no reflog records", async () => {
   const repo = await makeCoordRepo();
   try {
     const a = await repo.commit("W1", { "proof/w1.md": "W1 secret: 42\n" }, "W1 secret draft");
@@ -396,7 +396,7 @@ async function gitIn(repo: CoordRepo, lane: Lane, args: string[], stdin: string)
   return decoder.decode(result.stdout).trim();
 }
 
-Deno.test("coord review 2, finding 2: what a lane makes with porcelain stays its own (commit, amend, merge, cherry-pick, revert, rebase picks)", async () => {
+Deno.test("what a lane makes with porcelain stays its own (commit, amend, merge, cherry-pick, revert, rebase picks)", async () => {
   const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
   try {
     const made: Array<[string, string]> = [];
@@ -432,7 +432,7 @@ Deno.test("coord review 2, finding 2: what a lane makes with porcelain stays its
 const UNBOUND =
   "refused: this worktree and its administrative directory do not belong together as git made them (each must name the other, and no other lane's worktree may name it)\n";
 
-Deno.test("coord review 2, finding 5: git worktree repair after W2 edits its .git does not hand W2 W1's administrative directory and reflog", async () => {
+Deno.test("git worktree repair after W2 edits its .git does not hand W2 W1's administrative directory and reflog", async () => {
   const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
   try {
     const a = await repo.commit("W1", { "proof/w1.md": "W1 secret\n" }, "W1 secret");
@@ -467,7 +467,7 @@ Deno.test("coord review 2, finding 5: git worktree repair after W2 edits its .gi
   }
 });
 
-Deno.test("coord review 2, finding 5: a lane whose .git names another lane's administrative directory is no lane", async () => {
+Deno.test("a lane whose .git names another lane's administrative directory is no lane", async () => {
   const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
   try {
     const common = await repo.git("Primary", [
@@ -490,7 +490,7 @@ Deno.test("coord review 2, finding 5: a lane whose .git names another lane's adm
   }
 });
 
-Deno.test("coord review 2, finding 2: a creation message that does not agree with its commit owns nothing", async () => {
+Deno.test("a creation message that does not agree with its commit owns nothing", async () => {
   const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
   try {
     const secret = await repo.commit("W1", { "a.txt": "secret\n" }, "W1 secret");

@@ -59,7 +59,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
       find: "...sourcesOf(c), // GUARD:amend-source",
       replace: "",
     }],
-    filter: "finding 5",
+    filter: "amending a commit the lane may not inspect makes nothing it may inspect",
   },
 ];
 

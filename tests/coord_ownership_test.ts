@@ -87,7 +87,7 @@ async function wipOnBranch(repo: CoordRepo): Promise<string> {
   return x;
 }
 
-Deno.test("coord review 3, finding 3: a git pull's arguments cannot make a fast-forward read as a rebase pick", async () => {
+Deno.test("a git pull's arguments cannot make a fast-forward read as a rebase pick", async () => {
   const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
   try {
     const a = await repo.commit("W1", { "proof/w1.md": "W1 secret\n" }, "W1 secret draft");
@@ -113,7 +113,7 @@ Deno.test("coord review 3, finding 3: a git pull's arguments cannot make a fast-
   }
 });
 
-Deno.test("coord review 3, finding 3: a pull's own creations own nothing, whatever its arguments", async () => {
+Deno.test("a pull's own creations own nothing, whatever its arguments", async () => {
   const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
   try {
     const a = await repo.commit("W1", { "proof/w1.md": "W1 secret\n" }, "W1 secret draft");
@@ -133,7 +133,7 @@ Deno.test("coord review 3, finding 3: a pull's own creations own nothing, whatev
   }
 });
 
-Deno.test("coord review 3, finding 4: re-creating another lane's commit bit for bit from its branch takes nothing and contests nothing", async () => {
+Deno.test("re-creating another lane's commit bit for bit from its branch takes nothing and contests nothing", async () => {
   const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
   try {
     const a = await oldSecret(repo);
@@ -168,7 +168,7 @@ Deno.test("coord review 3, finding 4: re-creating another lane's commit bit for 
   }
 });
 
-Deno.test("coord review 3, finding 4: a creation entry written long after its commit was committed is none", async () => {
+Deno.test("a creation entry written long after its commit was committed is none", async () => {
   const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
   try {
     const a = await oldSecret(repo);
@@ -191,7 +191,7 @@ Deno.test("coord review 3, finding 4: a creation entry written long after its co
   }
 });
 
-Deno.test("coord review 3, finding 4: a lane cannot create a commit its HEAD has already been at", async () => {
+Deno.test("a lane cannot create a commit its HEAD has already been at", async () => {
   const repo = await makeCoordRepo({ status: "blind: W1 W2\n" });
   try {
     const a = await oldSecret(repo);
@@ -208,7 +208,7 @@ Deno.test("coord review 3, finding 4: a lane cannot create a commit its HEAD has
   }
 });
 
-Deno.test("coord review 3, finding 5: amending a commit the lane may not inspect makes nothing it may inspect", async () => {
+Deno.test("amending a commit the lane may not inspect makes nothing it may inspect", async () => {
   const repo = await makeCoordRepo({ status: "blind: W1\n" });
   try {
     const a = await oldSecret(repo);

@@ -88,7 +88,7 @@ function bodyLines(read: string): string[] {
   return body.split("\n----- forwarded message -----\n")[0]!.replace(/\n$/, "").split("\n");
 }
 
-Deno.test("coord review 3, finding 1: a file planted at slot 99999999 costs readers nothing, and send still works", async () => {
+Deno.test("a file planted at slot 99999999 costs readers nothing, and send still works", async () => {
   const repo = await makeCoordRepo();
   try {
     const sent = await coordBounded(repo, "W1", [
@@ -132,7 +132,7 @@ Deno.test("coord review 3, finding 1: a file planted at slot 99999999 costs read
   }
 });
 
-Deno.test("coord review 3, finding 1: a record beyond a missing one is never read, not even by its id", async () => {
+Deno.test("a record beyond a missing one is never read, not even by its id", async () => {
   const repo = await makeCoordRepo();
   try {
     for (const s of ["one", "two", "three"]) {
@@ -181,7 +181,7 @@ function note(id: string): Message {
   };
 }
 
-Deno.test("coord review 3, finding 1: a wait stops reading the store once its deadline and grace have passed", async () => {
+Deno.test("a wait stops reading the store once its deadline and grace have passed", async () => {
   const dir = await tempDir("tether-coord-records-");
   try {
     const store = new Store(dir);
@@ -201,7 +201,7 @@ Deno.test("coord review 3, finding 1: a wait stops reading the store once its de
   }
 });
 
-Deno.test("coord review 3, finding 2: a body line padded to the terminal's width wraps inside the frame", async () => {
+Deno.test("a body line padded to the terminal's width wraps inside the frame", async () => {
   const repo = await makeCoordRepo();
   try {
     const pad = " ".repeat(78);
@@ -244,7 +244,7 @@ Deno.test("coord review 3, finding 2: a body line padded to the terminal's width
   }
 });
 
-Deno.test("coord review 3, finding 2: long subjects are cut in inbox rows and owner actions, and folded in read headers", async () => {
+Deno.test("long subjects are cut in inbox rows and owner actions, and folded in read headers", async () => {
   const repo = await makeCoordRepo();
   try {
     const fake = `${
@@ -307,7 +307,7 @@ Deno.test("coord review 3, finding 2: long subjects are cut in inbox rows and ow
   }
 });
 
-Deno.test("coord review 3, finding 2: the error for a corrupt record read by id is one line that fits, escaped", async () => {
+Deno.test("the error for a corrupt record read by id is one line that fits, escaped", async () => {
   const repo = await makeCoordRepo();
   try {
     const sent = await coordBounded(repo, "W1", [
@@ -337,7 +337,7 @@ Deno.test("coord review 3, finding 2: the error for a corrupt record read by id 
   }
 });
 
-Deno.test("coord review 3, finding 2: framed, folded and cut lines fit and keep their prefix, for any text", () => {
+Deno.test("framed, folded and cut lines fit and keep their prefix, for any text", () => {
   const char = fc.constantFrom(
     "a",
     " ",
