@@ -1,6 +1,8 @@
 /**
- * Regressions from the fourth hostile review of coord (docs/reviews/coord-4): each test
- * fails on the code the review found.
+ * Acknowledgements are read only from recipients and only up to their limits (a wait's
+ * deadline included), the message record cap fits the largest message, what a person sees
+ * is measured and escaped (emoji presentation, a blocker's quoted subject, `--json`'s
+ * control characters), and an amend its reflog did not see owns nothing.
  *
  * @module
  */

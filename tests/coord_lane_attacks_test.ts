@@ -1,5 +1,9 @@
 /**
- * Regressions from the second hostile review of coord (shared/reviews/coord-2): each test
+ * What a hostile lane can try against coord and what stops it: a debug flag that tells a
+ * forbidden commit from a missing one, a special file at a message slot, a subject or path
+ * that is not UTF-8, a gone object, a submodule entry used as a probe, a body posing as a
+ * forwarded message or holding terminal escapes, rebases and porcelain that would move
+ * ownership, and a `.git` file naming another lane's administrative directory. Each test
  * names the attack it closes.
  *
  * @module
@@ -214,7 +218,7 @@ Deno.test("read says GONE when the path's object is gone, never ok", async () =>
     for (const lane of ["Primary", "W2"] as const) {
       const r = await repo.coord(lane, ["read", id]);
       assertEquals(r.code, 0, r.stderr);
-      // A long note continues on indented lines (coord review 3, finding 2).
+      // A long note continues on indented lines (tests/coord_store_bounds_frame_test.ts).
       assertIncludes(
         r.stdout.replace(/ *\n {2}/g, " "),
         `artifact-check: GONE: object ${object} of "proof/w2.md" is not`,

@@ -1,5 +1,8 @@
 /**
- * Regressions from the independent hostile review of coord: each names the leak it closes.
+ * Nothing of a lane leaks to a lane that may not see it: git trace variables and trace
+ * targets, status of a work item the caller sees nothing in, a blocker's acknowledgement,
+ * stashes, a worktree moved off its lane path, notes, and a fast-forward by cherry-pick.
+ * Each test names the leak it closes.
  */
 import { join } from "node:path";
 import { assertEquals, assertExcludes, assertOk } from "../src/_assert.ts";

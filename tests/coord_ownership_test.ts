@@ -1,7 +1,9 @@
 /**
- * Regressions from the third hostile review of coord (docs/reviews/coord-3), findings 3, 4
- * and 5: the ownership rule. Each test names the attack it closes; every attack uses
- * branch names only (what `git branch` lists), never another lane's commit id.
+ * The ownership rule: a lane owns only the commits it made. A pull's arguments, a commit
+ * re-created bit for bit, a creation entry written long after its commit, a commit its HEAD
+ * has already been at, and an amend of a commit it may not inspect own nothing. Each test
+ * names the attack it closes; every attack uses branch names only (what `git branch` lists),
+ * never another lane's commit id.
  *
  * @module
  */

@@ -1,7 +1,7 @@
 /**
- * Regressions from the third hostile review of coord (docs/reviews/coord-3), findings 1
- * and 2: a file planted at a high slot costs readers and senders nothing, and every line a
- * person sees of a lane's text stays inside its frame, whatever the terminal's width.
+ * A file planted at a high slot costs readers and senders nothing (no record beyond a
+ * missing one is read, and a wait stops reading at its deadline), and every line a person
+ * sees of a lane's text stays inside its frame, whatever the terminal's width.
  *
  * @module
  */

@@ -1,6 +1,9 @@
 /**
- * Review gate-8 (docs/reviews/gate-8): the index and HEAD rules of gate-6 and gate-7, made
- * to hide a change or to confirm a claim no file shows.
+ * What a child commits cannot hide a change or confirm a claim no file shows: a deletion
+ * committed while the file stays, carriage returns committed under a planted or the spawn's
+ * own text attribute, a branch reset onto another, a commit left on the snapshot's branch
+ * while HEAD is detached elsewhere (found even when a tag has the branch's name). Committing,
+ * amending or staging the parent's own edit is no change.
  */
 import { join } from "node:path";
 import { assertEquals } from "../src/_assert.ts";

@@ -1,9 +1,9 @@
 /**
- * Review gate-9 (docs/reviews/gate-9), findings 1 and 3: a checkout's conversion (CRLF, an
- * encoding, a filter, `ident`) makes an untouched file's bytes differ from its blob, and a
- * child that turns the conversion off, or plants one, changes no file. gate takes git's
- * reading of such a file only under the spawn's conversion settings; otherwise it cannot
- * tell, and says so: such a claim is never confirmed and such evidence never verified.
+ * A checkout's conversion (CRLF, an encoding, a filter, `ident`) makes an untouched file's
+ * bytes differ from its blob, and a child that turns the conversion off, or plants one,
+ * changes no file. gate takes git's reading of such a file only under the spawn's conversion
+ * settings; otherwise it cannot tell, and says so: such a claim is never confirmed and such
+ * evidence never verified.
  */
 import { join } from "node:path";
 import { assertEquals } from "../src/_assert.ts";
@@ -203,7 +203,8 @@ Deno.test("under an ident attribute the spawn had, an edit inside $Id: … $ is 
   });
 });
 
-// Review gate-10 (docs/reviews/gate-10): a hostile review of the fix above.
+// Conversion settings changed where the checks above did not look: in the worktree only,
+// before the spawn, with no home to expand ~ in, or where nothing converted.
 
 Deno.test("a .gitattributes deleted from the worktree only leaves an untouched CRLF file unconfirmed", async () => {
   await inChild(async (repo) => {
@@ -316,7 +317,8 @@ Deno.test("a CRLF rewrite of an ident file where nothing converts line ends is l
   });
 });
 
-// Review gate-11: a second hostile review, of gate-10's fixes.
+// Stat data git trusts, an ident file's CRLF, the older crlf attribute, text=auto,
+// core.autocrlf=input and an encoding the child drops.
 
 /** A CRLF checkout of b.ts that git trusts by stat data, then `core.autocrlf` turned off. */
 async function staleCrlf(repo: string): Promise<void> {
@@ -439,7 +441,8 @@ Deno.test("an encoding the child drops, in .gitattributes or in the worktree onl
   }
 });
 
-// Review gate-12: a third hostile review.
+// The blob's own bytes over a checkout, clean filters in file evidence, and blobs written
+// as they are.
 
 Deno.test("the blob's own bytes written over a UTF-16 checkout are listed", async () => {
   await inChild(async (repo) => {
@@ -492,7 +495,7 @@ Deno.test("under text=auto a blob that looks binary is written as it is, so a CR
   });
 });
 
-// An honest-flow review (helper) of the above.
+// Honest flows the checks above must not stop.
 
 Deno.test("a parent's uncommitted .gitattributes that the child stages with git add -A keeps its edits confirmed", async () => {
   await inChild(async (repo) => {

@@ -1,9 +1,9 @@
 /**
- * Review verify-2, finding F3, through the real binaries: a commit made between gate's
- * reading of HEAD and its `git status` (a git shim commits right after gate's first HEAD
- * read, as a sibling or a job the child left running could) would pair the old HEAD's tree
- * with a status taken after the commit, and an unclaimed deletion it committed was seen
- * nowhere: gate accepted. HEAD is now read again after status; a move is exit 3.
+ * A commit made between gate's reading of HEAD and its `git status` (a git shim commits
+ * right after gate's first HEAD read, as a sibling or a job the child left running could)
+ * would pair the old HEAD's tree with a status taken after the commit, and an unclaimed
+ * deletion it committed would be seen nowhere. gate reads HEAD again after status: a move is
+ * exit 3, never a verdict. Through the real binaries.
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";

@@ -1,6 +1,10 @@
 /**
- * Review gate-7 (docs/reviews/gate-7): what a child could leave where no file shows it, and
- * what made gate misread honest or hostile states, after the gate-6 fixes.
+ * A change that only the index or HEAD holds, where no file shows it, is observed by `gate
+ * --since`: a committed change whose file is put back, a type or exec bit only the index
+ * has, a repository or directory link under a name no index holds, an edit status is made
+ * to compare through `ident`. And what no child did is no change: a staged entry outside
+ * the sparse cone at spawn, a HEAD moved onto another branch; claims nested a thousand deep
+ * stop gate with one line.
  */
 import { join } from "node:path";
 import { assertEquals } from "../src/_assert.ts";

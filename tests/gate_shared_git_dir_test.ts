@@ -1,8 +1,10 @@
 /**
- * Regressions of the second hostile review of `gate` (/tmp/review-gate-2, copied to the
- * brief): a child with git, the same object store and the same git directory must not make
- * an untouched file read as changed, and must not stop the gate from judging. Every test
- * runs the real binaries under `--allow-run=git` only in a throwaway repository.
+ * A child with git, the same object store and the same git directory can neither make an
+ * untouched file read as changed nor stop gate from judging: line-end and mode settings,
+ * attributes and excludes in the git directory, grafts and a shallow file, refs in the
+ * anchor namespace, special files, deep nesting and a private index it cannot predict are
+ * each met. Every test runs the real binaries under `--allow-run=git` only in a throwaway
+ * repository.
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";

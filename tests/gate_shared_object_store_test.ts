@@ -1,7 +1,10 @@
 /**
- * Regressions of the first hostile review of `gate` (../shared/reviews/gate-1): a lazy or
- * lying child with git and the same object store must not get `accept`. Every test runs
- * the real binaries under `--allow-run=git` only in a throwaway repository.
+ * A lazy or lying child with git and the parent's object store gets no `accept`: replace
+ * refs and planted or rewritten objects decide nothing (everything read must hash to its
+ * id), moving HEAD, the branch or the index changes no file, evidence already true at spawn
+ * is `preexisting`, the snapshot outlives `git gc` until `--done` releases it, a JSON key
+ * given twice is a schema violation, and a submodule's further commit is observed. Every
+ * test runs the real binaries under `--allow-run=git` only in a throwaway repository.
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";

@@ -1,6 +1,7 @@
 /**
- * Review gate-3 (`docs/reviews/gate-3/`): `gate --since` observes the tree only after the
- * child's result has ended on stdin, and a usage error runs no git.
+ * `gate --since` observes the tree only after the child's result has ended on stdin (a child
+ * still at work while its result is piped is observed as it ends), and a usage error,
+ * `--help` and `--version` run no git.
  */
 import { join } from "node:path";
 import { assertEquals, assertOk } from "../src/_assert.ts";

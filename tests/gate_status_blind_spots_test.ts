@@ -1,6 +1,10 @@
 /**
- * Review gate-6 (docs/reviews/gate-6): more ways a child could make `gate --since` miss a
- * change, each closed, and an honest state that made both sides stop.
+ * What `git status` can be made blind to is still observed by `gate --since`: a forged
+ * untracked cache, names no index can hold (`.GIT`), a new repository under
+ * `core.ignorecase` or outside the sparse-checkout patterns, an edit inside `$Id: … $` under
+ * a planted `ident`, a blob staged with the worktree put back. And two honest states that
+ * made gate stop no longer do: a directory replaced by a file, and the files outside a
+ * sparse cone.
  */
 import { join } from "node:path";
 import { assertEquals } from "../src/_assert.ts";
@@ -149,7 +153,7 @@ Deno.test("an edit inside $Id: … $ under a planted ident attribute is observed
       ["--since", since],
     );
     // The planted attribute is a conversion setting that changed since spawn: gate can no
-    // longer tell a checkout's bytes from an edit, so neither claim is confirmed (review gate-9).
+    // longer tell a checkout's bytes from an edit, so neither claim is confirmed (tests/gate_conversions_test.ts).
     assertEquals(r.report?.changes?.confirmed, [], r.stderr);
     assertEquals(r.report?.changes?.claimed_unobserved, ["a.ts", "b.ts"], r.stderr);
     assertEquals(r.report?.reasons.some((x: string) => x.startsWith("Cannot tell whether")), true);

@@ -1,8 +1,8 @@
 /**
- * Review worktree-9, finding 2, through the real binaries: a land whose checkout fails after
- * deleting a landing path (a git shim plays git dying half-way, as a raced smudge filter made
- * it) names that path, with the tree that holds it as before the land, whether or not the
- * checkout wrote other paths; nothing is undone over a path in that third state.
+ * A land whose checkout fails after deleting a landing path (a git shim plays git dying
+ * half-way, as a raced smudge filter made it) names that path, with the tree that holds it
+ * as before the land, whether or not the checkout wrote other paths; nothing is undone over
+ * a path in that third state. Through the real binaries.
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";

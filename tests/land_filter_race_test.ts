@@ -1,14 +1,14 @@
 /**
- * Review worktree-6 (a filter the shared `.git` names, raced or planted), through the real
- * binaries (`--allow-run=git` only), each in a throwaway repository.
+ * A filter the shared `.git` names, raced or planted, never decides what lands or what gate
+ * reads, through the real binaries (`--allow-run=git` only), each in a throwaway repository.
  *
- * - finding 1 (a): a `filter` attribute at a landing path never runs its driver: the name
- *   is pinned to none and the raw bytes land (the parent's own committed `filter=lfs`
- *   included); a name that cannot be pinned (`x=y`) is refused, exit 3, nothing lands.
- * - finding 1 (b): bytes the checkout wrote that are not the merged tree's are caught after
- *   it (exit 3 naming the path; no record, the child stays). The rewrite is made
- *   deterministic by a git shim that appends a byte after the land's `read-tree -m -u`.
- * - finding 2: in shared mode, a planted clean filter cannot prove a changed file unchanged.
+ * - a `filter` attribute at a landing path never runs its driver: the name is pinned to none
+ *   and the raw bytes land (the parent's own committed `filter=lfs` included); a name that
+ *   cannot be pinned (`x=y`) is refused, exit 3, nothing lands.
+ * - bytes the checkout wrote that are not the merged tree's are caught after it (exit 3
+ *   naming the path; no record, the child stays). The rewrite is made deterministic by a git
+ *   shim that appends a byte after the land's `read-tree -m -u`.
+ * - in shared mode, a planted clean filter cannot prove a changed file unchanged.
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
@@ -113,7 +113,7 @@ Deno.test("bytes the checkout wrote that are not the merged tree's: exit 3 namin
     assertIncludes(r.stderr, "f.txt");
     assertIncludes(r.stderr, "not the tree gate checked");
     assertEquals(r.stdout.includes("landed"), false, r.stdout);
-    assertEquals(await text(f.parent, "f.txt"), TEN); // undone since review worktree-7
+    assertEquals(await text(f.parent, "f.txt"), TEN); // undone (tests/land_readback_undo_test.ts)
     assertEquals(await exists(child), true, "the child was removed");
   } finally {
     await Deno.remove(shim.dir, { recursive: true }).catch(() => {});

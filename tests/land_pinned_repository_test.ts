@@ -1,19 +1,18 @@
 /**
- * Review worktree-7, observations 1 and 3: the land's git calls cannot be moved to another
- * work tree or repository by what a child writes into the shared `.git` (a `core.worktree`
- * in the config, a `commondir` file in the parent's git dir), through the real binaries.
- * Each race is a git shim that plants the attack when one exact call of the land starts or
- * ends (tests/_land_race_fixture.ts), so it is won every time.
+ * The land's git calls cannot be moved to another work tree or repository by what a child
+ * writes into the shared `.git` (a `core.worktree` in the config, a `commondir` file in the
+ * parent's git dir), through the real binaries. Each race is a git shim that plants the
+ * attack when one exact call of the land starts or ends (tests/_land_race_fixture.ts), so it
+ * is won every time.
  *
- * - observation 1 (a): a `core.worktree` written as the checkout starts: the files land in
- *   the parent (never the decoy), and the run ends exit 3 saying what git now finds.
- * - observation 1 (b): a link turned into a plain file after the checkout, with a decoy
- *   work tree holding the link: the read-back reads the parent's file, exit 3, undone.
- * - observation 3 (a): a `commondir` file in the parent's git dir before the run: refused.
- * - observation 3 (b): one written during the run, before the checkout: refused, nothing
- *   landed.
+ * - a `core.worktree` written as the checkout starts: the files land in the parent (never
+ *   the decoy), and the run ends exit 3 saying what git now finds.
+ * - a link turned into a plain file after the checkout, with a decoy work tree holding the
+ *   link: the read-back reads the parent's file, exit 3, undone.
+ * - a `commondir` file in the parent's git dir before the run: refused.
+ * - one written during the run, before the checkout: refused, nothing landed.
  * - a parent that is itself a linked worktree still lands (no false halt), and its own
- *   admin dir's `commondir` rewritten during the run is caught as 3 (b) is.
+ *   admin dir's `commondir` rewritten during the run is caught the same way.
  * - the same pins in shared mode (`gate --since`: a `core.worktree` planted by the agent)
  *   and in a spawn (a `commondir` file in the parent's git dir).
  */

@@ -1,8 +1,7 @@
 /**
- * Review worktree-7, observation 4: a land whose read-back finds bytes that are not the
- * merged tree's is undone, through the real binaries. The conversion is raced in by a git
- * shim that writes `f.txt eol=crlf` into `info/attributes` as the land's checkout starts
- * (what a child's watcher does, every time).
+ * A land whose read-back finds bytes that are not the merged tree's is undone, through the
+ * real binaries. The conversion is raced in by a git shim that writes `f.txt eol=crlf` into
+ * `info/attributes` as the land's checkout starts (what a child's watcher does, every time).
  *
  * - the attribute erased after the checkout: every landed path is put back as it was
  *   (a changed file's bytes, a new file removed), exit 3 says so; with `--keep` no record

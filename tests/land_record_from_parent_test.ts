@@ -1,12 +1,13 @@
 /**
- * Review worktree-3, findings 1 and 8, through the real binaries (`--allow-run=git` only):
+ * A land record is taken only from the parent, through the real binaries (`--allow-run=git`
+ * only):
  *
- * - finding 1: refs are shared, so a sibling can write a child's land record. A record is
- *   now taken only from the parent (`--landed ID`, the id a kept land prints), read back as
- *   the exact record of that child on that seed; a record in refs holds nothing back.
- * - finding 8: after `--keep`, a path the child has not changed since the record keeps the
- *   parent's version (the parent may have taken the landed line out again); only what the
- *   child changed since lands.
+ * - refs are shared, so a sibling can write a child's land record. A record is taken only
+ *   from the parent (`--landed ID`, the id a kept land prints), read back as the exact
+ *   record of that child on that seed; a record in refs holds nothing back.
+ * - after `--keep`, a path the child has not changed since the record keeps the parent's
+ *   version (the parent may have taken the landed line out again); only what the child
+ *   changed since lands.
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";

@@ -1,19 +1,19 @@
 /**
- * Review worktree-4 (the land record taken back as `--landed ID`), through the real
- * binaries (`--allow-run=git` only). The child is untrusted and writes the shared `.git`:
+ * The land record taken back as `--landed ID` cannot be steered by the child, through the
+ * real binaries (`--allow-run=git` only). The child is untrusted and writes the shared `.git`:
  *
- * - finding 1: the land's merge base cannot be chosen by the child: not with a graft file,
- *   a shallow file, nor an object planted under a predicted commit id.
- * - finding 2: a land record deleted or altered since the kept land stops the next land
- *   with one line naming it so (exit 3, nothing landed); a record id cannot be known in
- *   advance, so a child cannot plant an object under it.
- * - finding 3: a path from the child's tree never starts a line of the report, not even for
- *   a reader that breaks lines at NEL (U+0085) as Python's `str.splitlines` does.
- * - findings 4 and 5: with `--landed` the round is what the child changed since the record
- *   (an undo or a rename since included): it lands, claims and file evidence are judged
- *   against it, paths already landed are named as such, and an idle child re-sending its
- *   first report is rejected as no new change.
- * - finding 6: a land with nothing new to write says why.
+ * - the land's merge base cannot be chosen by the child: not with a graft file, a shallow
+ *   file, nor an object planted under a predicted commit id.
+ * - a land record deleted or altered since the kept land stops the next land with one line
+ *   naming it so (exit 3, nothing landed); a record id cannot be known in advance, so a
+ *   child cannot plant an object under it.
+ * - a path from the child's tree never starts a line of the report, not even for a reader
+ *   that breaks lines at NEL (U+0085) as Python's `str.splitlines` does.
+ * - with `--landed` the round is what the child changed since the record (an undo or a
+ *   rename since included): it lands, claims and file evidence are judged against it, paths
+ *   already landed are named as such, and an idle child re-sending its first report is
+ *   rejected as no new change.
+ * - a land with nothing new to write says why.
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";

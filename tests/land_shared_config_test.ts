@@ -1,16 +1,16 @@
 /**
- * Review worktree-5 (what the shared `.git` makes the land do), through the real binaries
+ * What the shared `.git` holds never decides the land or a spawn, through the real binaries
  * (`--allow-run=git` only). The child is untrusted and writes the shared `.git`: its config,
- * `info/attributes`, `info/sparse-checkout` and `hooks/`. Each test builds the attack as the
- * review's script does, in a throwaway repository.
+ * `info/attributes`, `info/sparse-checkout` and `hooks/`. Each test builds the attack in a
+ * throwaway repository.
  *
- * - finding 1: a merge driver or merge attribute never decides the land: refused, exit 3,
- *   nothing landed, and the driver never runs.
- * - finding 2: sparse checkout from the shared config deletes nothing.
- * - finding 3: a filter from the shared `.git` never runs in the land or a spawn, and the
- *   raw bytes gate checked land; an attribute that rewrites bytes on checkout (`eol=crlf`)
- *   is refused, from the shared `.git` or from the merged tree's own `.gitattributes`.
- * - finding 4: no hook runs in the land's clean-up or in a spawn.
+ * - a merge driver or merge attribute never decides the land: refused, exit 3, nothing
+ *   landed, and the driver never runs.
+ * - sparse checkout from the shared config deletes nothing.
+ * - a filter from the shared `.git` never runs in the land or a spawn, and the raw bytes
+ *   gate checked land; an attribute that rewrites bytes on checkout (`eol=crlf`) is refused,
+ *   from the shared `.git` or from the merged tree's own `.gitattributes`.
+ * - no hook runs in the land's clean-up or in a spawn.
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
@@ -108,7 +108,7 @@ Deno.test("sparse checkout in the shared config deletes none of the parent's fil
   }
 });
 
-// A filter at a landing path is refused since review worktree-6 (tests/land_filter_race_test.ts);
+// A filter at a landing path is refused (tests/land_filter_race_test.ts);
 // here the filter covers the paths that do not land, which the refresh still reads.
 Deno.test("a filter from the shared .git never runs in the land; the raw bytes land", async () => {
   const f = await family();
@@ -192,7 +192,7 @@ Deno.test("eol=crlf in the child's own .gitattributes is refused before anything
   }
 });
 
-// Since review worktree-6 a filter at a landing path is refused, the parent's own included
+// A filter at a landing path is refused, the parent's own included
 // (tests/land_filter_race_test.ts); one at a path that does not land is harmless.
 Deno.test("the parent's own text=auto and filter attributes land the raw bytes", async () => {
   const f = await committedFamily({

@@ -1,18 +1,19 @@
 /**
- * Review worktree-8, findings 1, 2 and 4 and two observations, through the real binaries:
+ * A land never overwrites a submodule or embedded repository, and says every failure after
+ * its checkout as a land that wrote files, through the real binaries:
  *
- * - finding 1: a landing path that is a gitlink in the parent (an embedded repository, a
- *   submodule) replaced by the child with a file or a link is refused, exit 1, nothing
- *   written: the nested repository (its `.git`, a commit found only there, an uncommitted
- *   edit, an untracked file) and the parent's own uncommitted work are intact;
- * - finding 2: a child that removes a submodule gets the same clear refusal (not "a filter
- *   or conversion ran"), and a child that changes other files beside a submodule lands;
- * - finding 4: a git failure after the checkout (a config line broken by a git shim at one
- *   exact call, as a child's watcher would) is said as a land that wrote files: undone when
- *   git runs again, named with the tree and a recipe that works when it does not; a
- *   checkout that fails after writing is undone too;
- * - observation 4: a repository moved during the clean-up is never reported as removed or
- *   anchored.
+ * - a landing path that is a gitlink in the parent (an embedded repository, a submodule)
+ *   replaced by the child with a file or a link is refused, exit 1, nothing written: the
+ *   nested repository (its `.git`, a commit found only there, an uncommitted edit, an
+ *   untracked file) and the parent's own uncommitted work are intact;
+ * - a child that removes a submodule gets the same clear refusal (not "a filter or
+ *   conversion ran"), and a child that changes other files beside a submodule lands;
+ * - a git failure after the checkout (a config line broken by a git shim at one exact call,
+ *   as a child's watcher would) is said as a land that wrote files: undone when git runs
+ *   again, named with the tree and a recipe that works when it does not; a checkout that
+ *   fails after writing is undone too;
+ * - a repository moved during the clean-up is never reported as removed or anchored;
+ * - a scratch index swapped under the undo cannot choose the bytes it writes.
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";

@@ -1,6 +1,5 @@
 /**
- * Review worktree-7, observation 2: a symbolic link lands as a link or not at all, through
- * the real binaries.
+ * A symbolic link lands as a link or not at all, through the real binaries.
  *
  * - a land that writes a link while `core.symlinks` is false (git would write a plain file
  *   holding the target) is refused: exit 3, nothing landed;
@@ -8,8 +7,8 @@
  *   reach it (pinned to the value read): the link lands as a link;
  * - with `core.symlinks` false, a land without links still lands (no false halt).
  *
- * A type changed after the checkout is caught by the read-back (tests/land_pinned_repository_test.ts,
- * observation 1 (b)).
+ * A type changed after the checkout is caught by the read-back
+ * (tests/land_pinned_repository_test.ts, "a link checked out as a file is caught").
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";

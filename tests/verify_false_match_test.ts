@@ -1,7 +1,10 @@
 /**
- * Regressions for the first hostile review of `verify` (`reviews/verify-1`): each test
- * states the false match (or wrong path) the reviewer found and shows it no longer
- * happens, through the real entry points on real throwaway repositories.
+ * verify never gives a false match (or takes the wrong path) for a state the handshake did
+ * not see: `GIT_DIR`/`GIT_WORK_TREE`/`GIT_INDEX_FILE` pointing elsewhere, a path or branch
+ * that differs by a space, a ref that makes HEAD ambiguous, HEAD moving while status runs,
+ * `/proc/self/cwd` as the parent's directory, a task quoting another block. Each test states
+ * the false match and shows it does not happen, through the real entry points on real
+ * throwaway repositories.
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
@@ -422,7 +425,7 @@ Deno.test("re-wrapping a wrapped prompt puts the new block first and verify read
   }
 });
 
-// minor findings -----------------------------------------------------------------------
+// usage and formats -----------------------------------------------------------------------
 
 Deno.test("wrap --count N without --json is a usage error; with --json each prompt stands alone", async () => {
   const repo = await makeRepo();

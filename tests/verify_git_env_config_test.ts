@@ -1,14 +1,13 @@
 /**
- * Review verify-2, finding F1, through the real binaries: configuration carried in git's
- * environment (`GIT_CONFIG_COUNT`/`KEY_n`/`VALUE_n`, `GIT_CONFIG_PARAMETERS`,
- * `GIT_CONFIG_GLOBAL`) reached verify's `git status` unseen, so `status.showUntrackedFiles=no`
- * there hid an untracked file the block's clean tree does not have, and verify printed a
- * match. The hostile review of the first fix added an empty `GIT_CONFIG_GLOBAL` (git's trace
- * does not name empty variables) and `GIT_REPLACE_REF_BASE`. Now the probe compares every
- * setting git reads with and without the caller's environment (HOME and XDG_CONFIG_HOME
- * kept), and the variables that change what status reads; when anything differs, status is
- * taken again without the environment, and a different answer is refused (exit 3). Settings
- * that change nothing status prints are no halt.
+ * Configuration carried in git's environment (`GIT_CONFIG_COUNT`/`KEY_n`/`VALUE_n`,
+ * `GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_GLOBAL`, empty or not, `GIT_REPLACE_REF_BASE`,
+ * `GIT_NO_REPLACE_OBJECTS`) never reaches verify's `git status` unseen: set to
+ * `status.showUntrackedFiles=no` it would hide an untracked file the block's clean tree does
+ * not have, and verify would print a match. The probe compares every setting git reads with
+ * and without the caller's environment (HOME and XDG_CONFIG_HOME kept), and the variables
+ * that change what status reads; when anything differs, status is taken again without the
+ * environment, and a different answer is refused (exit 3). Settings that change nothing
+ * status prints are no halt. Through the real binaries.
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
@@ -168,7 +167,7 @@ Deno.test("GIT_REPLACE_REF_BASE naming a look-alike of HEAD that hides a staged 
   }
 });
 
-// Review verify-4 (the hostile review of the second fix): tests for each finding.
+// What else could give HEAD, a setting or a replacement another meaning than the user's.
 
 /** A committed `f` = one, its clean v1 block, then `f` = two staged. */
 async function stagedRepo(): Promise<{ repo: string; block: string }> {

@@ -1,8 +1,10 @@
 /**
- * Second hostile review of `verify` (v1 and exact mode): each finding's regression, through
- * the real entry points under `--allow-run=git`, in real repositories. Races are made
- * deterministic by a `git` shim on PATH that moves the tree at a chosen git call; the
- * assertion is "never a match for a state that never existed".
+ * verify (v1 and exact mode) never gives a match for a state that never existed, through the
+ * real entry points under `--allow-run=git`, in real repositories: a sibling moving the
+ * branch during status, a torn index, configuration that hides a change, a killed capture's
+ * leftovers, git failures, a refused environment, and the layout the v1 and v2 parsers
+ * agree on. Races are made deterministic by a `git` shim on PATH that moves the tree at a
+ * chosen git call.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -190,8 +192,8 @@ for (const c of HIDING) {
         stdin: block,
         ...(c.env ? { env: c.env } : {}),
       });
-      // Configuration in the environment is refused by the capture (exit 3, review verify-2
-      // F1) before the seed is compared, else the seed halts: never a match.
+      // Configuration in the environment is refused by the capture (exit 3,
+      // tests/verify_git_env_config_test.ts) before the seed is compared, else the seed halts: never a match.
       if (r.code === 3) assert.match(r.stdout, /git's environment changes its configuration/);
       else assertEquals(r.code, 1, r.stdout + r.stderr);
     }, { "a.txt": "a\n", "README.md": "# r\n" });

@@ -1,11 +1,12 @@
 /**
- * Review worktree-3, findings 5 and 10, through the real binaries (`--allow-run=git` only):
+ * Whose commit is evidence, and where a spawn's `..` leads, through the real binaries
+ * (`--allow-run=git` only):
  *
- * - finding 5: a commit is the child's evidence only when it is on the child's first-parent
- *   line since the seed, reachable from no ref but the child's own, and its own change
- *   touches only paths the child changed. A sibling's commit brought in by a merge, by a
- *   reset, or found on another branch or worktree HEAD is `preexisting`.
- * - finding 10: spawn resolves DIR's `..` after each step is resolved, never lexically.
+ * - a commit is the child's evidence only when it is on the child's first-parent line since
+ *   the seed, reachable from no ref but the child's own, and its own change touches only
+ *   paths the child changed. A sibling's commit brought in by a merge, by a reset, or found
+ *   on another branch or worktree HEAD is `preexisting`.
+ * - spawn resolves DIR's `..` after each step is resolved, never lexically.
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";

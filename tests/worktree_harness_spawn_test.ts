@@ -1,9 +1,9 @@
 /**
- * Regression tests for findings 11–14 of the worktree-mode review
- * (docs/reviews/worktree-1/): verify's harness form fails closed when the parent's
- * repository cannot be resolved (14), claims are compared with the exact path bytes (11),
- * the working context of a spawned child describes the child's worktree (12), and an
- * intent-to-add entry is carried while a failed spawn leaves nothing behind (13).
+ * Spawned children and the harness form, through the real entry points: verify's harness
+ * form fails closed when the parent's repository cannot be resolved, `gate --worktree`
+ * compares claims with the exact path bytes, the working context of a spawned child
+ * describes the child's worktree, an intent-to-add entry is carried as one, and a failed
+ * spawn leaves nothing behind.
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
@@ -195,7 +195,7 @@ async function seedArgs(seed: string): Promise<string[]> {
 
 async function landResult(parent: string, child: { path: string; seed: string }, files: string[]) {
   // Evidence of the child's own work: the first file it claims (the parent's HEAD would be
-  // preexisting, review worktree-2 finding 2).
+  // preexisting, tests/worktree_evidence_test.ts).
   const text = JSON.stringify({
     ok: true,
     summary: "done",

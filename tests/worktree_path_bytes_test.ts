@@ -1,16 +1,16 @@
 /**
- * Review worktree-3, findings 2, 4, 6 and 11, through the real binaries (`--allow-run=git`
- * only). The shared cause of 2, 4 and 6: a path name that is not UTF-8 was decoded lossily
- * or passed through the command line (where Deno turns its lone surrogate into U+FFFD), so
- * git was asked about, or tether compared, a name that does not exist. Every git path list
- * is now decoded exactly and such a path never goes through argv.
+ * A path name that is not UTF-8 is handled by its exact bytes, through the real binaries
+ * (`--allow-run=git` only). Decoded lossily, or passed through the command line (where Deno
+ * turns its lone surrogate into U+FFFD), such a name would have git asked about, or tether
+ * compare, a name that does not exist; every git path list is decoded exactly and such a
+ * path never goes through argv.
  *
- * - finding 2: an ignored file below a non-UTF-8 directory the child replaces is refused;
- * - finding 4: `gate --since` observes a non-UTF-8 file's change, and confirms its exact claim;
- * - finding 6: the raw capture holds every file (a tracked ignored non-UTF-8 one, a name with
- *   a newline and a non-UTF-8 byte), and a file it cannot hash fails it, never dropped;
- * - finding 11: a claim git would refuse (`../x`, `.GIT/config`, `sub/.git`, a NUL) is a
- *   reason of a reject, exit 1, never "Cannot evaluate".
+ * - an ignored file below a non-UTF-8 directory the child replaces is refused;
+ * - `gate --since` observes a non-UTF-8 file's change, and confirms its exact claim;
+ * - the raw capture holds every file (a tracked ignored non-UTF-8 one, a name with a newline
+ *   and a non-UTF-8 byte), and a file it cannot hash fails it, never dropped;
+ * - a claim git would refuse (`../x`, `.GIT/config`, `sub/.git`, a NUL) is a reason of a
+ *   reject, exit 1, never "Cannot evaluate".
  */
 import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";

@@ -1,8 +1,8 @@
 /**
- * Review worktree-2's open items, through the real entry points (`--allow-run=git` only):
+ * The spawn ref and the land record, through the real entry points (`--allow-run=git` only):
  *
- * - finding 4: a sibling deletes a child's spawn ref; the child is still judged and landed
- *   (a missing ref is not a forged one), and the seed compared stays the parent's `--seed`;
+ * - a sibling deletes a child's spawn ref; the child is still judged and landed (a missing
+ *   ref is not a forged one), and the seed compared stays the parent's `--seed`;
  * - a directory/file conflict is reported at its real path, as a conflict of file types;
  * - `--worktree` through a link to the parent's tree is refused up front, clearly;
  * - after `--land --keep`, a later land of the same child given the record's id

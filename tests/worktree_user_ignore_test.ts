@@ -1,15 +1,14 @@
 /**
- * Review worktree-8, finding 3 and the observation "`ignoredInTheWay` is a check before
- * use", through the real binaries: what is ignored is not decided by settings a child can
- * write.
+ * What is ignored is not decided by settings a child can write, and the check that an
+ * ignored file is in the way is not a check before use, through the real binaries.
  *
  * - a child that writes `core.excludesFile=/dev/null` into the shared config, or a
  *   `!.env.local` line into `<common>/info/exclude`, cannot get the user's globally ignored
  *   secret into the next spawn: the spawn (and the harness form) is refused in one line,
  *   no worktree is made, and the secret's bytes never reach the shared object store;
- * - the user's ignore file is found as git finds it, from the global configuration or its
- *   default (`$XDG_CONFIG_HOME/git/ignore`, `$HOME/.config/git/ignore`), never from the
- *   repository's;
+ * - the user's ignore file is found as git finds it, from the global configuration (an
+ *   `includeIf "gitdir:"` section included) or its default (`$XDG_CONFIG_HOME/git/ignore`,
+ *   `$HOME/.config/git/ignore`), never from the repository's;
  * - a child that un-ignores the secret in its own `.gitignore` and plants either setting
  *   cannot land over the parent's secret: refused, `ignored`, nothing landed; nor when it
  *   toggles the `!` line on for the land's check and off for its checkout;
@@ -65,7 +64,7 @@ async function fam(
     await Deno.writeTextFile(join(home, "my-ignore"), patterns);
     await Deno.writeTextFile(join(home, ".gitconfig"), "[core]\n\texcludesFile = ~/my-ignore\n");
   } else {
-    // Set only for repositories under the parent's directory (review worktree-9, finding 1),
+    // Set only for repositories under the parent's directory,
     // beside a default ignore file that git does not read there.
     env.XDG_CONFIG_HOME = "";
     await Deno.writeTextFile(join(home, "work-ignore"), patterns);
