@@ -1,13 +1,14 @@
 /**
- * Mutation tests for the guards added for the fourth hostile review of coord: each disables
- * one guard (the line carrying its `GUARD:` marker) in a copy of the code and shows that its
- * regression test then fails, while the unmutated copy passes.
+ * Mutation tests for the guards of acknowledgements, display and amend ownership: each
+ * disables one guard (the line carrying its `GUARD:` marker) in a copy of the code and shows
+ * that its test in tests/coord_acks_and_display_test.ts then fails, while the unmutated copy
+ * passes.
  *
  * @module
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
-const REVIEW_TESTS = "tests/coord_acks_and_display_test.ts";
+const TESTS = "tests/coord_acks_and_display_test.ts";
 
 const CASES: GuardCase[] = [
   {
@@ -17,7 +18,7 @@ const CASES: GuardCase[] = [
       find: "if (!counts(messageId, lane)) continue; // GUARD:ack-by-recipient",
       replace: "",
     }],
-    file: REVIEW_TESTS,
+    file: TESTS,
     filter: "no recipient is ignored unread",
   },
   {
@@ -27,7 +28,7 @@ const CASES: GuardCase[] = [
       find: "const file = readRecordFile(join(dir, entry.name), MAX_ACK_BYTES); // GUARD:ack-size",
       replace: "const file = readRecordFile(join(dir, entry.name));",
     }],
-    file: REVIEW_TESTS,
+    file: TESTS,
     filter: "no recipient is ignored unread",
   },
   {
@@ -37,7 +38,7 @@ const CASES: GuardCase[] = [
       find: "if (clock() > stopAt) throw new ReadingStopped(); // GUARD:acks-stop-reading",
       replace: "",
     }],
-    file: REVIEW_TESTS,
+    file: TESTS,
     filter: "stops at the reader's limit",
   },
   {
@@ -48,7 +49,7 @@ const CASES: GuardCase[] = [
         "const found = await inbox(session, workItem, true, slots, stopAt, clock); // GUARD:wait-stop-acks",
       replace: "const found = await inbox(session, workItem, true, slots);",
     }],
-    file: REVIEW_TESTS,
+    file: TESTS,
     filter: "bounds its reading of acknowledgements",
   },
   {
@@ -59,7 +60,7 @@ const CASES: GuardCase[] = [
         "if (presentsEmoji(c) && last.width >= 0 && !last.presented) { // GUARD:emoji-presentation",
       replace: "if (false) {",
     }],
-    file: REVIEW_TESTS,
+    file: TESTS,
     filter: "emoji presentation counts two columns",
   },
   {
@@ -70,7 +71,7 @@ const CASES: GuardCase[] = [
         'const escaped = m.subject.replace(/[\\\\"]/g, "\\\\$&"); // GUARD:quote-action-subject',
       replace: "const escaped = m.subject;",
     }],
-    file: REVIEW_TESTS,
+    file: TESTS,
     filter: "is quoted, its quotes escaped",
   },
   {
@@ -81,7 +82,7 @@ const CASES: GuardCase[] = [
         "if (amend && oldValue(files.get(name), n, entry.commit) !== before?.commit) continue; // GUARD:amend-old-value",
       replace: "",
     }],
-    file: REVIEW_TESTS,
+    file: TESTS,
     filter: "reflog did not see owns nothing",
   },
   {
@@ -91,15 +92,15 @@ const CASES: GuardCase[] = [
       find: "return text.replace(JSON_UNSAFE, escape); // GUARD:json-escape",
       replace: "return text;",
     }],
-    file: REVIEW_TESTS,
+    file: TESTS,
     filter: "--json writes C1 controls",
   },
 ];
 
-Deno.test("mutation: disabling each coord review 4 guard makes its regression test fail", async (t) => {
+Deno.test("mutation: disabling each guard of acknowledgements and display makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 
-Deno.test("mutation: the unmutated copy passes every coord review 4 regression", async () => {
+Deno.test("mutation: the unmutated copy passes every test of acknowledgements and display", async () => {
   await assertControlPasses(CASES);
 });

@@ -1,8 +1,7 @@
 /**
- * Mutation tests for the guards added after the second hostile review of coord: each
- * disables one guard (the line carrying its `GUARD:` marker) in a copy of the code and
- * shows that its regression test in tests/coord_lane_attacks_test.ts then fails, while the
- * unmutated copy passes.
+ * Mutation tests for the guards against a hostile lane's attacks on coord: each disables one
+ * guard (the line carrying its `GUARD:` marker) in a copy of the code and shows that its
+ * test in tests/coord_lane_attacks_test.ts then fails, while the unmutated copy passes.
  *
  * @module
  */
@@ -108,10 +107,10 @@ const GUARDS: Omit<GuardCase, "file">[] = [
 
 const CASES: GuardCase[] = GUARDS.map((g) => ({ ...g, file: FILE }));
 
-Deno.test("mutation: disabling each coord review 2 guard makes its regression test fail", async (t) => {
+Deno.test("mutation: disabling each guard against a lane's attacks makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 
-Deno.test("mutation: the unmutated copy passes every coord review 2 regression", async () => {
+Deno.test("mutation: the unmutated copy passes every test of a lane's attacks", async () => {
   await assertControlPasses(CASES);
 });

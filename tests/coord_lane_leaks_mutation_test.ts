@@ -1,7 +1,7 @@
 /**
- * Mutation tests for the guards added after the hostile review of coord: each disables one
- * guard in a copy of the code and shows that its regression test then fails, while the
- * unmutated copy passes.
+ * Mutation tests for the guards that keep a lane's work from leaking to lanes that may not
+ * see it: each disables one guard in a copy of the code and shows that its test in
+ * tests/coord_lane_leaks_test.ts then fails, while the unmutated copy passes.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
@@ -78,10 +78,10 @@ const GUARDS: Omit<GuardCase, "file">[] = [
 
 const CASES: GuardCase[] = GUARDS.map((g) => ({ ...g, file: FILE }));
 
-Deno.test("mutation: disabling each coord review guard makes its regression test fail", async (t) => {
+Deno.test("mutation: disabling each guard against a lane's leaks makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 
-Deno.test("mutation: the unmutated copy passes every coord review regression", async () => {
+Deno.test("mutation: the unmutated copy passes every test of a lane's leaks", async () => {
   await assertControlPasses(CASES);
 });

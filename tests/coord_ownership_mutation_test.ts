@@ -1,7 +1,6 @@
 /**
- * Mutation tests for the ownership guards added after the third hostile review of coord
- * (findings 3, 4 and 5): each disables one guard (the line carrying its `GUARD:` marker)
- * in a copy of the code and shows that its regression test in
+ * Mutation tests for the guards of the ownership rule: each disables one guard (the line
+ * carrying its `GUARD:` marker) in a copy of the code and shows that its test in
  * tests/coord_ownership_test.ts then fails, while the unmutated copy passes.
  *
  * @module
@@ -65,10 +64,10 @@ const GUARDS: Omit<GuardCase, "file">[] = [
 
 const CASES: GuardCase[] = GUARDS.map((g) => ({ ...g, file: FILE }));
 
-Deno.test("coord review 3 ownership guards: the unmutated copy passes every guard's test", async () => {
+Deno.test("ownership guards: the unmutated copy passes every guard's test", async () => {
   await assertControlPasses(CASES);
 });
 
-Deno.test("coord review 3 ownership guards: disabling any one of them fails its test", async (t) => {
+Deno.test("ownership guards: disabling any one of them fails its test", async (t) => {
   await assertEachMutantFails(t, CASES);
 });

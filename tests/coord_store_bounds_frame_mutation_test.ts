@@ -1,14 +1,15 @@
 /**
- * Mutation tests for the guards added for findings 1 and 2 of the third hostile review of
- * coord: each disables one guard (the line carrying its `GUARD:` marker) in a copy of the
- * code and shows that its regression test then fails, while the unmutated copy passes.
+ * Mutation tests for the guards that bound what a planted slot costs and keep a lane's text
+ * inside its frame: each disables one guard (the line carrying its `GUARD:` marker) in a
+ * copy of the code and shows that its test in tests/coord_store_bounds_frame_test.ts then
+ * fails, while the unmutated copy passes.
  *
  * @module
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
 const STORE_TESTS = "tests/coord_store_test.ts";
-const REVIEW_TESTS = "tests/coord_store_bounds_frame_test.ts";
+const TESTS = "tests/coord_store_bounds_frame_test.ts";
 
 const CASES: GuardCase[] = [
   {
@@ -59,7 +60,7 @@ const CASES: GuardCase[] = [
       find: "if (clock() > stopAt) throw new ReadingStopped(); // GUARD:wait-stop-reading",
       replace: "",
     }],
-    file: REVIEW_TESTS,
+    file: TESTS,
     filter: "a wait stops reading",
   },
   {
@@ -69,7 +70,7 @@ const CASES: GuardCase[] = [
       find: "if (advance(cell, column) > limit && current.length > 0) { // GUARD:wrap-long-line",
       replace: "if (false) {",
     }],
-    file: REVIEW_TESTS,
+    file: TESTS,
     filter: "wraps inside the frame",
   },
   {
@@ -80,7 +81,7 @@ const CASES: GuardCase[] = [
         'return [head, ...rest.map((l) => `${CONTINUATION}${l}`)].join("\\n"); // GUARD:fold-continuation',
       replace: 'return [head, ...rest].join("\\n");',
     }],
-    file: REVIEW_TESTS,
+    file: TESTS,
     filter: "folded in read headers",
   },
   {
@@ -90,7 +91,7 @@ const CASES: GuardCase[] = [
       find: "return `${kept}${CUT_MARK}`; // GUARD:cut-one-line",
       replace: "return escapeLine(line);",
     }],
-    file: REVIEW_TESTS,
+    file: TESTS,
     filter: "folded in read headers",
   },
   {
@@ -100,7 +101,7 @@ const CASES: GuardCase[] = [
       find: "return `${cutLine(row, LINE_COLUMNS)}\\n`; // GUARD:cut-inbox-row",
       replace: "return `${cutLine(row, 100_000)}\\n`;",
     }],
-    file: REVIEW_TESTS,
+    file: TESTS,
     filter: "folded in read headers",
   },
   {
@@ -110,7 +111,7 @@ const CASES: GuardCase[] = [
       find: "const subject = cutLine(escaped, ACTION_SUBJECT_COLUMNS); // GUARD:cut-action-subject",
       replace: "const subject = escaped;",
     }],
-    file: REVIEW_TESTS,
+    file: TESTS,
     filter: "folded in read headers",
   },
   {
@@ -120,7 +121,7 @@ const CASES: GuardCase[] = [
       find: 'return lines.map(foldLine).join("\\n") + "\\n"; // GUARD:fold-status',
       replace: 'return lines.join("\\n") + "\\n";',
     }],
-    file: REVIEW_TESTS,
+    file: TESTS,
     filter: "folded in read headers",
   },
   {
@@ -131,15 +132,15 @@ const CASES: GuardCase[] = [
         "return new StoreError(cutLine(`Message ${textId} is corrupt: ${reason}`, width)); // GUARD:cut-error",
       replace: "return new StoreError(`Message ${textId} is corrupt: ${reason}`);",
     }],
-    file: REVIEW_TESTS,
+    file: TESTS,
     filter: "one line that fits",
   },
 ];
 
-Deno.test("mutation: disabling each coord review 3 store or frame guard makes its regression test fail", async (t) => {
+Deno.test("mutation: disabling each store-bound or frame guard makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 
-Deno.test("mutation: the unmutated copy passes every coord review 3 store and frame regression", async () => {
+Deno.test("mutation: the unmutated copy passes every test of the store's bounds and the frame", async () => {
   await assertControlPasses(CASES);
 });

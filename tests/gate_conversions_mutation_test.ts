@@ -1,6 +1,7 @@
 /**
- * Mutation tests for the guards of review gate-9 (docs/reviews/gate-9): with each disabled
- * in a copy of the code, a test in `tests/gate_conversions_test.ts` fails.
+ * Mutation tests for the guards of gate's reading of a converted checkout (CRLF, an
+ * encoding, a filter, `ident`): with each disabled in a copy of the code, a test in
+ * `tests/gate_conversions_test.ts` fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 

@@ -1,7 +1,7 @@
 /**
- * Mutation test for the guard of review verify-2's finding F3 (gate reads HEAD again after
- * status): it disables the guard (marked `// tether:guard gate-head-still`) in a copy of the
- * code and shows that its test in `tests/gate_head_during_status_test.ts` then fails.
+ * Mutation test for the guard that has gate read HEAD again after status: it disables the
+ * guard (marked `// tether:guard gate-head-still`) in a copy of the code and shows that its
+ * test in `tests/gate_head_during_status_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
@@ -16,7 +16,7 @@ const CASES: GuardCase[] = [{
   filter: "a commit between gate's HEAD read and its status",
 }];
 
-Deno.test("mutation: disabling the guard of review verify-2 F3 makes its test fail", async (t) => {
+Deno.test("mutation: disabling the guard that reads HEAD again after status makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 

@@ -1,7 +1,8 @@
 /**
- * Mutation tests for the guards added after the second hostile review of gate: each
- * disables one guard (its `// guard:` line) in a copy of the code and shows that its
- * regression test in tests/gate_shared_git_dir_test.ts then fails, while the unmutated copy passes.
+ * Mutation tests for the guards that keep a child with the same git directory from making an
+ * untouched file read as changed or stopping gate: each disables one guard (its `// guard:`
+ * line) in a copy of the code and shows that its test in tests/gate_shared_git_dir_test.ts
+ * then fails, while the unmutated copy passes.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
@@ -145,10 +146,10 @@ const GUARDS: Omit<GuardCase, "file">[] = [
 
 const CASES: GuardCase[] = GUARDS.map((g) => ({ ...g, file: FILE }));
 
-Deno.test("mutation: disabling each gate-2 review guard makes its regression test fail", async (t) => {
+Deno.test("mutation: disabling each guard of gate against the shared git directory makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 
-Deno.test("mutation: the unmutated copy passes every gate-2 review regression", async () => {
+Deno.test("mutation: the unmutated copy passes every test of gate against the shared git directory", async () => {
   await assertControlPasses(CASES);
 });

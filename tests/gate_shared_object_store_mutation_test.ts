@@ -1,7 +1,8 @@
 /**
- * Mutation tests for the guards added after the first hostile review of gate: each
- * disables one guard (its `// guard:` line) in a copy of the code and shows that its
- * regression test in tests/gate_shared_object_store_test.ts then fails, while the unmutated copy passes.
+ * Mutation tests for the guards that keep a lying child with the parent's object store from
+ * getting `accept`: each disables one guard (its `// guard:` line) in a copy of the code and
+ * shows that its test in tests/gate_shared_object_store_test.ts then fails, while the
+ * unmutated copy passes.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
@@ -138,10 +139,10 @@ const BOUNDED: GuardCase = {
 
 const CASES: GuardCase[] = [...GUARDS.map((g) => ({ ...g, file: FILE })), BOUNDED];
 
-Deno.test("mutation: disabling each gate-1 review guard makes its regression test fail", async (t) => {
+Deno.test("mutation: disabling each guard of gate against the shared object store makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 
-Deno.test("mutation: the unmutated copy passes every gate-1 review regression", async () => {
+Deno.test("mutation: the unmutated copy passes every test of gate against the shared object store", async () => {
   await assertControlPasses(CASES);
 });

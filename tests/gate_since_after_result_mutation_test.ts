@@ -1,7 +1,8 @@
 /**
- * Mutation test for review gate-3's guard: with `gate --since`'s reads started before the
- * child's result has ended on stdin (the guard marked `// tether:guard gate3-…` in
- * `gate.ts`), the test of a child still at work on the pipe fails.
+ * Mutation test for the guard that has `gate --since` observe the tree only after the
+ * child's result has ended on stdin: with its reads started before (the guard marked
+ * `// tether:guard gate3-…` in `gate.ts`), the test of a child still at work on the pipe in
+ * `tests/gate_since_after_result_test.ts` fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
@@ -16,10 +17,10 @@ const CASES: GuardCase[] = [{
   filter: "a child still at work while its result is piped",
 }];
 
-Deno.test("mutation: disabling review gate-3's guard makes its test fail", async (t) => {
+Deno.test("mutation: disabling the guard that reads the tree after the result makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 
-Deno.test("mutation: the unmutated copy passes review gate-3's test", async () => {
+Deno.test("mutation: the unmutated copy passes the test of a child still at work on the pipe", async () => {
   await assertControlPasses(CASES);
 });

@@ -1,8 +1,7 @@
 /**
- * Mutation test for the guard of review worktree-9's finding 2 (a landing path a failed
- * checkout left in neither state is named): it disables the guard (marked
- * `// tether:guard wt-checkout-neither`) in a copy of the code and shows that its test in
- * `tests/land_checkout_died_test.ts` then fails.
+ * Mutation test for the guard that names a landing path a failed checkout left in neither
+ * state: it disables the guard (marked `// tether:guard wt-checkout-neither`) in a copy of
+ * the code and shows that its test in `tests/land_checkout_died_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
@@ -18,7 +17,7 @@ const CASES: GuardCase[] = [{
   filter: "alone or beside written ones",
 }];
 
-Deno.test("mutation: disabling the guard of review worktree-9 finding 2 makes its test fail", async (t) => {
+Deno.test("mutation: disabling the guard that names a path a failed checkout deleted makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 

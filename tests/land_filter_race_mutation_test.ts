@@ -1,7 +1,7 @@
 /**
- * Mutation tests for the guards of review worktree-6 (a filter the shared `.git` names,
- * raced or planted): each disables one guard (marked `// tether:guard …` on its line) in a
- * copy of the code and shows that its test in `tests/land_filter_race_test.ts` then fails.
+ * Mutation tests for the guards against a filter the shared `.git` names, raced or planted:
+ * each disables one guard (marked `// tether:guard …` on its line) in a copy of the code and
+ * shows that its test in `tests/land_filter_race_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
@@ -42,7 +42,7 @@ const CASES: GuardCase[] = [
   },
 ];
 
-Deno.test("mutation: disabling each guard of review worktree-6 makes its test fail", async (t) => {
+Deno.test("mutation: disabling each guard against a raced or planted filter makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 

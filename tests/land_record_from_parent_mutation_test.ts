@@ -1,7 +1,7 @@
 /**
- * Mutation tests for the land record guards of review worktree-3 (findings 1 and 8): each
- * disables one guard (marked `// tether:guard wt-…` on its line) in a copy of the code and
- * shows that its test in `tests/land_record_from_parent_test.ts` then fails.
+ * Mutation tests for the guards that take a land record only from the parent: each disables
+ * one guard (marked `// tether:guard wt-…` on its line) in a copy of the code and shows that
+ * its test in `tests/land_record_from_parent_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
@@ -40,7 +40,7 @@ const CASES: GuardCase[] = [
   },
   {
     guard:
-      "with --landed, a path put back as the seed had it since the record is the child's change (review worktree-4 finding 4)",
+      "with --landed, a path put back as the seed had it since the record is the child's change",
     mutations: [{
       file: "src/worktree/land.ts",
       find: "const round = sinceRecord ?? changed; // tether:guard",
@@ -51,7 +51,7 @@ const CASES: GuardCase[] = [
   },
 ];
 
-Deno.test("mutation: disabling each land record guard of review worktree-3 makes its test fail", async (t) => {
+Deno.test("mutation: disabling each guard that takes the land record from the parent makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 

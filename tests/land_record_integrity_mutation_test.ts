@@ -1,5 +1,5 @@
 /**
- * Mutation tests for the guards of review worktree-4 (the land record, `--landed ID`): each
+ * Mutation tests for the guards of the land record taken back as `--landed ID`: each
  * disables one guard (marked `// tether:guard wt-…` on its line) in a copy of the code and
  * shows that its test in `tests/land_record_integrity_test.ts` then fails.
  */
@@ -122,7 +122,7 @@ const CASES: GuardCase[] = [
   },
 ];
 
-Deno.test("mutation: disabling each land guard of review worktree-4 makes its test fail", async (t) => {
+Deno.test("mutation: disabling each guard of the land record makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 

@@ -1,7 +1,7 @@
 /**
- * Mutation tests for the guards of review worktree-5 (what the shared `.git` makes the land
- * and spawn do): each disables one guard (marked `// tether:guard …` on its line) in a copy
- * of the code and shows that its test in `tests/land_shared_config_test.ts` then fails.
+ * Mutation tests for the guards that keep what the shared `.git` holds from deciding the land
+ * and a spawn: each disables one guard (marked `// tether:guard …` on its line) in a copy of
+ * the code and shows that its test in `tests/land_shared_config_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
@@ -125,7 +125,7 @@ const CASES: GuardCase[] = [
   },
 ];
 
-Deno.test("mutation: disabling each guard of review worktree-5 makes its test fail", async (t) => {
+Deno.test("mutation: disabling each guard against the shared .git's settings makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 

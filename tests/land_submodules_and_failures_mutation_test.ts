@@ -1,9 +1,9 @@
 /**
- * Mutation tests for the guards of review worktree-8 (a gitlink at a landing path refused on
- * every side, every failure after the checkout said as a written land and undone, the pin
- * asked around the clean-up, the undo's bytes taken from the tree's id): each disables one
- * guard (marked `// tether:guard …` on its line) in a copy of the code and shows that its
- * test in `tests/land_submodules_and_failures_test.ts` then fails.
+ * Mutation tests for the guards that refuse a gitlink at a landing path on every side, say
+ * every failure after the checkout as a written land and undo it, ask the pin around the
+ * clean-up, and take the undo's bytes from the tree's id: each disables one guard (marked
+ * `// tether:guard …` on its line) in a copy of the code and shows that its test in
+ * `tests/land_submodules_and_failures_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
@@ -122,7 +122,7 @@ const CASES: GuardCase[] = [
   },
 ];
 
-Deno.test("mutation: disabling each guard of review worktree-8 makes its test fail", async (t) => {
+Deno.test("mutation: disabling each guard of submodules and failed lands makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 

@@ -1,6 +1,6 @@
 /**
- * Mutation test for the guards of review verify-2's finding F1 (configuration carried in
- * git's environment): each is disabled in a copy of the code, and its test in
+ * Mutation tests for the guards that keep configuration carried in git's environment from
+ * reaching verify's status unseen: each is disabled in a copy of the code, and its test in
  * `tests/verify_git_env_config_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
@@ -83,7 +83,7 @@ const CASES: GuardCase[] = [
   },
 ];
 
-Deno.test("mutation: disabling each guard of review verify-2 F1 makes its test fail", async (t) => {
+Deno.test("mutation: disabling each guard against configuration in git's environment makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 

@@ -1,7 +1,7 @@
 /**
- * Mutation tests for the guards of review worktree-3 findings 5 and 10: each disables one
- * guard (marked `// tether:guard wt-…` on its line) in a copy of the code and shows that its
- * test in `tests/worktree_evidence_spawn_path_test.ts` then fails.
+ * Mutation tests for the guards of whose commit is evidence and of where a spawn's `..`
+ * leads: each disables one guard (marked `// tether:guard …` on its line) in a copy of the
+ * code and shows that its test in `tests/worktree_evidence_spawn_path_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
@@ -82,7 +82,7 @@ const CASES: GuardCase[] = [
   },
 ];
 
-Deno.test("mutation: disabling each evidence and spawn-path guard of review worktree-3 makes its test fail", async (t) => {
+Deno.test("mutation: disabling each evidence and spawn-path guard makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 

@@ -1,7 +1,9 @@
 /**
- * Mutation tests for the guards added for findings 11–14 of the worktree-mode review
- * (docs/reviews/worktree-1/): each disables one guard (marked `// tether:guard wt-…`) in a
- * copy of the code and shows that its test in tests/worktree_harness_spawn_test.ts fails.
+ * Mutation tests for the guards of spawned children and the harness form (the harness form
+ * fails closed, claims by exact path bytes, each child's own working context, intent-to-add
+ * entries, a failed spawn's clean-up): each disables one guard (marked
+ * `// tether:guard wt-…`) in a copy of the code and shows that its test in
+ * tests/worktree_harness_spawn_test.ts fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
@@ -152,7 +154,7 @@ const CASES: GuardCase[] = [
   },
 ];
 
-Deno.test("mutation: disabling each guard of review findings 11-14 makes its test fail", async (t) => {
+Deno.test("mutation: disabling each guard of spawned children and the harness form makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 

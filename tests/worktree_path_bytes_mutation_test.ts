@@ -1,7 +1,7 @@
 /**
- * Mutation tests for the path-bytes guards of review worktree-3 (findings 2, 4, 6 and 11):
- * each disables one guard (marked `// tether:guard …` on its line) in a copy of the code and
- * shows that its test in `tests/worktree_path_bytes_test.ts` then fails.
+ * Mutation tests for the guards that handle a path name by its exact bytes: each disables
+ * one guard (marked `// tether:guard …` on its line) in a copy of the code and shows that its
+ * test in `tests/worktree_path_bytes_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
@@ -154,7 +154,7 @@ const CASES: GuardCase[] = [
   },
 ];
 
-Deno.test("mutation: disabling each path-bytes guard of review worktree-3 makes its test fail", async (t) => {
+Deno.test("mutation: disabling each path-bytes guard makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 

@@ -1,7 +1,7 @@
 /**
- * Mutation tests for the guards added for review worktree-2's open items: each disables
- * one guard (marked `// tether:guard wt-…` on its line) in a copy of the code and shows
- * that its test in `tests/worktree_spawn_ref_and_record_test.ts` then fails.
+ * Mutation tests for the guards of the spawn ref and the land record: each disables one
+ * guard (marked `// tether:guard wt-…` on its line) in a copy of the code and shows that its
+ * test in `tests/worktree_spawn_ref_and_record_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
@@ -28,9 +28,9 @@ const CASES: GuardCase[] = [
     file: FILE,
     filter: "link to the parent's tree",
   },
-  // The land record's cases (review worktree-2) now name the guards of review worktree-3's
-  // fix: the record comes from --landed and is the merge base (see record.ts). Their own
-  // regression tests are in tests/land_record_from_parent_test.ts, with mutation cases of their own.
+  // The land record's cases name the guards of the record taken from the parent: the record
+  // comes from --landed and is the merge base (see record.ts). Their own tests are in
+  // tests/land_record_from_parent_test.ts, with mutation cases of their own.
   {
     guard: "after a kept land, what landed is in the merge base",
     mutations: [{
@@ -53,7 +53,7 @@ const CASES: GuardCase[] = [
   },
 ];
 
-Deno.test("mutation: disabling each guard added for review worktree-2 makes its test fail", async (t) => {
+Deno.test("mutation: disabling each guard of the spawn ref and the land record makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 

@@ -1,8 +1,8 @@
 /**
- * Mutation tests for the guards of review worktree-8's finding 3 and its observation on
- * `ignoredInTheWay` (what is ignored is not decided by settings a child can write): each
- * disables one guard (marked `// tether:guard …` on its line) in a copy of the code and
- * shows that its test in `tests/worktree_user_ignore_test.ts` then fails.
+ * Mutation tests for the guards that keep what is ignored from being decided by settings a
+ * child can write (and the check that an ignored file is in the way from being a check
+ * before use): each disables one guard (marked `// tether:guard …` on its line) in a copy of
+ * the code and shows that its test in `tests/worktree_user_ignore_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
@@ -10,7 +10,7 @@ const FILE = "tests/worktree_user_ignore_test.ts";
 
 const CASES: GuardCase[] = [
   {
-    // The call runs in the repository (as git reads it there, review worktree-9 finding 1):
+    // The call runs in the repository (as git reads it there):
     // only the scope keeps the repository's own value out.
     guard: "only the global and system configuration name the user's ignore file",
     mutations: [{
@@ -112,7 +112,7 @@ const CASES: GuardCase[] = [
   },
 ];
 
-Deno.test("mutation: disabling each guard of review worktree-8's finding 3 makes its test fail", async (t) => {
+Deno.test("mutation: disabling each guard of the user's ignore file makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 
