@@ -136,7 +136,7 @@ Deno.test("store readers report a corrupt record by id and keep reading the rest
   });
 });
 
-Deno.test("coord review 3, finding 1: readers stop at the first missing slot and never read what lies beyond it", async () => {
+Deno.test("readers stop at the first missing slot and never read what lies beyond it", async () => {
   await withStore(async (store, dir) => {
     for (const s of ["a", "b", "c"]) await store.append("E001", (id) => note(id, s));
     const msgs = join(dir, "coord-lite", "E001", "msgs");
@@ -161,7 +161,7 @@ Deno.test("coord review 3, finding 1: readers stop at the first missing slot and
   });
 });
 
-Deno.test("coord review 3, finding 1: a sender takes the first free number, whatever lies beyond it", async () => {
+Deno.test("a sender takes the first free number, whatever lies beyond it", async () => {
   await withStore(async (store, dir) => {
     await store.append("E001", (id) => note(id, "a"));
     const msgs = join(dir, "coord-lite", "E001", "msgs");
@@ -183,7 +183,7 @@ Deno.test("coord review 3, finding 1: a sender takes the first free number, what
   });
 });
 
-Deno.test("coord review 3, finding 1: only canonical file names are slots", async () => {
+Deno.test("only canonical file names are slots", async () => {
   await withStore(async (store, dir) => {
     await store.append("E001", (id) => note(id, "a"));
     const msgs = join(dir, "coord-lite", "E001", "msgs");

@@ -69,7 +69,7 @@ const CASES: GuardCase[] = [
         "return [where.reflog, `${where.commonDir}/logs/${ref}`]; // tether:guard f4-branch-reflog",
       replace: "return [where.reflog];",
     }],
-    file: "tests/verify_review2_test.ts",
+    file: "tests/verify_hostile_state_test.ts",
     filter: "update-ref of this branch",
   },
   {
@@ -86,7 +86,7 @@ const CASES: GuardCase[] = [
       find: "if (differs.length === 0) return; // tether:guard env-config-seen",
       replace: "if (differs.length >= 0) return; // tether:guard env-config-seen",
     }],
-    file: "tests/verify_review2_test.ts",
+    file: "tests/verify_hostile_state_test.ts",
     filter: "GIT_CONFIG_PARAMETERS core.excludesFile",
   },
   {
@@ -106,7 +106,7 @@ const CASES: GuardCase[] = [
       find: `if (v1.status === "mismatch" && "error" in observed) { // GUARD:v1-halts-first`,
       replace: "if (false) {",
     }],
-    file: "tests/verify_review2_test.ts",
+    file: "tests/verify_hostile_state_test.ts",
     filter: "conflicting merge after the handshake",
   },
   {
@@ -116,7 +116,7 @@ const CASES: GuardCase[] = [
       find: "await confirmEnvironment(); // GUARD:probe-before-seed\n",
       replace: "\n",
     }],
-    file: "tests/verify_review2_test.ts",
+    file: "tests/verify_hostile_state_test.ts",
     filter: "refused environment",
   },
   {
@@ -126,7 +126,7 @@ const CASES: GuardCase[] = [
       find: "await confirmEnvironment(); // GUARD:probe-before-seed-verify",
       replace: "",
     }],
-    file: "tests/verify_review2_test.ts",
+    file: "tests/verify_hostile_state_test.ts",
     filter: "refused environment",
   },
   {
@@ -136,7 +136,7 @@ const CASES: GuardCase[] = [
       find: "const trimAscii = trimBlanks; // GUARD:one-white-space",
       replace: 'const trimAscii = (t: string) => t.replace(/^[ \\t\\v\\f]+|[ \\t\\v\\f]+$/g, "");',
     }],
-    file: "tests/verify_review2_test.ts",
+    file: "tests/verify_hostile_state_test.ts",
     filter: "one white space",
   },
   {

@@ -5,8 +5,9 @@
  * `tests/gate_hidden_change_test.ts` (forged commit-graph, assume-unchanged and
  * skip-worktree bits, weakened stat checks, submodule ignore settings, forged cache-tree and
  * subtree objects, unborn nested repositories, `core.ignorecase`, clean filters), and in
- * `tests/review_gate6_test.ts`, `tests/review_gate7_test.ts`, `tests/review_gate8_test.ts`
- * (the guards of review gate-9 are in `tests/review_gate9_mutation_test.ts`).
+ * `tests/gate_status_blind_spots_test.ts`, `tests/gate_index_only_change_test.ts` and
+ * `tests/gate_committed_change_test.ts` (the guards of gate's conversions are in
+ * `tests/gate_conversions_mutation_test.ts`).
  * One module, so the unmutated copy runs once for all of them.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
@@ -100,8 +101,8 @@ const CASES: GuardCase[] = [
       find: '  "core.untrackedCache=false", // tether:guard status-no-untracked-cache\n',
       replace: '  "core.tether=4",\n',
     }],
-    file: "tests/review_gate6_test.ts",
-    filter: "finding 1:",
+    file: "tests/gate_status_blind_spots_test.ts",
+    filter: "a file dropped from a forged untracked cache is observed by gate --since",
   },
   {
     guard: "a name no index can hold is read by lstat, not taken for nothing",
@@ -110,8 +111,8 @@ const CASES: GuardCase[] = [
       find: "} else if (mode === undefined) unindexed.push(path); // tether:guard unindexable-name",
       replace: "} else if (mode === null) unindexed.push(path);",
     }],
-    file: "tests/review_gate6_test.ts",
-    filter: "finding 2:",
+    file: "tests/gate_status_blind_spots_test.ts",
+    filter: "files whose names no index can hold",
   },
   {
     guard: "private indexes fold no case",
@@ -120,8 +121,8 @@ const CASES: GuardCase[] = [
       find: '  "core.ignorecase=false", // tether:guard private-index-case\n',
       replace: '  "core.tether=5",\n',
     }],
-    file: "tests/review_gate6_test.ts",
-    filter: "finding 3:",
+    file: "tests/gate_status_blind_spots_test.ts",
+    filter: "under core.ignorecase",
   },
   {
     guard: "private indexes know no sparse patterns",
@@ -130,8 +131,8 @@ const CASES: GuardCase[] = [
       find: '  "core.sparseCheckout=false", // tether:guard private-index-sparse\n',
       replace: '  "core.tether=6",\n',
     }],
-    file: "tests/review_gate6_test.ts",
-    filter: "finding 4:",
+    file: "tests/gate_status_blind_spots_test.ts",
+    filter: "a new repository outside the sparse-checkout patterns",
   },
   {
     guard: "no filtered id where ident converts the content",
@@ -140,7 +141,7 @@ const CASES: GuardCase[] = [
       find: "if (!attributes.get(path)?.ident) content.filtered = id;",
       replace: "content.filtered = id;",
     }],
-    file: "tests/review_gate9_test.ts",
+    file: "tests/gate_conversions_test.ts",
     filter: "under an ident attribute the spawn had",
   },
   {
@@ -161,7 +162,7 @@ const CASES: GuardCase[] = [
       find: "if (!explained(entry, spawnVersions(path), now.get(path), unchanged(path))) {",
       replace: "if (entry === null) {",
     }],
-    file: "tests/review_gate6_test.ts",
+    file: "tests/gate_status_blind_spots_test.ts",
     filter: "worktree put back",
   },
   {
@@ -172,7 +173,7 @@ const CASES: GuardCase[] = [
         "if (!explained(leaf, spawnVersions(path), now.get(path), unchanged(path))) { // tether:guard gate-commit-content",
       replace: "if (leaf === null) {",
     }],
-    file: "tests/review_gate7_test.ts",
+    file: "tests/gate_index_only_change_test.ts",
     filter: "file is put back",
   },
   {
@@ -183,7 +184,7 @@ const CASES: GuardCase[] = [
         "  if (kindOf(now.mode) !== kindOf(version.mode)) return false; // tether:guard gate-version-mode\n",
       replace: "  return true;\n",
     }],
-    file: "tests/review_gate7_test.ts",
+    file: "tests/gate_index_only_change_test.ts",
     filter: "only the index has",
   },
   {
@@ -193,7 +194,7 @@ const CASES: GuardCase[] = [
       find: "else if (listed.has(`${path}/`)) out.set(path, UNINDEXABLE_REPOSITORY);",
       replace: "else if (listed.has(`${path}//`)) out.set(path, UNINDEXABLE_REPOSITORY);",
     }],
-    file: "tests/review_gate7_test.ts",
+    file: "tests/gate_index_only_change_test.ts",
     filter: "name no index holds",
   },
   {
@@ -203,7 +204,7 @@ const CASES: GuardCase[] = [
       find: "const unchecked = [...new Set([...uncheckedEntries(index), ...staged, ...ident])];",
       replace: "const unchecked = [...new Set([...uncheckedEntries(index), ...staged])];",
     }],
-    file: "tests/review_gate7_test.ts",
+    file: "tests/gate_index_only_change_test.ts",
     filter: "through ident",
   },
   {
@@ -213,7 +214,7 @@ const CASES: GuardCase[] = [
       find: "changed: new Set(held), // tether:guard gate-evidence-held",
       replace: "changed: new Set(observed),",
     }],
-    file: "tests/review_gate7_test.ts",
+    file: "tests/gate_index_only_change_test.ts",
     filter: "onto another branch",
   },
   {
@@ -225,8 +226,8 @@ const CASES: GuardCase[] = [
       replace:
         '      if (!now.has(path) || !trees.after.has(path)) continue;\n      const leaf = trees.after.get(path) ?? "absent";\n',
     }],
-    file: "tests/review_gate8_test.ts",
-    filter: "gate-8 F1",
+    file: "tests/gate_committed_change_test.ts",
+    filter: "a deletion committed while the file stays on disk is observed",
   },
   {
     guard: "a worktree that changed explains no index entry or HEAD leaf",
@@ -235,8 +236,8 @@ const CASES: GuardCase[] = [
       find: "if (!unchanged || now === undefined) return false;",
       replace: "if (now === undefined) return false;",
     }],
-    file: "tests/review_gate8_test.ts",
-    filter: "gate-8 F2",
+    file: "tests/gate_committed_change_test.ts",
+    filter: "text attribute",
   },
   {
     guard: "claims are confirmed by what files hold only",
@@ -245,8 +246,8 @@ const CASES: GuardCase[] = [
       find: "classifyChanges(observation.held, claimed)",
       replace: "classifyChanges(observation.observed, claimed)",
     }],
-    file: "tests/review_gate8_test.ts",
-    filter: "gate-8 F3",
+    file: "tests/gate_committed_change_test.ts",
+    filter: "a branch reset onto another branch",
   },
   {
     guard: "what the snapshot's branch holds is compared when HEAD is elsewhere",
@@ -255,8 +256,8 @@ const CASES: GuardCase[] = [
       find: "return tip === null || tip === liveHead || tip === spawnHead ? null : tip;",
       replace: "return tip === null || tip !== null ? null : tip;",
     }],
-    file: "tests/review_gate8_test.ts",
-    filter: "gate-8 F5",
+    file: "tests/gate_committed_change_test.ts",
+    filter: "a commit left on the snapshot's branch",
   },
   {
     guard: "the branch comparison uses the full ref the snapshot recorded",
@@ -265,8 +266,8 @@ const CASES: GuardCase[] = [
       find: "git.ref === undefined ? git.branch : git.ref",
       replace: "git.branch",
     }],
-    file: "tests/review_gate8_test.ts",
-    filter: "gate-9 F2",
+    file: "tests/gate_committed_change_test.ts",
+    filter: "the branch comparison finds the snapshot's branch when a tag has its name",
   },
 ];
 

@@ -43,7 +43,7 @@ const CASES: GuardCase[] = [
         "const still = after.reflog === reflog && after.head === head && after.ref === attached;",
       replace: "const still = after.head === head && after.ref === attached;",
     }],
-    file: "tests/verify_review_test.ts",
+    file: "tests/verify_false_match_test.ts",
     filter: "moves away and back",
   },
   {
@@ -93,7 +93,7 @@ const CASES: GuardCase[] = [
       find: "cleanEnv: true, // tether:guard f1-clean-probe",
       replace: "cleanEnv: false,",
     }],
-    file: "tests/verify_review_test.ts",
+    file: "tests/verify_false_match_test.ts",
     filter: "GIT_DIR/GIT_WORK_TREE point at",
   },
   {
@@ -103,7 +103,7 @@ const CASES: GuardCase[] = [
       find: "if (clean.code !== 0 || decoder.decode(clean.stdout) !== text) {",
       replace: "if (false) {",
     }],
-    file: "tests/verify_review_test.ts",
+    file: "tests/verify_false_match_test.ts",
     filter: "GIT_INDEX_FILE that hides",
   },
   {
@@ -123,7 +123,7 @@ const CASES: GuardCase[] = [
       find: `const value = line.slice(colon + 1).replace(/^[ \\t]+/, "");`,
       replace: "const value = line.slice(colon + 1).trim();",
     }],
-    file: "tests/verify_review_test.ts",
+    file: "tests/verify_false_match_test.ts",
     filter: "bash parent's path never matches",
   },
   {
@@ -133,7 +133,7 @@ const CASES: GuardCase[] = [
       find: "if (value.trim() !== value) {",
       replace: "if (false) {",
     }],
-    file: "tests/verify_review_test.ts",
+    file: "tests/verify_false_match_test.ts",
     filter: "bash parent's path never matches",
   },
   {
@@ -143,7 +143,7 @@ const CASES: GuardCase[] = [
       find: "branchRef(expected.parent_branch) === live.headRef; // tether:guard f3-branch-ref",
       replace: "expected.parent_branch === observed.parent_branch;",
     }],
-    file: "tests/verify_review_test.ts",
+    file: "tests/verify_false_match_test.ts",
     filter: "remote-tracking ref",
   },
   {
@@ -153,7 +153,7 @@ const CASES: GuardCase[] = [
       find: `if (live.headRef === "refs/heads/HEAD") {`,
       replace: "if (false) {",
     }],
-    file: "tests/verify_review_test.ts",
+    file: "tests/verify_false_match_test.ts",
     filter: "branch named HEAD",
   },
   {
@@ -163,8 +163,8 @@ const CASES: GuardCase[] = [
       find: "return namesWhoeverAsks(value) // tether:guard f5-whoever-asks",
       replace: "return false",
     }],
-    file: "tests/verify_review_test.ts",
-    filter: "f5:",
+    file: "tests/verify_false_match_test.ts",
+    filter: "parent_cwd /proc/self/cwd",
   },
   {
     guard: "f5: git resolves parent_cwd from /, not from the asker's directory",
@@ -173,8 +173,8 @@ const CASES: GuardCase[] = [
       find: "neutralStart: true, // tether:guard f5-neutral-start",
       replace: "",
     }],
-    file: "tests/verify_review_test.ts",
-    filter: "f5:",
+    file: "tests/verify_false_match_test.ts",
+    filter: "parent_cwd /proc/self/cwd",
   },
   {
     guard: "f6: the first block is the handshake",
@@ -183,7 +183,7 @@ const CASES: GuardCase[] = [
       find: "const start = opens[0]!; // tether:guard f6-first-block",
       replace: "const start = opens[opens.length - 1]!;",
     }],
-    file: "tests/verify_review_test.ts",
+    file: "tests/verify_false_match_test.ts",
     filter: "re-wrapping",
   },
   {

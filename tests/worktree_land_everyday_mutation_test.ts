@@ -103,8 +103,8 @@ const CASES: GuardCase[] = [
       find: "if (!isGitsOwn(error)) return error instanceof Error ? error.message : String(error);",
       replace: "return error instanceof Error ? error.message : String(error);",
     }],
-    file: "tests/review9_land_test.ts",
-    filter: "finding 2",
+    file: "tests/land_checkout_died_test.ts",
+    filter: "a checkout",
   },
 ];
 
