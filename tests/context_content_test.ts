@@ -8,9 +8,9 @@
 import { join } from "node:path";
 import { assertEquals } from "../src/_assert.ts";
 import { readContents } from "../src/context/content.ts";
-import { repoDirs } from "../src/context/status.ts";
 import { makeRepo, run, writeFiles } from "./_helpers.ts";
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
+import { repoDirs } from "../src/context/lstat.ts";
 
 Deno.test({
   name: "a link and a claim beyond it, a file and the directory that replaced it, are each read",
