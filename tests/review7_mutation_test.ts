@@ -88,7 +88,7 @@ const CASES: GuardCase[] = [
     guard: "a spawn resolves and checks the parent's repository first",
     mutations: [{
       file: "src/worktree/spawn.ts",
-      find: "await pinHere(); // tether:guard wt-pin-spawn",
+      find: "await pinHere(cwd); // tether:guard wt-pin-spawn",
       replace: "// tether:guard wt-pin-spawn",
     }],
     file: PIN,
