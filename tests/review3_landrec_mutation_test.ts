@@ -42,7 +42,7 @@ const CASES: GuardCase[] = [
     guard:
       "with --landed, a path put back as the seed had it since the record is the child's change (review worktree-4 finding 4)",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/child_work.ts",
       find: "const round = sinceRecord ?? changed; // tether:guard",
       replace: "const round = changed; // tether:guard",
     }],

@@ -96,7 +96,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a child whose own git reports another top level (core.worktree) is refused",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/child_work.ts",
       find: "probe.code !== 0 || shown !== top || common !== here || // tether:guard",
       replace: "probe.code !== 0 || false || common !== here || // tether:guard",
     }],
@@ -106,7 +106,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the spawn ref must point at the seed the parent gives",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/child_work.ts",
       find: "if (recorded !== undefined && recorded !== seed) { // tether:guard",
       replace: "if (false) { // tether:guard",
     }],

@@ -11,7 +11,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a broken or dangling spawn ref is not a missing one",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/child_work.ts",
       find: 'return symbolic.code === 1 ? undefined : ""; // tether:guard',
       replace: "return undefined; // tether:guard",
     }],

@@ -9,12 +9,11 @@
  * @module
  */
 
-import { type RawEntry, readContents } from "../context/content.ts";
+import { readContents } from "../context/content.ts";
 import { ownWords, resultWords } from "../git_failure.ts";
 import {
   failure,
   GitError,
-  isFullOid,
   type ObjectFormat,
   objectFormat,
   type RepositoryPin,
@@ -22,16 +21,12 @@ import {
   runGit,
 } from "../git.ts";
 import { pinHere, repositoryMoved } from "../repo_pin.ts";
-import type { WorktreeFile } from "../gate/repo.ts";
-import { readSeed, seedIndexCommit } from "../seed/commit.ts";
-import { captureState, changedPaths, seedIndexPath, type TreeState } from "../seed/state.ts";
-import { decodePath, decodePaths, decodeRecords, fitsArgv } from "../paths.ts";
-import { identifyChild, parseWorktreeList, type WorktreeEntry } from "./identity.ts";
+import { captureState, changedPaths, seedIndexPath } from "../seed/state.ts";
+import { decodePaths } from "../paths.ts";
 import { parseMergeTree } from "./conflicts.ts";
 import { readObjects } from "../gate/objects.ts";
-
+import { type ChildWork, worktreeList } from "./child_work.ts";
 import { mergeTrees } from "./merge.ts";
-import { readOwnCommits } from "./own_commits.ts";
 import { ignoredInTheWay, nestedChanged, outsideChanged, verifyPaths } from "./land_checks.ts";
 import {
   attributesAt,
@@ -51,58 +46,8 @@ import {
   unsettled,
   withFilters,
 } from "./land_settings.ts";
-import {
-  alreadyLanded,
-  anchorRecord,
-  heldPaths,
-  readRecord,
-  recordRef,
-  writeRecord,
-} from "./record.ts";
+import { anchorRecord, heldPaths, recordRef, writeRecord } from "./record.ts";
 import { listPaths, quoteLine } from "../show.ts";
-
-/** A child's worktree as the parent sees it. */
-export interface ChildWork {
-  /** The child's top level: the parent's worktree-list entry for the directory named. */
-  top: string;
-  /** Its git directory (`<common>/worktrees/<id>`), passed explicitly to every child-side call. */
-  gitDir: string;
-  /** Its branch (short name). */
-  branch: string;
-  /** Its spawn ref (full name), pointing at the seed. */
-  spawnRef: string;
-  /** The spawn ref did not exist (deleted after the spawn): the child was found without it. */
-  spawnRefMissing: boolean;
-  /** The seed it was spawned from, as the parent gave it. */
-  seed: string;
-  /** The seed's state. */
-  seedState: TreeState;
-  /** The child's live state. */
-  state: TreeState;
-  /** The entries of the child's working-tree tree (path → mode and raw id). */
-  files: ReadonlyMap<string, RawEntry>;
-  /** Paths the child changed since the seed (committed or not). */
-  changed: string[];
-  /** The land record the parent gave (`--landed`), read back; none without it. */
-  record?: LandRecord;
-  /**
-   * The paths of this round, which claims and file evidence are judged against and the land
-   * may change: since the record with one (where the child's tree differs from the
-   * record's: an undo or a rename since included), else since the seed (`changed`).
-   */
-  round: string[];
-  /** With a record: the paths changed since the seed and not since the record (already landed). */
-  already: string[];
-  /** The paths a land looks at: `changed` and `round`, in order. */
-  landing: string[];
-  /**
-   * The child's own commits, oldest first: on its first-parent line since the seed's HEAD
-   * and reachable from no ref but its own (src/worktree/own_commits.ts).
-   */
-  commits: string[];
-  /** Those that count as evidence: their own change touches only paths in `round`. */
-  counted: ReadonlySet<string>;
-}
 
 /**
  * The outcome of a land. `not_removed` names what tether made for the child and could not
@@ -141,205 +86,6 @@ export type LandOutcome =
   }
   | { status: "refused"; reason: "outside" | "ignored" | "nested"; paths: string[] }
   | { status: "nothing"; paths: []; removed: boolean; not_removed?: string[] };
-
-function lines(text: string): string[] {
-  return text.split("\n").filter((l) => l !== "");
-}
-
-/** The parent's worktree list. */
-async function worktreeList(): Promise<WorktreeEntry[]> {
-  const { stdout } = await runGit(["worktree", "list", "--porcelain", "-z"], { parse: true });
-  return parseWorktreeList(decodeRecords(stdout)); // each path decoded exactly
-}
-
-/**
- * What a spawn ref holds: its id, `""` when it exists but names no object (a broken or
- * dangling ref), or undefined when there is no such ref at all.
- */
-async function spawnRefValue(ref: string): Promise<string | undefined> {
-  const read = await runGit(["rev-parse", "--verify", "-q", ref], {
-    parse: true,
-    allowFailure: true,
-  });
-  if (read.code === 0) return new TextDecoder().decode(read.stdout).trim();
-  // Exit 1 without a value: no such ref, not even a symbolic one or a broken file (128).
-  const symbolic = await runGit(["symbolic-ref", "-q", ref], { parse: true, allowFailure: true });
-  return symbolic.code === 1 ? undefined : ""; // tether:guard wt-spawn-ref-broken
-}
-
-/**
- * Read what a child spawned by `handshake --worktree` changed since its seed. The child is
- * found from the parent's side: the entry of the parent's `git worktree list` at `dir`
- * (made absolute and real by the parent's git), on the branch spawn made for `seed`, whose
- * spawn ref points at `seed` or is missing (a sibling can delete it; it is never taken as
- * the seed). Its files are then read with the git directory and work tree given
- * explicitly and a fresh scratch index, so what the child wrote in its configuration or
- * `.git` file cannot point the reading elsewhere.
- *
- * @param dir The child's worktree, as the parent names it.
- * @param seed The seed the parent holds for it (full id).
- * @param landed The land record the parent gave (`--landed`), if any: read back as this
- *   child's exact record on the seed.
- * @returns The child's work.
- * @throws {GitError} when `dir` is not the worktree spawned for `seed` from this repository.
- */
-export async function readChildWork(
-  dir: string,
-  seed: string,
-  landed?: string,
-): Promise<ChildWork> {
-  // The parent's repository as the run resolved and pinned it at its start (src/repo_pin.ts).
-  const pin = repositoryPin() ?? await pinHere();
-  const [parentTop, parentGitDir, here] = [pin.top, pin.gitDir, pin.commonDir];
-  const format = await objectFormat();
-  if (!isFullOid(seed, format)) {
-    throw new GitError("failed", `--seed "${seed}" is not a full ${format} object id`);
-  }
-  // DIR made absolute and real by git, with the parent's git directory: nothing of the
-  // child's is read.
-  const real = await runGit(
-    [`--git-dir=${parentGitDir}`, "--work-tree=.", "rev-parse", "--show-toplevel"],
-    { cwd: dir, parse: true, allowFailure: true },
-  );
-  const top = decodePath(real.stdout).replace(/\n$/, "");
-  if (real.code !== 0 || !top) throw new GitError("failed", `${quoteLine(dir)} is not a directory`);
-  if (!fitsArgv(top)) { // every later call runs in it
-    throw new GitError("failed", `The worktree's path ${quoteLine(top)} is not UTF-8`);
-  }
-  const who = identifyChild(await worktreeList(), top, seed, parentTop);
-  if (typeof who === "string") throw new GitError("failed", who);
-  // The seed compared is always the parent's --seed (its first 12 hex are in the branch the
-  // parent's worktree list names). Refs are shared, so a sibling can delete the spawn ref: a
-  // missing one is not a forged one, and the child is still found. One that names anything
-  // else (another commit, a broken or dangling ref) is refused.
-  const recorded = await spawnRefValue(who.spawnRef);
-  if (recorded !== undefined && recorded !== seed) { // tether:guard wt-spawn-ref
-    throw new GitError(
-      "failed",
-      `The spawn ref ${who.spawnRef} does not point at the seed ${seed}: not the child spawned from it`,
-    );
-  }
-  // What the child's own git says must agree, so that nothing judged in DIR (evidence)
-  // is redirected: a core.worktree or a .git file naming another worktree is refused.
-  const probe = await runGit(
-    [
-      "rev-parse",
-      "--path-format=absolute",
-      "--show-toplevel",
-      "--git-dir",
-      "--git-common-dir",
-      "--symbolic-full-name",
-      "HEAD",
-    ],
-    { cwd: top, parse: true, allowFailure: true },
-  );
-  const [shown = "", gitDir = "", common = "", head = ""] = lines(
-    new TextDecoder().decode(probe.stdout),
-  );
-  const id = gitDir.slice(`${here}/worktrees/`.length);
-  if (
-    probe.code !== 0 || shown !== top || common !== here || // tether:guard wt-own-top
-    !gitDir.startsWith(`${here}/worktrees/`) || id === "" || id.includes("/") ||
-    head !== `refs/heads/${who.branch}`
-  ) {
-    throw new GitError(
-      "failed",
-      `git in ${quoteLine(top)} reports top level ${quoteLine(shown)}, git dir ${
-        quoteLine(gitDir)
-      } and HEAD ${
-        quoteLine(head)
-      }: not the worktree handshake --worktree made there (core.worktree or a rewritten .git?)`,
-    );
-  }
-  // The record is the one the parent names, read back as a seed is: checked against its id
-  // and against the exact record of this child's branch on this seed.
-  const record: LandRecord | undefined = landed === undefined
-    ? undefined
-    : { id: landed, tree: await readRecord(parentTop, landed, seed, who.branch, format) };
-  const files = new Map<string, RawEntry>();
-  const [seedState, state] = await Promise.all([
-    readSeed(parentTop, seed, format),
-    // The child is judged, not trusted: a fresh private index hashes every file's raw
-    // bytes (nothing the child configured, filters or hooks, runs), and its git dir and
-    // work tree are given, never found.
-    captureState(top, { repo: { gitDir, workTree: top }, files }),
-  ]);
-  const [changed, sinceRecord] = await Promise.all([
-    changedPaths(parentTop, seedState.worktree, state.worktree),
-    record === undefined
-      ? Promise.resolve(undefined)
-      : changedPaths(parentTop, record.tree, state.worktree),
-  ]);
-  const round = sinceRecord ?? changed; // tether:guard wt-round-since-record
-  const already = sinceRecord === undefined ? [] : alreadyLanded(changed, sinceRecord);
-  const landing = [...new Set([...changed, ...round])];
-  // The child's own commits: on its first-parent line since the seed and on no other ref.
-  const own = await readOwnCommits({
-    head: state.head,
-    seed,
-    seedIndex: await seedIndexCommit(seedState, format),
-    seedHead: seedState.head,
-    own: [`refs/heads/${who.branch}`, who.spawnRef, recordRef(who.branch)],
-    changed: new Set(round),
-  });
-  return {
-    top,
-    gitDir,
-    branch: who.branch,
-    spawnRef: who.spawnRef,
-    spawnRefMissing: recorded === undefined,
-    seed,
-    seedState,
-    state,
-    files,
-    changed,
-    ...(record === undefined ? {} : { record }),
-    round,
-    already,
-    landing,
-    commits: own.commits,
-    counted: own.counted,
-  };
-}
-
-/**
- * What file evidence paths hold in a child's raw capture, as gate's evidence check reads
- * them: a regular file with its raw blob id, a link, a path inside a nested repository,
- * or missing (absent, or ignored, so never landed).
- *
- * @example
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * const files = new Map([["a.txt", { mode: "100644", oid: "ab" }], ["sub", { mode: "160000", oid: "cd" }]]);
- * assertEquals(inspectCaptured(files, ["a.txt", "sub/x", "b"]), new Map<string, unknown>([
- *   ["a.txt", { kind: "regular", oid: "ab" }],
- *   ["sub/x", { kind: "nested", repo: "sub" }],
- *   ["b", { kind: "missing" }],
- * ]));
- * ```
- * @param files The capture's entries.
- * @param paths The evidence paths.
- * @returns Path → what it holds.
- */
-export function inspectCaptured(
-  files: ReadonlyMap<string, RawEntry>,
-  paths: readonly string[],
-): Map<string, WorktreeFile> {
-  const out = new Map<string, WorktreeFile>();
-  for (const path of paths) {
-    const entry = files.get(path);
-    let nested: string | undefined;
-    for (let i = path.indexOf("/"); i > 0 && nested === undefined; i = path.indexOf("/", i + 1)) {
-      if (files.get(path.slice(0, i))?.mode === "160000") nested = path.slice(0, i);
-    }
-    if (nested !== undefined) out.set(path, { kind: "nested", repo: nested });
-    else if (entry === undefined) out.set(path, { kind: "missing" });
-    else if (entry.mode === "120000") out.set(path, { kind: "symlink" });
-    else if (entry.mode === "160000") out.set(path, { kind: "special" });
-    else out.set(path, { kind: "regular", oid: entry.oid });
-  }
-  return out;
-}
 
 /**
  * Remove what spawn made for a landed child, and nothing else: its worktree entry (the
@@ -406,14 +152,6 @@ export async function removeChild(child: ChildWork): Promise<string[]> {
     );
   }
   return left;
-}
-
-/** A land record the parent gave with `--landed`, read back (see `record.ts`). */
-export interface LandRecord {
-  /** The record's id. */
-  id: string;
-  /** The child's tree it records. */
-  tree: string;
 }
 
 /**
