@@ -62,7 +62,7 @@ const CASES: GuardCase[] = [
     mutations: [{
       file: "src/worktree/land.ts",
       find:
-        "throw await undoLand(`its check after the read-back failed (${message(error)})`, undo); // tether:guard wt-after-failed",
+        "throw await undoLand(`its check after the read-back failed (${ownWords(error)})`, undo); // tether:guard wt-after-failed",
       replace: "throw error; // tether:guard wt-after-failed",
     }],
     file: LAND,
@@ -71,7 +71,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a checkout that failed after writing is said and undone",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_undo.ts",
       find: "if (wrote.length === 0) { // tether:guard wt-checkout-wrote",
       replace: "if (wrote.length >= 0) { // tether:guard wt-checkout-wrote",
     }],
@@ -81,7 +81,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a repository moved during the clean-up is never reported as removed",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/remove.ts",
       find: "if (movedAfter !== undefined) { // tether:guard wt-pin-remove-after",
       replace: 'if (movedAfter === "") { // tether:guard wt-pin-remove-after',
     }],
@@ -91,7 +91,7 @@ const CASES: GuardCase[] = [
   {
     guard: "nothing is removed once the repository moved",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/remove.ts",
       find: "if (movedBefore !== undefined) { // tether:guard wt-pin-remove-before",
       replace: 'if (movedBefore === "") { // tether:guard wt-pin-remove-before',
     }],
@@ -113,7 +113,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the undo writes the parent's bytes from the tree's id, not from a scratch index",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_undo.ts",
       find: "`--source=${land.before}`, // tether:guard wt-undo-from-tree",
       replace: '"--worktree", // tether:guard wt-undo-from-tree',
     }],

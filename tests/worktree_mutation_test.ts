@@ -136,7 +136,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a branch a worktree still has checked out is never deleted",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/remove.ts",
       find: "if (holder !== undefined) return",
       replace: "if (false) return",
     }],

@@ -23,7 +23,7 @@ import {
 import { SEED_REF_PREFIX } from "../../seed/commit.ts";
 import { renderWorktree, worktreeGate, type WorktreeGateReport } from "../../worktree/gate.ts";
 import { readChildWork } from "../../worktree/child_work.ts";
-import { removeChild } from "../../worktree/land.ts";
+import { removeChild } from "../../worktree/remove.ts";
 import { pinHere } from "../../repo_pin.ts";
 import { renderReport } from "../../gate/render.ts";
 
