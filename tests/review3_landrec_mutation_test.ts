@@ -31,7 +31,7 @@ const CASES: GuardCase[] = [
   {
     guard: "with --landed, what landed is in the merge base",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_merge.ts",
       find: "baseTreeId = record.tree; // tether:guard",
       replace: "baseTreeId = seedTree; // tether:guard",
     }],

@@ -36,7 +36,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a repository that moved during the land is said after it",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_write.ts",
       find: "if (movedAfter !== undefined) { // tether:guard wt-pin-after",
       replace: 'if (movedAfter === "") { // tether:guard wt-pin-after',
     }],
@@ -56,7 +56,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a repository that moved before the checkout stops the land",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_refusals.ts",
       find: "if (moved !== undefined) { // tether:guard wt-pin-before",
       replace: 'if (moved === "") { // tether:guard wt-pin-before',
     }],

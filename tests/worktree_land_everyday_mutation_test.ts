@@ -85,13 +85,13 @@ const CASES: GuardCase[] = [
   {
     guard: "every filter an attribute names at a landing path is pinned to none",
     mutations: [{
-      file: "src/worktree/land.ts",
-      find: "let drivers = withFilters(readDriversAtStart, verdict.filters); // tether:guard",
-      replace: "let drivers = withFilters(readDriversAtStart, []); // tether:guard",
+      file: "src/worktree/land_read.ts",
+      find: "const drivers = withFilters(readDriversAtStart, verdict.filters); // tether:guard",
+      replace: "const drivers = withFilters(readDriversAtStart, []); // tether:guard",
     }, {
-      file: "src/worktree/land.ts",
-      find: "drivers = withFilters(drivers, written.filters); // tether:guard",
-      replace: "drivers = withFilters(drivers, []); // tether:guard",
+      file: "src/worktree/land_refusals.ts",
+      find: "const drivers = withFilters(parent.drivers, written.filters); // tether:guard",
+      replace: "const drivers = withFilters(parent.drivers, []); // tether:guard",
     }],
     file: FILTERS,
     filter: "a filter driver a child defines while the land runs never runs",

@@ -58,7 +58,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the land merges against the seed, not the parent's HEAD",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_merge.ts",
       find: "let baseTreeId = seedTree; // tether:guard wt-merge-base",
       replace: "let baseTreeId = `${child.seedState.head}^{tree}`; // tether:guard wt-merge-base",
     }],
@@ -86,7 +86,7 @@ const CASES: GuardCase[] = [
     guard:
       "the land's scratch index is fresh and the parent's, never a name in the child's git dir",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_read.ts",
       find: "const scratch = await seedIndexPath(parentTop); // tether:guard",
       replace: "const scratch = `${child.gitDir}/tether-land-index`; // tether:guard",
     }],
@@ -252,7 +252,7 @@ const CASES: GuardCase[] = [
         'if (false) return { status: "refused", reason: "nested", paths: nested }; // tether:guard',
     }, {
       // The tree walk before the checkout refuses the child's gitlink too (review worktree-8).
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_refusals.ts",
       find:
         'if (gitlinks.length > 0) return { status: "refused", reason: "nested", paths: gitlinks }; // tether:guard wt-land-gitlink-refused',
       replace:

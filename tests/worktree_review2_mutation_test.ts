@@ -34,7 +34,7 @@ const CASES: GuardCase[] = [
   {
     guard: "after a kept land, what landed is in the merge base",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_merge.ts",
       find: "baseTreeId = record.tree; // tether:guard",
       replace: "baseTreeId = seedTree; // tether:guard",
     }],
