@@ -81,7 +81,7 @@ const CASES: GuardCase[] = [
   {
     guard: "every filter the config names is pinned to none in a spawn's checkout",
     mutations: [{
-      file: "src/worktree/spawn.ts",
+      file: "src/worktree/spawn_fill.ts",
       find: "pinned(await readDrivers(dir), { cwd: dir }); // tether:guard",
       replace: "pinned({ filters: [], unpinnable: [] }, { cwd: dir }); // tether:guard",
     }],

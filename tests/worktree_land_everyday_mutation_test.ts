@@ -13,7 +13,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the spawn sets the child's staged state index-only",
     mutations: [{
-      file: "src/worktree/spawn.ts",
+      file: "src/worktree/spawn_fill.ts",
       find: '"read-tree", "-m", "-i", "--end-of-options", state.index], opts); // tether:guard',
       replace: '"read-tree", "-m", "--end-of-options", state.index], opts); // tether:guard',
     }],
@@ -24,7 +24,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the spawn marks the parent's absent skip-worktree entries so in the child",
     mutations: [{
-      file: "src/worktree/spawn.ts",
+      file: "src/worktree/spawn_fill.ts",
       find: "if (skipped.length > 0) { // tether:guard wt-spawn-skip-worktree",
       replace: "if (skipped.length < 0) { // tether:guard wt-spawn-skip-worktree",
     }],
@@ -44,7 +44,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a submodule checked out at another commit is refused at spawn",
     mutations: [{
-      file: "src/worktree/spawn.ts",
+      file: "src/worktree/spawn_capture.ts",
       find: "if (moved.length > 0) { // tether:guard wt-spawn-moved-submodule",
       replace: "if (moved.length < 0) { // tether:guard wt-spawn-moved-submodule",
     }],

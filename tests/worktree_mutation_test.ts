@@ -69,12 +69,12 @@ const CASES: GuardCase[] = [
     guard: "a spawn creates its branch only when the name is free",
     mutations: [
       {
-        file: "src/worktree/spawn.ts",
+        file: "src/worktree/spawn_branches.ts",
         find: "`create refs/heads/${name} ${head}\\n` + // tether:guard",
         replace: "`update refs/heads/${name} ${head}\\n` + // tether:guard",
       },
       {
-        file: "src/worktree/spawn.ts",
+        file: "src/worktree/spawn_branches.ts",
         find: "`create ${SPAWN_REF_PREFIX}",
         replace: "`update ${SPAWN_REF_PREFIX}",
       },
@@ -274,7 +274,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a spawn compares the child's bytes with the parent's",
     mutations: [{
-      file: "src/worktree/spawn.ts",
+      file: "src/worktree/spawn_fill.ts",
       find: "if (paths.length > 0) { // tether:guard",
       replace: "if (false) { // tether:guard",
     }],

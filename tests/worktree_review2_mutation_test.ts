@@ -21,7 +21,7 @@ const CASES: GuardCase[] = [
   {
     guard: "spawn compares a worktree directory's real path with the parent's tree",
     mutations: [{
-      file: "src/worktree/spawn.ts",
+      file: "src/worktree/spawn_dirs.ts",
       find: "dirs.map((dir) => realPath(dir, gitDir, probes)), // tether:guard",
       replace: "dirs.map((dir) => resolve(dir)), // tether:guard",
     }],

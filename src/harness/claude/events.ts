@@ -14,12 +14,8 @@
 import { basename, dirname, join } from "node:path";
 import { buildV2Block } from "../../handshake/v2/block.ts";
 import { blocksFor } from "../../worktree/handshake.ts";
-import {
-  dropSeedRef,
-  parentLocation,
-  removeEmptyDirs,
-  spawnWorktrees,
-} from "../../worktree/spawn.ts";
+import { parentLocation, spawnWorktrees } from "../../worktree/spawn.ts";
+import { dropSeedRef, removeEmptyDirs } from "../../worktree/spawn_undo.ts";
 import { SEED_REF_PREFIX } from "../../seed/commit.ts";
 import { renderWorktree, worktreeGate, type WorktreeGateReport } from "../../worktree/gate.ts";
 import { readChildWork } from "../../worktree/child_work.ts";
