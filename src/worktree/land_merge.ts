@@ -16,6 +16,7 @@ import { heldPaths } from "./record.ts";
 
 /** A land that stopped at conflicts: nothing written. */
 export interface Conflict {
+  /** The land stopped at conflicts. */
   status: "conflict";
   /** Every conflicting path, as it is in the trees. */
   paths: string[];
@@ -27,6 +28,7 @@ export interface Conflict {
 
 /** A clean merge: the tree to land and the paths it changes in the parent's tree. */
 export interface Merged {
+  /** The merge is clean. */
   status: "merged";
   /** The merged tree. */
   tree: string;

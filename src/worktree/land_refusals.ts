@@ -29,6 +29,7 @@ import { treeEntries } from "./tree_entries.ts";
 
 /** A land refused for its paths: nothing written. */
 export interface Refused {
+  /** The land was refused. */
   status: "refused";
   /** Why: a path outside the child's round, an ignored file in the way, a nested repository. */
   reason: "outside" | "ignored" | "nested";

@@ -20,6 +20,8 @@ import { notAsTree, treeEntries } from "./tree_entries.ts";
 /** The read-back found landing paths that are not the merged tree's (see {@linkcode undoLand}). */
 export class NotAsChecked extends Error {
   /**
+   * The finding, naming its paths.
+   *
    * @param paths The paths whose raw content or type differs from the merged tree.
    */
   constructor(readonly paths: readonly string[]) {
@@ -39,7 +41,9 @@ export function notTheCheckedBytes(found: readonly string[]): NotAsChecked {
 
 /** What {@linkcode undoLand} needs of the land. */
 export interface Undo extends SettledLand {
+  /** The parent's repository as the run pinned it (where the land wrote). */
   pin: RepositoryPin;
+  /** The repository's object format. */
   format: ObjectFormat;
   /** The configuration as read before the land (its pins are the checkout's). */
   drivers: Drivers;

@@ -37,7 +37,7 @@ export async function rollBack(made: Made): Promise<void> {
  *
  * @param made The worktrees (absolute paths) and their branches.
  */
-export async function undo(made: { path: string; branch?: string }[]): Promise<void> {
+async function undo(made: { path: string; branch?: string }[]): Promise<void> {
   for (const child of made) {
     await runGit(["worktree", "remove", "--force", "--force", "--end-of-options", child.path], {
       allowFailure: true,
