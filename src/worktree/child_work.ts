@@ -97,6 +97,7 @@ type Round = Pick<
   | "counted"
 >;
 
+/** The non-empty lines of a text. */
 function lines(text: string): string[] {
   return text.split("\n").filter((l) => l !== "");
 }
