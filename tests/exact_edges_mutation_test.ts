@@ -20,7 +20,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a spawn refuses a nested repository before making anything",
     mutations: [{
-      file: "src/worktree/spawn.ts",
+      file: "src/worktree/spawn_capture.ts",
       find:
         'if (refusal !== undefined) throw new GitError("failed", refusal); // GUARD:spawn-uncarried',
       replace: "",

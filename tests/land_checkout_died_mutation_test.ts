@@ -8,7 +8,7 @@ import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_m
 const CASES: GuardCase[] = [{
   guard: "a landing path a failed checkout deleted is named",
   mutations: [{
-    file: "src/worktree/land.ts",
+    file: "src/worktree/land_undo.ts",
     find:
       "neither = land.paths.filter((p) => notMerged.has(p) && notBefore.has(p)); // tether:guard wt-checkout-neither",
     replace: "neither = []; // tether:guard wt-checkout-neither",

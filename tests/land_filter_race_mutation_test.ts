@@ -23,7 +23,7 @@ const CASES: GuardCase[] = [
     guard:
       "the landed paths are re-hashed raw after the checkout and compared with the merged tree",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_write.ts",
       find: "if (rewritten.length > 0) throw notTheCheckedBytes(rewritten); // tether:guard",
       replace: "if (rewritten.length < 0) throw notTheCheckedBytes(rewritten); // tether:guard",
     }],

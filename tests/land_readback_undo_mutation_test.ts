@@ -11,7 +11,7 @@ const CASES: GuardCase[] = [
   {
     guard: "an undone land writes the parent's files back",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_undo.ts",
       find: '"restore", // tether:guard wt-undo-land',
       replace: '"version", // tether:guard wt-undo-land',
     }],
@@ -21,7 +21,7 @@ const CASES: GuardCase[] = [
   {
     guard: "an undone land removes the files it added",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_undo.ts",
       find:
         '[...pins, "rm", "-f", "-q", "--pathspec-from-file=-", "--pathspec-file-nul"], // tether:guard wt-undo-gone',
       replace: '[...pins, "version"], // tether:guard wt-undo-gone',
@@ -32,7 +32,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a land is not undone through a conversion still named",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_undo.ts",
       find: "if (still.length > 0) { // tether:guard wt-undo-still",
       replace: "if (still.length < 0) { // tether:guard wt-undo-still",
     }],

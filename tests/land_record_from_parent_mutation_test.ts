@@ -31,7 +31,7 @@ const CASES: GuardCase[] = [
   {
     guard: "with --landed, what landed is in the merge base",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_merge.ts",
       find: "baseTreeId = record.tree; // tether:guard",
       replace: "baseTreeId = seedTree; // tether:guard",
     }],
@@ -42,7 +42,7 @@ const CASES: GuardCase[] = [
     guard:
       "with --landed, a path put back as the seed had it since the record is the child's change",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/child_work.ts",
       find: "const round = sinceRecord ?? changed; // tether:guard",
       replace: "const round = changed; // tether:guard",
     }],

@@ -86,7 +86,7 @@ const CASES: GuardCase[] = [
   {
     guard: "with --landed, the round is what the child changed since the record",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/child_work.ts",
       find: "const round = sinceRecord ?? changed; // tether:guard",
       replace: "const round = changed; // tether:guard",
     }],

@@ -9,8 +9,9 @@ const FILE = "tests/land_shared_config_test.ts";
 
 /** The merged tree's own .gitattributes not asked before the checkout. */
 const MERGED_OFF = {
-  file: "src/worktree/land.ts",
-  find: "const inMerged = await attributesAt(parentTop, paths, mergedIndex, true); // tether:guard",
+  file: "src/worktree/land_refusals.ts",
+  find:
+    "const inMerged = await attributesAt(parent.top, paths, mergedIndex, true); // tether:guard",
   replace: "const inMerged = [mergedIndex].slice(1) as never[]; // tether:guard",
 };
 
@@ -49,7 +50,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the landing paths' attributes are asked before the merge runs",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_read.ts",
       find:
         "const found = await attributesAt(parentTop, child.landing, scratch, false); // tether:guard",
       replace: "const found = [scratch].slice(1) as never[]; // tether:guard",
@@ -80,7 +81,7 @@ const CASES: GuardCase[] = [
   {
     guard: "every filter the config names is pinned to none in a spawn's checkout",
     mutations: [{
-      file: "src/worktree/spawn.ts",
+      file: "src/worktree/spawn_fill.ts",
       find: "pinned(await readDrivers(dir), { cwd: dir }); // tether:guard",
       replace: "pinned({ filters: [], unpinnable: [] }, { cwd: dir }); // tether:guard",
     }],
@@ -116,7 +117,7 @@ const CASES: GuardCase[] = [
   {
     guard: "attributes that appear during the land are caught and said after the checkout",
     mutations: [MERGED_OFF, {
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_write.ts",
       find: "if (after.length > 0) { // tether:guard",
       replace: "if (false) { // tether:guard",
     }],

@@ -13,7 +13,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a landing path that is a gitlink in the parent, the seed or the child is refused",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_refusals.ts",
       find:
         'if (gitlinks.length > 0) return { status: "refused", reason: "nested", paths: gitlinks }; // tether:guard wt-land-gitlink-refused',
       replace:
@@ -25,7 +25,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a submodule's removal is refused, not undone as a raced filter",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_refusals.ts",
       find:
         'if (gitlinks.length > 0) return { status: "refused", reason: "nested", paths: gitlinks }; // tether:guard wt-land-gitlink-refused',
       replace:
@@ -48,9 +48,9 @@ const CASES: GuardCase[] = [
   {
     guard: "a read-back that fails is said as a written land and undone",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_write.ts",
       find:
-        "if (!(error instanceof NotAsChecked)) throw await readBackFailed(error, undo); // tether:guard wt-readback-failed",
+        "if (!(error instanceof NotAsChecked)) throw await readBackFailed(error, land); // tether:guard wt-readback-failed",
       replace:
         "if (!(error instanceof NotAsChecked)) throw error; // tether:guard wt-readback-failed",
     }],
@@ -60,9 +60,9 @@ const CASES: GuardCase[] = [
   {
     guard: "a check after the read-back that fails is said as a written land and undone",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_write.ts",
       find:
-        "throw await undoLand(`its check after the read-back failed (${message(error)})`, undo); // tether:guard wt-after-failed",
+        "throw await undoLand(`its check after the read-back failed (${ownWords(error)})`, land); // tether:guard wt-after-failed",
       replace: "throw error; // tether:guard wt-after-failed",
     }],
     file: LAND,
@@ -71,7 +71,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a checkout that failed after writing is said and undone",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_undo.ts",
       find: "if (wrote.length === 0) { // tether:guard wt-checkout-wrote",
       replace: "if (wrote.length >= 0) { // tether:guard wt-checkout-wrote",
     }],
@@ -81,7 +81,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a repository moved during the clean-up is never reported as removed",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/remove.ts",
       find: "if (movedAfter !== undefined) { // tether:guard wt-pin-remove-after",
       replace: 'if (movedAfter === "") { // tether:guard wt-pin-remove-after',
     }],
@@ -91,7 +91,7 @@ const CASES: GuardCase[] = [
   {
     guard: "nothing is removed once the repository moved",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/remove.ts",
       find: "if (movedBefore !== undefined) { // tether:guard wt-pin-remove-before",
       replace: 'if (movedBefore === "") { // tether:guard wt-pin-remove-before',
     }],
@@ -113,7 +113,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the undo writes the parent's bytes from the tree's id, not from a scratch index",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_undo.ts",
       find: "`--source=${land.before}`, // tether:guard wt-undo-from-tree",
       replace: '"--worktree", // tether:guard wt-undo-from-tree',
     }],

@@ -62,7 +62,7 @@ const CASES: GuardCase[] = [
   {
     guard: "spawn goes up from the real path of what precedes a .., never lexically",
     mutations: [{
-      file: "src/worktree/spawn.ts",
+      file: "src/worktree/spawn_dirs.ts",
       find:
         "spelled = rest.length > 0 ? join(real, ...rest.slice(0, -1)) : dirname(real); // tether:guard",
       replace: "spelled = dirname(spelled); // tether:guard",

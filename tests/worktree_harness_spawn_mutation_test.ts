@@ -74,7 +74,7 @@ const CASES: GuardCase[] = [
   {
     guard: "an intent-to-add entry is carried as one",
     mutations: [{
-      file: "src/worktree/spawn.ts",
+      file: "src/worktree/spawn_fill.ts",
       find: "if (ita.length > 0) { // tether:guard",
       replace: "if (false) { // tether:guard",
     }],
@@ -84,7 +84,7 @@ const CASES: GuardCase[] = [
   {
     guard: "an intent-to-add entry whose file is deleted is refused, naming it",
     mutations: [{
-      file: "src/worktree/spawn.ts",
+      file: "src/worktree/spawn_capture.ts",
       find: "if (ita.deleted.length > 0) { // tether:guard",
       replace: "if (false) { // tether:guard",
     }],
@@ -94,8 +94,8 @@ const CASES: GuardCase[] = [
   {
     guard: "a failed spawn removes the directories git created for it",
     mutations: [{
-      file: "src/worktree/spawn.ts",
-      find: "await removeEmptyDirs(created); // tether:guard",
+      file: "src/worktree/spawn_undo.ts",
+      find: "await removeEmptyDirs(made.created); // tether:guard",
       replace: "// tether:guard",
     }],
     file: FILE,
@@ -104,7 +104,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a failed spawn removes the seed ref it wrote for nobody",
     mutations: [{
-      file: "src/worktree/spawn.ts",
+      file: "src/worktree/spawn_undo.ts",
       find:
         'await runGit(["update-ref", "-d", ref, seed], { allowFailure: true }); // tether:guard',
       replace: "// tether:guard",

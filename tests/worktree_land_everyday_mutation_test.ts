@@ -13,7 +13,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the spawn sets the child's staged state index-only",
     mutations: [{
-      file: "src/worktree/spawn.ts",
+      file: "src/worktree/spawn_fill.ts",
       find: '"read-tree", "-m", "-i", "--end-of-options", state.index], opts); // tether:guard',
       replace: '"read-tree", "-m", "--end-of-options", state.index], opts); // tether:guard',
     }],
@@ -24,7 +24,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the spawn marks the parent's absent skip-worktree entries so in the child",
     mutations: [{
-      file: "src/worktree/spawn.ts",
+      file: "src/worktree/spawn_fill.ts",
       find: "if (skipped.length > 0) { // tether:guard wt-spawn-skip-worktree",
       replace: "if (skipped.length < 0) { // tether:guard wt-spawn-skip-worktree",
     }],
@@ -44,7 +44,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a submodule checked out at another commit is refused at spawn",
     mutations: [{
-      file: "src/worktree/spawn.ts",
+      file: "src/worktree/spawn_capture.ts",
       find: "if (moved.length > 0) { // tether:guard wt-spawn-moved-submodule",
       replace: "if (moved.length < 0) { // tether:guard wt-spawn-moved-submodule",
     }],
@@ -85,13 +85,13 @@ const CASES: GuardCase[] = [
   {
     guard: "every filter an attribute names at a landing path is pinned to none",
     mutations: [{
-      file: "src/worktree/land.ts",
-      find: "let drivers = withFilters(readDriversAtStart, verdict.filters); // tether:guard",
-      replace: "let drivers = withFilters(readDriversAtStart, []); // tether:guard",
+      file: "src/worktree/land_read.ts",
+      find: "const drivers = withFilters(readDriversAtStart, verdict.filters); // tether:guard",
+      replace: "const drivers = withFilters(readDriversAtStart, []); // tether:guard",
     }, {
-      file: "src/worktree/land.ts",
-      find: "drivers = withFilters(drivers, written.filters); // tether:guard",
-      replace: "drivers = withFilters(drivers, []); // tether:guard",
+      file: "src/worktree/land_refusals.ts",
+      find: "const drivers = withFilters(parent.drivers, written.filters); // tether:guard",
+      replace: "const drivers = withFilters(parent.drivers, []); // tether:guard",
     }],
     file: FILTERS,
     filter: "a filter driver a child defines while the land runs never runs",

@@ -58,7 +58,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the land merges against the seed, not the parent's HEAD",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_merge.ts",
       find: "let baseTreeId = seedTree; // tether:guard wt-merge-base",
       replace: "let baseTreeId = `${child.seedState.head}^{tree}`; // tether:guard wt-merge-base",
     }],
@@ -69,12 +69,12 @@ const CASES: GuardCase[] = [
     guard: "a spawn creates its branch only when the name is free",
     mutations: [
       {
-        file: "src/worktree/spawn.ts",
+        file: "src/worktree/spawn_branches.ts",
         find: "`create refs/heads/${name} ${head}\\n` + // tether:guard",
         replace: "`update refs/heads/${name} ${head}\\n` + // tether:guard",
       },
       {
-        file: "src/worktree/spawn.ts",
+        file: "src/worktree/spawn_branches.ts",
         find: "`create ${SPAWN_REF_PREFIX}",
         replace: "`update ${SPAWN_REF_PREFIX}",
       },
@@ -86,7 +86,7 @@ const CASES: GuardCase[] = [
     guard:
       "the land's scratch index is fresh and the parent's, never a name in the child's git dir",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_read.ts",
       find: "const scratch = await seedIndexPath(parentTop); // tether:guard",
       replace: "const scratch = `${child.gitDir}/tether-land-index`; // tether:guard",
     }],
@@ -96,7 +96,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a child whose own git reports another top level (core.worktree) is refused",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/child_work.ts",
       find: "probe.code !== 0 || shown !== top || common !== here || // tether:guard",
       replace: "probe.code !== 0 || false || common !== here || // tether:guard",
     }],
@@ -106,7 +106,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the spawn ref must point at the seed the parent gives",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/child_work.ts",
       find: "if (recorded !== undefined && recorded !== seed) { // tether:guard",
       replace: "if (false) { // tether:guard",
     }],
@@ -136,7 +136,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a branch a worktree still has checked out is never deleted",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/remove.ts",
       find: "if (holder !== undefined) return",
       replace: "if (false) return",
     }],
@@ -252,7 +252,7 @@ const CASES: GuardCase[] = [
         'if (false) return { status: "refused", reason: "nested", paths: nested }; // tether:guard',
     }, {
       // The tree walk before the checkout refuses the child's gitlink too (review worktree-8).
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_refusals.ts",
       find:
         'if (gitlinks.length > 0) return { status: "refused", reason: "nested", paths: gitlinks }; // tether:guard wt-land-gitlink-refused',
       replace:
@@ -274,7 +274,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a spawn compares the child's bytes with the parent's",
     mutations: [{
-      file: "src/worktree/spawn.ts",
+      file: "src/worktree/spawn_fill.ts",
       find: "if (paths.length > 0) { // tether:guard",
       replace: "if (false) { // tether:guard",
     }],

@@ -11,7 +11,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a child written from an earlier reading is written again from the confirmed state",
     mutations: [{
-      file: "src/worktree/spawn.ts",
+      file: "src/worktree/spawn_fill.ts",
       find: "if (state.worktree !== first) await checkout(state.worktree); // tether:guard",
       replace: "// tether:guard",
     }],

@@ -11,7 +11,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a broken or dangling spawn ref is not a missing one",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/child_work.ts",
       find: 'return symbolic.code === 1 ? undefined : ""; // tether:guard',
       replace: "return undefined; // tether:guard",
     }],
@@ -21,7 +21,7 @@ const CASES: GuardCase[] = [
   {
     guard: "spawn compares a worktree directory's real path with the parent's tree",
     mutations: [{
-      file: "src/worktree/spawn.ts",
+      file: "src/worktree/spawn_dirs.ts",
       find: "dirs.map((dir) => realPath(dir, gitDir, probes)), // tether:guard",
       replace: "dirs.map((dir) => resolve(dir)), // tether:guard",
     }],
@@ -34,7 +34,7 @@ const CASES: GuardCase[] = [
   {
     guard: "after a kept land, what landed is in the merge base",
     mutations: [{
-      file: "src/worktree/land.ts",
+      file: "src/worktree/land_merge.ts",
       find: "baseTreeId = record.tree; // tether:guard",
       replace: "baseTreeId = seedTree; // tether:guard",
     }],

@@ -70,8 +70,8 @@ const CASES: GuardCase[] = [
   {
     guard: "a spawn whose capture left a path out is refused in one line",
     mutations: [{
-      file: "src/worktree/spawn.ts",
-      find: "await refuseLeftOut(left, parent.top); // tether:guard wt-spawn-left-out",
+      file: "src/worktree/spawn_capture.ts",
+      find: "await refuseLeftOut(left, top); // tether:guard wt-spawn-left-out",
       replace: "// tether:guard wt-spawn-left-out",
     }],
     file: FILE,

@@ -5,7 +5,8 @@
  * can write) may set it to anything, `/dev/null` included; `<common>/info/exclude`, which
  * a child can write too, outranks it, so one `!.env.local` line there un-ignores the
  * user's globally ignored secret. A capture that trusted those settings would record such a
- * file in a seed and check it out into the next child (docs/reviews/worktree-8, finding 3).
+ * file in a seed and check it out into the next child: a secret the user ignores everywhere
+ * would reach every later subagent through one line a child wrote.
  *
  * So every capture also asks which of its untracked paths are ignored by the rules no
  * child can write: the user's ignore file, found as git finds it but from the global and
@@ -99,10 +100,11 @@ const resolved = new Map<string, Promise<string | undefined>>();
  * nothing: the global or system `core.excludesFile` (`~` expanded), else the default
  * ({@linkcode defaultExcludesFile}). Asked where git asks it, in the repository, so that a
  * value the global configuration sets in an `[includeIf "gitdir:…"]` section applies as it
- * does for git there (review worktree-9, finding 1); the repository's own records
- * (`local`, `worktree`, and what they include) are dropped by scope. Read once per top
- * level and process, in one git call, so every capture of one run reads the same file. An
- * empty value names no file, as in git.
+ * does for git there. Asked anywhere else, such a section does not match, and a file the
+ * user ignores only for this repository would be captured and carried into every child. The
+ * repository's own records (`local`, `worktree`, and what they include) are dropped by
+ * scope. Read once per top level and process, in one git call, so every capture of one run
+ * reads the same file. An empty value names no file, as in git.
  *
  * @param top The worktree's top level.
  * @returns The path (relative values as written), or undefined.

@@ -17,7 +17,8 @@ import type { SpawnState } from "../gate/evidence.ts";
 import { GateError } from "../gate/repo.ts";
 import { GitError, gitText } from "../git.ts";
 import { ownWords } from "../git_failure.ts";
-import { inspectCaptured, land, type LandOutcome, readChildWork } from "./land.ts";
+import { inspectCaptured, readChildWork } from "./child_work.ts";
+import { land, type LandOutcome } from "./land.ts";
 import { nestedChanged } from "./land_checks.ts";
 
 import { recordRef } from "./record.ts";

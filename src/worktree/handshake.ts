@@ -19,13 +19,8 @@ import { captureWorkingContext, type ContextResult } from "../context/capture.ts
 import { canonicalRecentPath } from "../context/snapshot.ts";
 import { buildV2Block, HARNESS, type V2Handshake, validateV2Field } from "../handshake/v2/block.ts";
 import { childDirs } from "./plan.ts";
-import {
-  parentLocation,
-  seedParent,
-  type Spawn,
-  type SpawnedChild,
-  spawnWorktrees,
-} from "./spawn.ts";
+import { parentLocation, seedParent, type Spawn, spawnWorktrees } from "./spawn.ts";
+import type { SpawnedChild } from "./spawn_fill.ts";
 import { prependTo } from "../encoding.ts";
 
 /** What the `handshake` command passes on in worktree mode. */

@@ -175,7 +175,8 @@ export function belowAny(path: string, paths: ReadonlySet<string>): boolean {
  * with no exclude option, so it names every file on disk that the capture does not hold,
  * whatever `info/exclude` or `core.excludesFile` say now. A rule a child toggles between
  * the parent's capture, this check and the checkout therefore cannot get an ignored file
- * past it (docs/reviews/worktree-8, "ignoredInTheWay is a check before use"): what is
+ * past it: were the rules read again here, a child could un-ignore a file for this check and
+ * ignore it again before the checkout, which would then overwrite or delete it. What is
  * ignored is decided once, by the capture. An empty directory is not listed (the checkout
  * writes into it, or removes it, as git does).
  *

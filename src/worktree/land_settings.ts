@@ -9,7 +9,7 @@
 import { GitError } from "../git.ts";
 import { changedPaths } from "../seed/state.ts";
 import type { AttributeVerdict, Drivers, PathAttribute } from "./land_config.ts";
-import type { ChildWork } from "./land.ts";
+import type { ChildWork } from "./child_work.ts";
 import { listPaths } from "../show.ts";
 
 /** What {@linkcode unsettled} needs of a land: its pins and its decision on attributes. */

@@ -14,15 +14,12 @@
 import { basename, dirname, join } from "node:path";
 import { buildV2Block } from "../../handshake/v2/block.ts";
 import { blocksFor } from "../../worktree/handshake.ts";
-import {
-  dropSeedRef,
-  parentLocation,
-  removeEmptyDirs,
-  spawnWorktrees,
-} from "../../worktree/spawn.ts";
+import { parentLocation, spawnWorktrees } from "../../worktree/spawn.ts";
+import { dropSeedRef, removeEmptyDirs } from "../../worktree/spawn_undo.ts";
 import { SEED_REF_PREFIX } from "../../seed/commit.ts";
 import { renderWorktree, worktreeGate, type WorktreeGateReport } from "../../worktree/gate.ts";
-import { readChildWork, removeChild } from "../../worktree/land.ts";
+import { readChildWork } from "../../worktree/child_work.ts";
+import { removeChild } from "../../worktree/remove.ts";
 import { pinHere } from "../../repo_pin.ts";
 import { renderReport } from "../../gate/render.ts";
 
