@@ -107,6 +107,9 @@ export interface WorktreeDecision {
  * @param block The v2 worktree-mode handshake.
  * @param facts What git reported.
  * @returns Diverged fields and problems.
+ *
+ * Kept whole: it is the decision table itself, one rule per field, each reading the same facts;
+ * a reviewer checks it top to bottom in one sitting.
  */
 export function decideWorktree(block: V2Handshake, facts: WorktreeFacts): WorktreeDecision {
   const harness = block.worktree_path === HARNESS;

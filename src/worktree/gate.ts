@@ -95,6 +95,9 @@ function claims(text: string): string[] {
  * @param options The worktree and what to do.
  * @returns The report; `land` is set when a land was tried.
  * @throws {GateError} when the worktree cannot be read or git fails.
+ *
+ * Kept whole: the judgement of one round (evidence, claims against the round's paths, the
+ * land record) must be built from one reading of the child before the land runs.
  */
 export async function worktreeGate(
   text: string,
@@ -211,6 +214,9 @@ export async function worktreeGate(
  *
  * @param report The report.
  * @returns Text ending in a newline, or empty.
+ *
+ * Kept whole: one line per outcome of the land, in the order a reader needs them; each branch
+ * is a sentence, not logic.
  */
 export function renderWorktree(report: WorktreeGateReport): string {
   const out = [

@@ -158,6 +158,9 @@ function stateOf(s: TreeState | undefined) {
  * @param prompt The normalised prompt.
  * @param options `--json` and `--max-age`.
  * @returns The text for stdout and the exit code.
+ *
+ * Kept whole: parse, gather the facts at one moment, decide and render are four short stages,
+ * but they share the block, the live capture and the error paths of each.
  */
 export async function verifyV2(
   prompt: string,
