@@ -5,7 +5,7 @@
  * @module
  */
 import { ownWords } from "../git_failure.ts";
-import { SubagentResult } from "../contract/schemas.ts";
+import type { SubagentResult } from "../contract/schemas.ts";
 import type { WorkingContextSnapshot } from "../context/snapshot.ts";
 import { readStatus, repoDirs } from "../context/status.ts";
 import {
@@ -47,7 +47,7 @@ import {
   readBlob,
   readCommits,
 } from "./repo.ts";
-import { MAX_JSON_DEPTH, scanJson } from "./json_keys.ts";
+import { readResult } from "./result.ts";
 import { compareTrees, type TreePair } from "./trees.ts";
 import { readObjects } from "./objects.ts";
 import { decodePaths, fitsArgv } from "../paths.ts";
@@ -98,64 +98,6 @@ export interface GateOptions {
    * the child's seed, changes and commits since); ignored with `since`.
    */
   spawn?: SpawnState;
-}
-
-/** Most schema issues listed before the rest are summarised. */
-const MAX_ISSUES = 20;
-
-function fieldPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const part of path) {
-    const name = String(part);
-    const safe = /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
-    out += typeof part === "number" ? `[${part}]` : `${out ? "." : ""}${safe}`;
-  }
-  return out || "(root)";
-}
-
-/**
- * Parse the child's text into JSON, or say why not.
- *
- * @param text The text on stdin.
- * @returns The value, or a one-line reason.
- */
-export function parseResultText(text: string): { value: unknown } | { problem: string } {
-  const body = text.replace(/^\uFEFF/, "");
-  if (body.trim() === "") {
-    return { problem: "Result is empty: expected a SubagentResult JSON document" };
-  }
-  try {
-    return { value: JSON.parse(body) };
-  } catch (error) {
-    const detail = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ");
-    return { problem: `Result is not JSON: ${detail.slice(0, 160)}` };
-  }
-}
-
-/**
- * The schema problems of a value, one reason per issue, naming the field path.
- *
- * @example An unknown key and a wrong type
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * const reasons = schemaReasons({ ok: "yes", summary: "", files_changed: [], errors: [], evidence: [], x: 1 });
- * assertEquals(reasons.length, 2);
- * assertEquals(reasons[0]!.startsWith("Schema violation at ok:"), true);
- * ```
- * @param value The parsed JSON.
- * @returns Reasons, empty when the value is a valid `SubagentResult`.
- */
-export function schemaReasons(value: unknown): string[] {
-  const parsed = SubagentResult.safeParse(value);
-  if (parsed.success) return [];
-  const issues = parsed.error.issues;
-  const reasons = issues.slice(0, MAX_ISSUES).map((i) =>
-    `Schema violation at ${fieldPath(i.path)}: ${i.message}`
-  );
-  if (issues.length > MAX_ISSUES) {
-    reasons.push(`Schema violation: ${issues.length - MAX_ISSUES} more issues`);
-  }
-  return reasons;
 }
 
 /** A message as the tail of a reason: its first letter in lower case ("Path is …" → "path is …"). */
@@ -971,24 +913,9 @@ async function observe(
  *   needed, a missing or foreign snapshot, git failing).
  */
 export async function evaluate(text: string, options: GateOptions = {}): Promise<GateReport> {
-  const reasons: string[] = [];
-  const parsed = parseResultText(text);
-  let result: SubagentResult | undefined;
-  if ("problem" in parsed) reasons.push(parsed.problem);
-  else {
-    const scan = scanJson(text.replace(/^\uFEFF/, ""));
-    reasons.push(
-      ...scan.duplicates.slice(0, MAX_ISSUES).map((d) =>
-        `Schema violation at ${fieldPath(d.path)}: duplicate key ${JSON.stringify(d.key)}`
-      ),
-    );
-    if (scan.tooDeep) {
-      reasons.push(
-        `Schema violation: objects and arrays nest deeper than ${MAX_JSON_DEPTH} levels`,
-      );
-    } else reasons.push(...schemaReasons(parsed.value));
-    if (reasons.length === 0) result = SubagentResult.parse(parsed.value);
-  }
+  const read = readResult(text);
+  const reasons = read.reasons;
+  const result = read.result;
 
   const needsRepo = options.since !== undefined ||
     (result?.evidence.some((e) => isCheckable(e.kind)) ?? false) ||
