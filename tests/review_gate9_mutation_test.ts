@@ -31,7 +31,7 @@ const CASES: GuardCase[] = [
     guard:
       "a changed attributes file keeps a path only when its conversion attributes are the spawn's",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/attribute_files.ts",
       find: "const kept = new Set(redo.filter((p) => action(then, p) === action(now, p)));",
       replace: "const kept = new Set(redo.filter((p) => then !== now));",
     }],
@@ -81,7 +81,7 @@ const CASES: GuardCase[] = [
   {
     guard: "today's attributes are read as hash-object reads them, without the index's",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/attribute_files.ts",
       find: "env: { GIT_INDEX_FILE: privateIndexPath(side.dirs.commonDir) }, // tether:guard",
       replace: "env: {}, //",
     }],
@@ -142,7 +142,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the text attribute decides before the older crlf one",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/conversion_rules.ts",
       find: 'let text = a.text; // "set", "unset", "auto" or "unspecified"',
       replace: 'let text = a.crlf === "unset" ? "unset" : a.text;',
     }],

@@ -11,14 +11,13 @@ import { readStatus, repoDirs } from "../context/status.ts";
 import {
   contentKey,
   type PathContent,
-  privateIndexPath,
   readContents,
   readConversionAttributes,
   readFilteredIds,
 } from "../context/content.ts";
 import { type ConversionSettings, readConversionSettings } from "../context/conversions.ts";
 import { readDrivers } from "../context/filters.ts";
-import { isFullOid, type ObjectFormat, runGit } from "../git.ts";
+import { isFullOid, runGit } from "../git.ts";
 import { releaseObject } from "../anchor.ts";
 import { SNAPSHOT_ANCHOR, SNAPSHOT_HEAD_ANCHOR } from "../context/capture.ts";
 import {
@@ -48,9 +47,11 @@ import {
   readCommits,
 } from "./repo.ts";
 import { readResult } from "./result.ts";
+import { attributeFilesSame } from "./attribute_files.ts";
+import { conversionOf } from "./conversion_rules.ts";
 import { compareTrees, type TreePair } from "./trees.ts";
 import { readObjects } from "./objects.ts";
-import { decodePaths, fitsArgv } from "../paths.ts";
+import { fitsArgv } from "../paths.ts";
 import {
   autoConverts,
   type CheckoutForms,
@@ -58,8 +59,8 @@ import {
   checkoutIds,
   identPaths,
 } from "./ident.ts";
-import { type IndexEntry, readIndex, stagedPaths, uncheckedEntries } from "./staged.ts";
-import { REGULAR_MODES, type StatusEntry } from "../context/porcelain.ts";
+import { readIndex, stagedPaths, uncheckedEntries } from "./staged.ts";
+import { REGULAR_MODES } from "../context/porcelain.ts";
 import { pathSetDigest, skipWorktreePaths } from "../context/sparse.ts";
 import { explained, type Held, spawnIndexVersion, spawnWorktreeVersion } from "./versions.ts";
 import { parseSnapshot } from "./snapshot_schema.ts";
@@ -168,287 +169,6 @@ async function checkoutLike(
     if ((await checkoutForms(blob.content, oid, repo.format)).includes(content.raw)) out.push(path);
   }
   return out;
-}
-
-/** The `.gitattributes` files whose rules can apply to `path`: one per directory above it. */
-function attributeFiles(path: string): string[] {
-  const parts = path.split("/");
-  const out: string[] = [];
-  for (let i = 0; i < parts.length; i++) {
-    out.push([...parts.slice(0, i), ".gitattributes"].join("/"));
-  }
-  return out;
-}
-
-/** What {@linkcode attributeFilesSame} compares with. */
-interface SpawnSide {
-  now: Map<string, PathContent>;
-  trees: TreePair;
-  pair: [string | null, string | null];
-  spawnEntry: ReadonlyMap<string, StatusEntry>;
-  indexByPath: ReadonlyMap<string, IndexEntry>;
-  dirs: { commonDir: string; format: ObjectFormat };
-}
-
-/**
- * Whether every `.gitattributes` whose rules can apply to a path holds, in the worktree
- * and in the index (git reads the index's when the file is absent), what it held at spawn:
- * the snapshot's record, else the spawn HEAD's leaf, else nothing. Reads the files (and
- * the spawn HEAD's leaves) the paths of interest did not bring: a bounded number of git
- * calls.
- *
- * @returns A test for a path.
- */
-async function attributeFilesSame(
-  repo: LiveRepo,
-  paths: readonly string[],
-  settings: ConversionSettings,
-  side: SpawnSide,
-): Promise<(path: string) => "same" | "identity" | "auto" | "changed"> {
-  const files = [...new Set(paths.flatMap(attributeFiles))];
-  const unread = files.filter((f) => !side.now.has(f));
-  const unlooked = files.filter((f) => !side.trees.before.has(f) && !side.spawnEntry.has(f));
-  const [read, leaves] = await Promise.all([
-    unread.length === 0
-      ? new Map<string, PathContent>()
-      : readContents(repo.top, side.dirs.commonDir, side.dirs.format, unread),
-    unlooked.length === 0
-      ? undefined
-      : compareTrees(repo.top, repo.format, ...side.pair, unlooked, false),
-  ]);
-  const changed = new Set<string>();
-  for (const file of files) {
-    const current = side.now.get(file) ?? read.get(file);
-    const entry = side.spawnEntry.get(file);
-    const leaf = side.trees.before.get(file) ?? leaves?.before.get(file);
-    const index = side.indexByPath.get(file);
-    const indexNow: Held = index === undefined ? "absent" : { mode: index.mode, oid: index.oid };
-    let worktree: boolean;
-    let indexThen: Held | undefined;
-    if (entry !== undefined) {
-      worktree = current !== undefined && entry.content === contentKey(current);
-      indexThen = entry.xy === "??" || entry.xy === "!!"
-        ? "absent"
-        : spawnIndexVersion(entry, repo.format);
-    } else {
-      worktree = current !== undefined &&
-        (leaf === undefined
-          ? current.kind === "absent"
-          : (current.kind === "file" || current.kind === "symlink") && current.raw === leaf.oid);
-      indexThen = leaf ?? "absent";
-    }
-    const indexSame = indexThen !== undefined &&
-      (indexThen === "absent" || indexNow === "absent"
-        ? indexThen === indexNow
-        : indexThen.mode === indexNow.mode && indexThen.oid === indexNow.oid);
-    // git reads the index's copy only where the worktree has none (and hash-object never).
-    if (!worktree || (!indexSame && current?.kind === "absent")) changed.add(file); // tether:guard gate-attributes-index
-  }
-  // Every path's answer is asked for several times: worked out once per directory.
-  const byDir = new Map<string, boolean>();
-  const same = (path: string) => {
-    const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
-    let known = byDir.get(dir);
-    if (known === undefined) {
-      known = changed.size === 0 || attributeFiles(path).every((f) => !changed.has(f));
-      byDir.set(dir, known);
-    }
-    return known;
-  };
-  // Where one changed (an honest child may edit .gitattributes), a path is still read as at
-  // spawn when its conversion attributes are what they were: the spawn's are read from the
-  // spawn HEAD's tree, which held every attributes file no status entry named then; and
-  // when the spawn converted nothing for it, its raw bytes tell.
-  const redo = paths.filter((p) =>
-    !same(p) && attributeFiles(p).every((f) => !side.spawnEntry.has(f))
-  );
-  if (redo.length === 0) return (path) => same(path) ? "same" : "changed";
-  const [then, now] = await Promise.all([
-    spawnAttributeStates(repo.top, side.dirs.commonDir, side.pair[0], redo),
-    // As hash-object reads them: no `.gitattributes` from the index (review gate-10).
-    attributeStates(repo.top, redo, {
-      env: { GIT_INDEX_FILE: privateIndexPath(side.dirs.commonDir) }, // tether:guard gate-attributes-no-index
-    }),
-  ]);
-  const action = (state: Map<string, string>, p: string) => {
-    const a = state.get(p);
-    return a === undefined ? undefined : JSON.stringify(conversionOf(attributeRecord(a), settings));
-  };
-  // The same conversion, however the attributes spell it (`text` or none under
-  // `core.autocrlf=true`, `-text` or `binary`).
-  const kept = new Set(redo.filter((p) => action(then, p) === action(now, p)));
-  const identity = new Set(
-    redo.filter((p) => {
-      const a = then.get(p);
-      return !kept.has(p) && a !== undefined && convertsNothing(attributeRecord(a), settings);
-    }),
-  );
-  // `text=auto` (or `core.autocrlf=true` alone) and nothing else: the checkout wrote the
-  // blob as it is when git takes it for binary, which only its bytes tell.
-  const auto = new Set(
-    redo.filter((p) => {
-      const a = then.get(p);
-      if (kept.has(p) || identity.has(p) || a === undefined) return false;
-      const c = conversionOf(attributeRecord(a), settings);
-      return c.crlf === "auto" && !c.filter && !c.encoding && !c.ident;
-    }),
-  );
-  return (path) =>
-    same(path) || kept.has(path)
-      ? "same"
-      : identity.has(path)
-      ? "identity"
-      : auto.has(path)
-      ? "auto"
-      : "changed";
-}
-
-/** The conversion attributes of a path, as `git check-attr` prints their values. */
-interface AttributeRecord {
-  text: string;
-  eol: string;
-  crlf: string;
-  filter: string;
-  encoding: string;
-  ident: string;
-}
-
-/** An {@linkcode attributeStates} string as a record. */
-function attributeRecord(state: string): AttributeRecord {
-  const value = (name: string) =>
-    new RegExp(`(?:^|;)${name}=([^;]*);`).exec(state)?.[1] ?? "unspecified";
-  return {
-    text: value("text"),
-    eol: value("eol"),
-    crlf: value("crlf"),
-    filter: value("filter"),
-    encoding: value("working-tree-encoding"),
-    ident: value("ident"),
-  };
-}
-
-/** What git does to a path between blob and worktree. */
-interface Conversion {
-  /** A filter driver runs. */
-  filter: boolean;
-  /** The bytes are re-encoded. */
-  encoding: boolean;
-  /** `$Id$` is expanded. */
-  ident: boolean;
-  /**
-   * Line ends a checkout writes as CRLF: always (`text`), only for a blob without CRs that
-   * looks like text (`text=auto`, or `core.autocrlf=true`), or never.
-   */
-  crlf: "always" | "auto" | false;
-  /** Whether `git add` turns CRLF into LF. */
-  normalize: boolean;
-}
-
-/**
- * What git does to a path with these attributes under these settings, as convert.c decides
- * it: the `text` attribute first and the older `crlf` only when `text` says nothing
- * (`crlf` set is `text`, `-crlf` is `-text`, `crlf=input` is `text eol=lf`); an `eol`
- * attribute implies `text`; without either, `core.autocrlf` (`true`: auto, CRLF out;
- * `input`: auto, LF out); with `text`, the `eol` attribute, else `core.autocrlf`, else
- * `core.eol` (`native` is CRLF on Windows only).
- *
- * @example
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * const none = { text: "unspecified", eol: "unspecified", crlf: "unspecified", filter: "unspecified", encoding: "unspecified", ident: "unspecified" };
- * const lf = { autocrlf: "false", eol: "lf", key: "", pins: [] };
- * assertEquals(conversionOf({ ...none, crlf: "unset", text: "set", eol: "crlf" }, lf).crlf, "always");
- * assertEquals(conversionOf(none, { ...lf, autocrlf: "true" }).crlf, "auto");
- * assertEquals(conversionOf({ ...none, crlf: "unset" }, { ...lf, autocrlf: "true" }).crlf, false);
- * ```
- */
-export function conversionOf(
-  a: AttributeRecord,
-  settings: { autocrlf: string; eol: string; drivers?: ReadonlySet<string> },
-): Conversion {
-  const set = (v: string) => v !== "unspecified" && v !== "unset";
-  let text = a.text; // "set", "unset", "auto" or "unspecified"
-  let eol = a.eol;
-  if (text === "unspecified") {
-    if (a.crlf === "set") text = "set";
-    else if (a.crlf === "unset") text = "unset";
-    else if (a.crlf === "input") [text, eol] = ["set", "lf"];
-  }
-  if (text === "unspecified" && (eol === "lf" || eol === "crlf")) text = "set";
-  let crlf: Conversion["crlf"] = false;
-  let normalize = false;
-  if (text === "set" || text === "auto") {
-    normalize = true;
-    const out = eol === "lf" || eol === "crlf"
-      ? eol
-      : settings.autocrlf === "true"
-      ? "crlf"
-      : settings.autocrlf === "input"
-      ? "lf"
-      : settings.eol === "crlf" || (settings.eol === "native" && Deno.build.os === "windows")
-      ? "crlf"
-      : "lf";
-    if (out === "crlf") crlf = text === "set" ? "always" : "auto";
-  } else if (text === "unspecified" && settings.autocrlf !== "false") {
-    normalize = true;
-    if (settings.autocrlf === "true") crlf = "auto";
-  }
-  // A filter the config does not define runs nothing (Git LFS attributes without git-lfs).
-  const filter = set(a.filter) && (settings.drivers?.has(a.filter) ?? true);
-  return { filter, encoding: set(a.encoding), ident: a.ident === "set", crlf, normalize };
-}
-
-/** Whether a checkout under these attributes writes the blob's bytes as they are. */
-function convertsNothing(a: AttributeRecord, settings: ConversionSettings): boolean {
-  const c = conversionOf(a, settings);
-  return !c.filter && !c.encoding && !c.ident && c.crlf === false;
-}
-
-/** The attributes that decide how git converts a path between blob and worktree. */
-const CONVERSION_ATTRIBUTES = ["text", "eol", "crlf", "filter", "working-tree-encoding", "ident"];
-
-/** Each path's conversion attributes as one comparable string: one `git check-attr`. */
-async function attributeStates(
-  top: string,
-  paths: readonly string[],
-  options: { env?: Record<string, string>; cached?: boolean },
-): Promise<Map<string, string>> {
-  const r = await runGit(
-    [
-      "check-attr",
-      "-z",
-      ...(options.cached ? ["--cached"] : []),
-      "--stdin",
-      ...CONVERSION_ATTRIBUTES,
-    ],
-    {
-      cwd: top,
-      parse: true,
-      stdin: paths.join("\0") + "\0",
-      ...(options.env ? { env: options.env } : {}),
-    },
-  );
-  const fields = decodePaths(r.stdout);
-  const out = new Map<string, string>();
-  for (let i = 0; i + 2 < fields.length; i += 3) {
-    out.set(fields[i]!, `${out.get(fields[i]!) ?? ""}${fields[i + 1]}=${fields[i + 2]};`);
-  }
-  return out;
-}
-
-/**
- * The conversion attributes the spawn gave `paths`, read from the spawn HEAD's tree in a
- * private index (`git read-tree`, then `git check-attr --cached`): two git calls.
- */
-async function spawnAttributeStates(
-  top: string,
-  commonDir: string,
-  tree: string | null,
-  paths: readonly string[],
-): Promise<Map<string, string>> {
-  const env = { GIT_INDEX_FILE: privateIndexPath(commonDir) };
-  await runGit(["read-tree", ...(tree === null ? ["--empty"] : [tree])], { cwd: top, env });
-  return await attributeStates(top, paths, { env, cached: true });
 }
 
 /**
