@@ -10,7 +10,7 @@ const CASES: GuardCase[] = [
   {
     guard: "git's reading of a converted file counts only under the spawn's conversion settings",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/converted_files.ts",
       find: "git.conversions === settings.key; // tether:guard gate-conversions-same",
       replace: "settings.key !== null;",
     }],
@@ -20,7 +20,7 @@ const CASES: GuardCase[] = [
   {
     guard: "and only where the attributes that apply are the spawn's",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/converted_files.ts",
       find: 'const asAtSpawn = (path: string) => settingsSame && reading(path) === "same";',
       replace: "const asAtSpawn = (path: string) => settingsSame || reading(path) !== null;",
     }],
@@ -41,7 +41,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a file neither shown unchanged nor known to be changed is unknown",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/converted_files.ts",
       find: "if (!told) unknown.add(path); // tether:guard gate-unknown",
       replace: "",
     }],
@@ -51,7 +51,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a file under a filter is unknown",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/converted_files.ts",
       find: "asAtSpawn(path) && !filters(a) && (",
       replace: "asAtSpawn(path) && (",
     }],
@@ -61,7 +61,7 @@ const CASES: GuardCase[] = [
   {
     guard: "an unknown path is not observed",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/observe.ts",
       find: ".filter((p) => !unknown.has(p)); // tether:guard gate-unknown-held",
       replace: ".filter((p) => p !== null);",
     }],
@@ -92,7 +92,7 @@ const CASES: GuardCase[] = [
     guard:
       "a file holding what some checkout of the blob writes is unknown where git's reading says changed",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/converted_files.ts",
       find: "for (const path of await checkoutLike(repo, now, weighed, trees)) {",
       replace: "for (const path of await checkoutLike(repo, now, [], trees)) {",
     }],
@@ -102,7 +102,7 @@ const CASES: GuardCase[] = [
   {
     guard: "an ident file that differs from its blob only inside $Id: … $ is unknown",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/converted_files.ts",
       find: "else if (a?.ident && filtered?.get(path) === trees.before.get(path)!.oid) {",
       replace: "else if (a === null) {",
     }],
@@ -112,7 +112,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a file holding its blob's bytes where a checkout re-encodes or filters is unknown",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/converted_files.ts",
       find: "if (asAtSpawn(path) && (a?.encoding || filters(a))) unknown.add(path);",
       replace: "",
     }],
@@ -162,7 +162,7 @@ const CASES: GuardCase[] = [
   {
     guard: "an ident file is taken with CRLF only where the spawn's settings write CRLF",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/converted_files.ts",
       find: "return { ident, crlf: ident && crlf };",
       replace: "return { ident, crlf: ident };",
     }],

@@ -99,7 +99,7 @@ export async function attributeFilesSame(
       : "changed";
 }
 
-/** The attributes files that apply to `paths` and hold, in the worktree or the index, other than at spawn. */
+/** The attributes files that apply to `paths` and hold other than at spawn (worktree or index). */
 async function changedAttributeFiles(
   repo: LiveRepo,
   paths: readonly string[],
@@ -159,7 +159,7 @@ function heldAsAtSpawn(
   return { worktree, indexSame };
 }
 
-/** A test for a path: no attributes file that applies to it changed, answered once per directory. */
+/** A test for a path: no attributes file that applies to it changed (once per directory). */
 function byDirectory(changed: ReadonlySet<string>): (path: string) => boolean {
   // Every path's answer is asked for several times: worked out once per directory.
   const byDir = new Map<string, boolean>();
