@@ -241,7 +241,7 @@ const CASES: GuardCase[] = [
   {
     guard: "claims are confirmed by what files hold only",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/changes.ts",
       find: "classifyChanges(observation.held, claimed)",
       replace: "classifyChanges(observation.observed, claimed)",
     }],
