@@ -205,7 +205,7 @@ export async function inspectWorktreeFiles(
 ): Promise<Map<string, WorktreeFile>> {
   const unique = [...new Set(paths)];
   // No filter driver the config names runs here either: a clean filter a child planted would
-  // run inside gate and decide the id an evidence `oid` is compared with (review gate-12, F3).
+  // run inside gate and decide the id an evidence `oid` is compared with.
   const pins = await readFilterPins(top); // tether:guard gate-evidence-pins
   const prefixes = new Set<string>();
   for (const path of unique) {
