@@ -66,7 +66,7 @@ interface Readings {
   reading: (path: string) => AttributeReading;
   /** The conversion attributes of the candidates, as hash-object reads them. */
   attributes: Map<string, ConversionAttributes>;
-  /** git's reading of {@linkcode Candidates.toFilter}, or undefined where none is possible. */
+  /** git's reading of the `toFilter` paths, or undefined where none is possible. */
   filtered: Map<string, string> | undefined;
   /** Whether git's reading of a path is the spawn's. */
   asAtSpawn: (path: string) => boolean;

@@ -33,13 +33,13 @@ export interface LiveState {
   staged: string[];
   /** Index entries status does not compare, staged paths and paths under `ident`. */
   unchecked: string[];
-  /** What status lists and {@linkcode unchecked}: the paths read like listed ones. */
+  /** What status lists and `unchecked`: the paths read like listed ones. */
   livePaths: string[];
   /** The paths the snapshot records. */
   recorded: Set<string>;
   /** The paths read first: those the snapshot records and the child claims. */
   known: string[];
-  /** What {@linkcode known} paths hold now (awaited by {@linkcode readNow}). */
+  /** What the `known` paths hold now (awaited by {@linkcode readNow}). */
   first: Promise<Map<string, PathContent>>;
   /** The conversion settings no file shows, to compare with the spawn's (awaited later). */
   conversions: Promise<ConversionSettings>;
