@@ -77,7 +77,14 @@ export async function observe(
     const committed = unexplainedCommits(state.trees, state.onBranch, now, judges);
     const decides = new Set([...claimed, ...evidencePaths]);
     const unknown = await tellConverted(repo, {
-      ...{ now, state, git, spawnEntry, indexByPath, staging, committed, decides },
+      now,
+      state,
+      git,
+      spawnEntry,
+      indexByPath,
+      staging,
+      committed,
+      decides,
     });
     // What the converted files' filtered ids now prove may explain an entry or a leaf.
     forgetExplained(staging, now, judges);
