@@ -88,11 +88,8 @@ export { renderBlock as renderWorkingContext } from "./src/context/render.ts";
 
 // Contracts and the evidence gate (seed 001).
 export * from "./src/contract/mod.ts";
-export {
-  evaluate as evaluateResult,
-  type GateOptions,
-  type GateReport,
-} from "./src/gate/evaluate.ts";
+export { evaluate as evaluateResult, type GateOptions } from "./src/gate/evaluate.ts";
+export type { GateReport } from "./src/gate/verdict.ts";
 export { type ChangeReport, classifyChanges } from "./src/gate/changes.ts";
 export type { CheckedEvidence, EvidenceStatus } from "./src/gate/evidence.ts";
 export { GateError } from "./src/gate/repo.ts";

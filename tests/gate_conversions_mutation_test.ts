@@ -11,7 +11,7 @@ const CASES: GuardCase[] = [
   {
     guard: "git's reading of a converted file counts only under the spawn's conversion settings",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/converted_files.ts",
       find: "git.conversions === settings.key; // tether:guard gate-conversions-same",
       replace: "settings.key !== null;",
     }],
@@ -21,7 +21,7 @@ const CASES: GuardCase[] = [
   {
     guard: "and only where the attributes that apply are the spawn's",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/converted_files.ts",
       find: 'const asAtSpawn = (path: string) => settingsSame && reading(path) === "same";',
       replace: "const asAtSpawn = (path: string) => settingsSame || reading(path) !== null;",
     }],
@@ -32,7 +32,7 @@ const CASES: GuardCase[] = [
     guard:
       "a changed attributes file keeps a path only when its conversion attributes are the spawn's",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/attribute_files.ts",
       find: "const kept = new Set(redo.filter((p) => action(then, p) === action(now, p)));",
       replace: "const kept = new Set(redo.filter((p) => then !== now));",
     }],
@@ -42,7 +42,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a file neither shown unchanged nor known to be changed is unknown",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/converted_files.ts",
       find: "if (!told) unknown.add(path); // tether:guard gate-unknown",
       replace: "",
     }],
@@ -52,7 +52,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a file under a filter is unknown",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/converted_files.ts",
       find: "asAtSpawn(path) && !filters(a) && (",
       replace: "asAtSpawn(path) && (",
     }],
@@ -62,7 +62,7 @@ const CASES: GuardCase[] = [
   {
     guard: "an unknown path is not observed",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/observe.ts",
       find: ".filter((p) => !unknown.has(p)); // tether:guard gate-unknown-held",
       replace: ".filter((p) => p !== null);",
     }],
@@ -82,7 +82,7 @@ const CASES: GuardCase[] = [
   {
     guard: "today's attributes are read as hash-object reads them, without the index's",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/attribute_files.ts",
       find: "env: { GIT_INDEX_FILE: privateIndexPath(side.dirs.commonDir) }, // tether:guard",
       replace: "env: {}, //",
     }],
@@ -93,7 +93,7 @@ const CASES: GuardCase[] = [
     guard:
       "a file holding what some checkout of the blob writes is unknown where git's reading says changed",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/converted_files.ts",
       find: "for (const path of await checkoutLike(repo, now, weighed, trees)) {",
       replace: "for (const path of await checkoutLike(repo, now, [], trees)) {",
     }],
@@ -103,7 +103,7 @@ const CASES: GuardCase[] = [
   {
     guard: "an ident file that differs from its blob only inside $Id: … $ is unknown",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/converted_files.ts",
       find: "else if (a?.ident && filtered?.get(path) === trees.before.get(path)!.oid) {",
       replace: "else if (a === null) {",
     }],
@@ -113,7 +113,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a file holding its blob's bytes where a checkout re-encodes or filters is unknown",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/converted_files.ts",
       find: "if (asAtSpawn(path) && (a?.encoding || filters(a))) unknown.add(path);",
       replace: "",
     }],
@@ -143,7 +143,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the text attribute decides before the older crlf one",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/conversion_rules.ts",
       find: 'let text = a.text; // "set", "unset", "auto" or "unspecified"',
       replace: 'let text = a.crlf === "unset" ? "unset" : a.text;',
     }],
@@ -163,7 +163,7 @@ const CASES: GuardCase[] = [
   {
     guard: "an ident file is taken with CRLF only where the spawn's settings write CRLF",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/converted_files.ts",
       find: "return { ident, crlf: ident && crlf };",
       replace: "return { ident, crlf: ident };",
     }],

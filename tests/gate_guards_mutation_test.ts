@@ -137,7 +137,7 @@ const CASES: GuardCase[] = [
   {
     guard: "no filtered id where ident converts the content",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/converted_files.ts",
       find: "if (!attributes.get(path)?.ident) content.filtered = id;",
       replace: "content.filtered = id;",
     }],
@@ -147,7 +147,7 @@ const CASES: GuardCase[] = [
   {
     guard: "an absent skip-worktree entry is judged by the index only when the set is the spawn's",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/observe.ts",
       find:
         "if (git.skip_worktree !== undefined && git.skip_worktree === await pathSetDigest(skipped)) {",
       replace: "if (skipped.length >= 0) {",
@@ -158,7 +158,7 @@ const CASES: GuardCase[] = [
   {
     guard: "an index entry no file explains is a change",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/unexplained.ts",
       find: "if (!explained(entry, spawnVersions(path), now.get(path), unchanged(path))) {",
       replace: "if (entry === null) {",
     }],
@@ -168,7 +168,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a HEAD leaf no file shows is a change",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/unexplained.ts",
       find:
         "if (!explained(leaf, spawnVersions(path), now.get(path), unchanged(path))) { // tether:guard gate-commit-content",
       replace: "if (leaf === null) {",
@@ -200,7 +200,7 @@ const CASES: GuardCase[] = [
   {
     guard: "paths under ident are read directly, not through status",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/live_state.ts",
       find: "const unchecked = [...new Set([...uncheckedEntries(index), ...staged, ...ident])];",
       replace: "const unchecked = [...new Set([...uncheckedEntries(index), ...staged])];",
     }],
@@ -210,7 +210,7 @@ const CASES: GuardCase[] = [
   {
     guard: "file evidence rests on what files hold, not on what only the index or HEAD has",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/observe.ts",
       find: "changed: new Set(held), // tether:guard gate-evidence-held",
       replace: "changed: new Set(observed),",
     }],
@@ -220,11 +220,11 @@ const CASES: GuardCase[] = [
   {
     guard: "a deletion HEAD has and the worktree does not show is a change",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/unexplained.ts",
       find:
-        '      if (!now.has(path)) continue;\n      const leaf = trees.after.get(path) ?? "absent";\n',
+        '    if (!now.has(path)) continue;\n    const leaf = trees.after.get(path) ?? "absent";\n',
       replace:
-        '      if (!now.has(path) || !trees.after.has(path)) continue;\n      const leaf = trees.after.get(path) ?? "absent";\n',
+        '    if (!now.has(path) || !trees.after.has(path)) continue;\n    const leaf = trees.after.get(path) ?? "absent";\n',
     }],
     file: "tests/gate_committed_change_test.ts",
     filter: "a deletion committed while the file stays on disk is observed",
@@ -242,7 +242,7 @@ const CASES: GuardCase[] = [
   {
     guard: "claims are confirmed by what files hold only",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/changes.ts",
       find: "classifyChanges(observation.held, claimed)",
       replace: "classifyChanges(observation.observed, claimed)",
     }],
@@ -252,7 +252,7 @@ const CASES: GuardCase[] = [
   {
     guard: "what the snapshot's branch holds is compared when HEAD is elsewhere",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/live_state.ts",
       find: "return tip === null || tip === liveHead || tip === spawnHead ? null : tip;",
       replace: "return tip === null || tip !== null ? null : tip;",
     }],
@@ -262,7 +262,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the branch comparison uses the full ref the snapshot recorded",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/live_state.ts",
       find: "git.ref === undefined ? git.branch : git.ref",
       replace: "git.branch",
     }],

@@ -8,7 +8,7 @@ import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_m
 const CASES: GuardCase[] = [{
   guard: "gate --since refuses a HEAD that moved while it read the tree",
   mutations: [{
-    file: "src/gate/evaluate.ts",
+    file: "src/gate/live_state.ts",
     find: "if (headAfter !== repo.head) { // tether:guard gate-head-still",
     replace: "if (headAfter !== headAfter) { // tether:guard gate-head-still",
   }],

@@ -20,7 +20,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the live paths the snapshot does not record are looked up in the trees",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/live_state.ts",
       find: "if (more.length === 0) return trees;",
       replace: "return trees;",
     }],
@@ -30,7 +30,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the paths only the live status or the trees name are read after it",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/live_state.ts",
       find: "others.length === 0",
       replace: "true",
     }],

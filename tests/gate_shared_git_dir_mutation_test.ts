@@ -109,7 +109,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
   {
     guard: "a failed release keeps the verdict",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/verdict.ts",
       find: "report.warnings = [",
       replace: "throw error; report.warnings = [",
     }],

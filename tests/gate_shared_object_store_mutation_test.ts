@@ -75,7 +75,7 @@ const GUARDS: Omit<GuardCase, "file">[] = [
   {
     guard: "preexisting evidence proves no work",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/verdict.ts",
       find: `(readOnly && f.status === "preexisting" && f.kind === "file");`,
       replace: `f.status === "preexisting";`,
     }],

@@ -135,7 +135,7 @@ const CASES: GuardCase[] = [
   {
     guard: "gate --since refuses a bad claim as a reason",
     mutations: [{
-      file: "src/gate/evaluate.ts",
+      file: "src/gate/claims.ts",
       find: "const badClaims = claimChecks.filter(([, p]) => p instanceof Error); // tether:guard",
       replace: "const badClaims = claimChecks.filter(() => false); // tether:guard",
     }],

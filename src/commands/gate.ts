@@ -13,7 +13,9 @@ import {
   gateArgs,
   readResultText,
 } from "../gate/args.ts";
-import { evaluate, type GateReport, parseResultText } from "../gate/evaluate.ts";
+import { evaluate } from "../gate/evaluate.ts";
+import type { GateReport } from "../gate/verdict.ts";
+import { parseResultText } from "../gate/result.ts";
 import { GateError } from "../gate/repo.ts";
 import { oneLine, renderReport } from "../gate/render.ts";
 

@@ -145,3 +145,47 @@ export function classifyChanges(
     observed_unclaimed: sorted([...seen].filter((p) => !claims.has(p))),
   };
 }
+
+/** The paths an observation sorts: what files hold, everything observed, what cannot be told. */
+export interface Observed {
+  /** Paths whose files changed. */
+  held: readonly string[];
+  /** Every changed path: in files, in the index or in HEAD. */
+  observed: readonly string[];
+  /** Paths gate cannot tell changed or unchanged. */
+  unknown: readonly string[];
+}
+
+/**
+ * Classify what was observed against the claims. A claim is confirmed by what files hold;
+ * what only the index or HEAD holds is listed when unclaimed and leaves a claim of it
+ * unobserved, so a branch switched onto other work confirms nothing. What gate cannot tell
+ * about is listed when unclaimed, never attributed or counted as work.
+ *
+ * @example Content only a commit has, and a path gate cannot tell about
+ * ```ts
+ * import { assertEquals } from "../_assert.ts";
+ * const observation = { held: ["a.ts"], observed: ["a.ts", "b.ts"], unknown: ["c.ts"] };
+ * assertEquals(classifyObserved(observation, ["a.ts", "b.ts"]), {
+ *   confirmed: ["a.ts"],
+ *   claimed_unobserved: ["b.ts"],
+ *   observed_unclaimed: ["c.ts"],
+ * });
+ * ```
+ * @param observation What was observed.
+ * @param claimed The claims, canonical.
+ * @returns The change lists.
+ */
+export function classifyObserved(observation: Observed, claimed: readonly string[]): ChangeReport {
+  const changes = classifyChanges(observation.held, claimed); // tether:guard gate-confirm-held
+  const claims = new Set(claimed);
+  const held = new Set(observation.held);
+  changes.observed_unclaimed = [
+    ...new Set([
+      ...changes.observed_unclaimed,
+      ...observation.observed.filter((p) => !held.has(p) && !claims.has(p)),
+      ...observation.unknown.filter((p) => !claims.has(p)),
+    ]),
+  ].sort();
+  return changes;
+}

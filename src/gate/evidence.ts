@@ -9,7 +9,13 @@ import { jailRelativePath } from "../contract/jail.ts";
 import { decodePath, encodePath } from "../paths.ts";
 import type { SubagentEvidence } from "../contract/schemas.ts";
 import { isFullOid, type ObjectFormat } from "../git.ts";
-import { inspectWorktreeFiles, notReachableFrom, readCommits, type WorktreeFile } from "./repo.ts";
+import {
+  type CommitRead,
+  inspectWorktreeFiles,
+  notReachableFrom,
+  readCommits,
+  type WorktreeFile,
+} from "./repo.ts";
 
 /** Why gate cannot tell whether a path changed, for a reason or an evidence note. */
 export const UNKNOWN_WHY =
@@ -120,9 +126,42 @@ export async function checkEvidence(
       ? inspect(repo.top, wanted)
       : Promise.resolve(new Map<string, WorktreeFile>()),
   ]);
-  // New since spawn: committed at or after the spawn's second and not reachable from the
-  // spawn's HEAD. (A commit's time is inside its checked content, so it cannot be forged
-  // for an existing commit.)
+  const ages = await commitAges(repo.top, commits, commitsRead, spawn);
+  return evidence.map((item): EvidenceFinding => {
+    const { kind, ref } = item;
+    if (kind === "commit") return commitFinding(item, commitsRead, ages, repo.format);
+    if (kind === "file") return fileFinding(item, paths.get(ref), files, spawn);
+    return {
+      kind,
+      ref,
+      status: "unverified",
+      why: `kind ${JSON.stringify(kind)} cannot be checked`,
+    };
+  });
+}
+
+/** How old the cited commits are against the spawn. */
+interface CommitAges {
+  /** The commits made since spawn. */
+  fresh: ReadonlySet<string>;
+  /** The commits dated after gate's clock, whose age cannot be told. */
+  future: ReadonlySet<string>;
+  /** The commits the caller knows were made since spawn, when it knows them exactly. */
+  known: ReadonlySet<string> | undefined;
+}
+
+/**
+ * Which cited commits are new since spawn: committed at or after the spawn's second and not
+ * reachable from the spawn's HEAD, or, where the caller knows them, among the commits made
+ * since. (A commit's time is inside its checked content, so it cannot be forged for an
+ * existing commit.)
+ */
+async function commitAges(
+  top: string,
+  commits: readonly string[],
+  commitsRead: ReadonlyMap<string, CommitRead>,
+  spawn: SpawnState | undefined,
+): Promise<CommitAges> {
   const now = Math.floor(Date.now() / 1000);
   const known = spawn?.commits;
   const future = new Set(commits.filter((oid) => {
@@ -140,106 +179,115 @@ export async function checkEvidence(
     ? new Set(recent)
     : known !== undefined
     ? new Set(recent.filter((oid) => known.has(oid))) // tether:guard wt-new-commit
-    : await notReachableFrom(repo.top, recent, spawn.head);
-  return evidence.map((item): EvidenceFinding => {
-    const { kind, ref } = item;
-    const quoted = JSON.stringify(ref);
-    if (kind === "commit") {
-      if (!isFullOid(ref, repo.format)) {
-        return {
-          kind,
-          ref,
-          status: "refuted",
-          why: `commit ${quoted} is not a full ${repo.format} object id`,
-        };
-      }
-      const read = commitsRead.get(ref) ?? { kind: "missing" };
-      if (read.kind === "commit") {
-        if (fresh.has(ref)) return { kind, ref, status: "verified" }; // guard: new commit
-        if (future.has(ref)) {
-          return {
-            kind,
-            ref,
-            status: "unverified",
-            why: `commit ${quoted} is dated after gate's clock, so its age cannot be told`,
-          };
-        }
-        return {
-          kind,
-          ref,
-          status: "preexisting",
-          why: known !== undefined
-            ? `commit ${quoted} is not one the child made since its seed`
-            : `commit ${quoted} predates the spawn`,
-        };
-      }
+    : await notReachableFrom(top, recent, spawn.head);
+  return { fresh, future, known };
+}
+
+/** What a commit evidence item is: new since spawn, preexisting, of unknown age, or refuted. */
+function commitFinding(
+  item: SubagentEvidence,
+  commitsRead: ReadonlyMap<string, CommitRead>,
+  ages: CommitAges,
+  format: ObjectFormat,
+): EvidenceFinding {
+  const { kind, ref } = item;
+  const { fresh, future, known } = ages;
+  const quoted = JSON.stringify(ref);
+  if (!isFullOid(ref, format)) {
+    return {
+      kind,
+      ref,
+      status: "refuted",
+      why: `commit ${quoted} is not a full ${format} object id`,
+    };
+  }
+  const read = commitsRead.get(ref) ?? { kind: "missing" };
+  if (read.kind === "commit") {
+    if (fresh.has(ref)) return { kind, ref, status: "verified" }; // guard: new commit
+    if (future.has(ref)) {
       return {
         kind,
         ref,
-        status: "refuted",
-        why: read.kind === "missing"
-          ? `commit ${quoted} does not exist`
-          : read.kind === "forged"
-          ? `commit ${quoted} does not hash to its id (the object store was altered)`
-          : `${quoted} is a ${read.type}, not a commit`,
+        status: "unverified",
+        why: `commit ${quoted} is dated after gate's clock, so its age cannot be told`,
       };
-    }
-    if (kind === "file") {
-      const path = paths.get(ref);
-      if (path instanceof Error || path === undefined) {
-        return { kind, ref, status: "refuted", why: `file ${path?.message ?? quoted}` };
-      }
-      const found = files.get(path) ?? { kind: "missing" };
-      if (found.kind === "nested") {
-        return {
-          kind,
-          ref,
-          status: "unverified",
-          why: `file ${quoted} is inside the submodule or nested repository ${
-            JSON.stringify(found.repo)
-          }, which gate does not look into`,
-        };
-      }
-      if (found.kind !== "regular") {
-        return { kind, ref, status: "refuted", why: `file ${quoted} ${NOT_REGULAR[found.kind]}` };
-      }
-      const blob = found.oid;
-      if (item.oid !== undefined && item.oid !== blob) {
-        return {
-          kind,
-          ref,
-          status: "refuted",
-          why: `file ${quoted} has blob ${blob}, not ${item.oid}`,
-        };
-      }
-      if (spawn?.unknown?.has(path)) { // tether:guard gate-evidence-unknown
-        return {
-          kind,
-          ref,
-          status: "unverified",
-          why: `gate cannot tell whether file ${quoted} changed since spawn (${UNKNOWN_WHY})`,
-        };
-      }
-      if (spawn && !spawn.changed.has(path)) { // guard: changed file
-        // Only a file known to exist at spawn is preexisting; an ignored one was not seen.
-        return spawn.existed.has(path) // guard: known at spawn
-          ? { kind, ref, status: "preexisting", why: `file ${quoted} is unchanged since spawn` }
-          : {
-            kind,
-            ref,
-            status: "unverified",
-            why: `file ${quoted} is ignored by git, so gate cannot tell whether it is new`,
-          };
-      }
-      return { kind, ref, status: "verified" };
     }
     return {
       kind,
       ref,
-      status: "unverified",
-      why: `kind ${JSON.stringify(kind)} cannot be checked`,
+      status: "preexisting",
+      why: known !== undefined
+        ? `commit ${quoted} is not one the child made since its seed`
+        : `commit ${quoted} predates the spawn`,
     };
-  });
+  }
+  return {
+    kind,
+    ref,
+    status: "refuted",
+    why: read.kind === "missing"
+      ? `commit ${quoted} does not exist`
+      : read.kind === "forged"
+      ? `commit ${quoted} does not hash to its id (the object store was altered)`
+      : `${quoted} is a ${read.type}, not a commit`,
+  };
+}
+
+/** What a file evidence item is: a regular file changed since spawn, preexisting, or not. */
+function fileFinding(
+  item: SubagentEvidence,
+  path: string | Error | undefined,
+  files: ReadonlyMap<string, WorktreeFile>,
+  spawn: SpawnState | undefined,
+): EvidenceFinding {
+  const { kind, ref } = item;
+  const quoted = JSON.stringify(ref);
+  if (path instanceof Error || path === undefined) {
+    return { kind, ref, status: "refuted", why: `file ${path?.message ?? quoted}` };
+  }
+  const found = files.get(path) ?? { kind: "missing" };
+  if (found.kind === "nested") {
+    return {
+      kind,
+      ref,
+      status: "unverified",
+      why: `file ${quoted} is inside the submodule or nested repository ${
+        JSON.stringify(found.repo)
+      }, which gate does not look into`,
+    };
+  }
+  if (found.kind !== "regular") {
+    return { kind, ref, status: "refuted", why: `file ${quoted} ${NOT_REGULAR[found.kind]}` };
+  }
+  const blob = found.oid;
+  if (item.oid !== undefined && item.oid !== blob) {
+    return {
+      kind,
+      ref,
+      status: "refuted",
+      why: `file ${quoted} has blob ${blob}, not ${item.oid}`,
+    };
+  }
+  if (spawn?.unknown?.has(path)) { // tether:guard gate-evidence-unknown
+    return {
+      kind,
+      ref,
+      status: "unverified",
+      why: `gate cannot tell whether file ${quoted} changed since spawn (${UNKNOWN_WHY})`,
+    };
+  }
+  if (spawn && !spawn.changed.has(path)) { // guard: changed file
+    // Only a file known to exist at spawn is preexisting; an ignored one was not seen.
+    return spawn.existed.has(path) // guard: known at spawn
+      ? { kind, ref, status: "preexisting", why: `file ${quoted} is unchanged since spawn` }
+      : {
+        kind,
+        ref,
+        status: "unverified",
+        why: `file ${quoted} is ignored by git, so gate cannot tell whether it is new`,
+      };
+  }
+  return { kind, ref, status: "verified" };
 }
 
 /** Why a path that is not a regular file in the worktree is refuted (nothing about targets). */

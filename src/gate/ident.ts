@@ -3,11 +3,11 @@
  * collapse `$Id: … $` to `$Id$` before it compares a file with the index, so anything a
  * child writes inside one is invisible to `git status` (once the entry's stat data forces a
  * content comparison, which `git update-index --cacheinfo` does) and to a filtered id; and
- * `<git dir>/info/attributes`, which a child can write, sets it (review gate-7). gate reads
- * every such path directly and takes it for unchanged only when its bytes are what a
- * checkout of the committed blob writes: each `$Id$` expanded to `$Id: <blob id> $`, as
- * gitattributes(5) says, with the blob's own line ends or, under the spawn's conversion
- * settings, with CRLF ({@linkcode checkoutIds}).
+ * `<git dir>/info/attributes`, which a child can write, sets it. gate reads every such path
+ * directly and takes it for unchanged only when its bytes are what a checkout of the
+ * committed blob writes: each `$Id$` expanded to `$Id: <blob id> $`, as gitattributes(5)
+ * says, with the blob's own line ends or, under the spawn's conversion settings, with CRLF
+ * ({@linkcode checkoutIds}).
  *
  * @module
  */
@@ -104,8 +104,7 @@ export interface CheckoutForms {
  * ends turned into CRLF where they may be, and both. A file whose bytes are one of these
  * holds the committed content, written by a checkout. The line-end forms are offered only
  * where gate judges the file by what it holds, never where what it holds vouches for a
- * staged or committed version (a CRLF rewrite must not vouch for the blob beside it,
- * review gate-8).
+ * staged or committed version (a CRLF rewrite must not vouch for the blob beside it).
  *
  * @example
  * ```ts

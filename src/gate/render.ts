@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { GateReport } from "./evaluate.ts";
+import type { GateReport } from "./verdict.ts";
 import { blockValue, quoteLine, UNSAFE_IN_LINE } from "../show.ts";
 
 /**

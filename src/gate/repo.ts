@@ -201,8 +201,48 @@ export async function inspectWorktreeFiles(
 ): Promise<Map<string, WorktreeFile>> {
   const unique = [...new Set(paths)];
   // No filter driver the config names runs here either: a clean filter a child planted would
-  // run inside gate and decide the id an evidence `oid` is compared with (review gate-12, F3).
+  // run inside gate and decide the id an evidence `oid` is compared with.
   const pins = await readFilterPins(top); // tether:guard gate-evidence-pins
+  const { indexModes, statusEntries } = await listPaths(top, unique, pins);
+  const found = firstLook(unique, indexModes, statusEntries);
+  const kinds = await pathKinds(top, unique.filter((p) => found.get(p) === "lstat"));
+  for (const [path, kind] of kinds) {
+    const k = kind.kind;
+    found.set(path, k === "regular" ? "hash" : { kind: k === "none" ? "missing" : k });
+  }
+  const blobs = await hashRegularFiles(
+    top,
+    unique.filter((p) => found.get(p) === "hash"),
+    [],
+    undefined,
+    pins,
+  );
+  await readApart(top, unique.filter((p) => found.get(p) === "read"), found);
+  const out = new Map<string, WorktreeFile>();
+  for (const path of unique) {
+    const value = found.get(path);
+    if (value === "hash") {
+      const oid = blobs.get(path);
+      out.set(path, oid ? { kind: "regular", oid } : { kind: "missing" });
+    } else if (value && value !== "lstat" && value !== "read") out.set(path, value);
+    else out.set(path, { kind: "missing" });
+  }
+  return out;
+}
+
+/** What is found of a path before it is looked at: a kind, or how it is to be looked at. */
+type FirstLook = WorktreeFile | "lstat" | "hash" | "read";
+
+/**
+ * The index modes and status entries of `paths` and of the directories on their way: one
+ * `git ls-files` and one `git status` per chunk of literal pathspecs, and the whole index
+ * listed once when a name cannot go through argv.
+ */
+async function listPaths(
+  top: string,
+  unique: readonly string[],
+  pins: readonly string[],
+): Promise<{ indexModes: Map<string, string>; statusEntries: Map<string, StatusEntry> }> {
   const prefixes = new Set<string>();
   for (const path of unique) {
     for (let i = path.indexOf("/"); i > 0; i = path.indexOf("/", i + 1)) {
@@ -245,7 +285,15 @@ export async function inspectWorktreeFiles(
     const match = /^(\S) (\d{6}) [0-9a-f]+ 0\t(.*)$/s.exec(record);
     if (match) indexModes.set(match[3]!, match[1] === "H" ? match[2]! : "unchecked");
   }
+  return { indexModes, statusEntries };
+}
 
+/** What each path is by the index and status alone, or how it is still to be looked at. */
+function firstLook(
+  unique: readonly string[],
+  indexModes: ReadonlyMap<string, string>,
+  statusEntries: ReadonlyMap<string, StatusEntry>,
+): Map<string, FirstLook> {
   // A submodule (a gitlink in the index) or an untracked nested repository (`dir/` in
   // status) on the way: its files are another repository's, which gate does not read.
   const nestedIn = (path: string): string | undefined => {
@@ -255,7 +303,7 @@ export async function inspectWorktreeFiles(
     }
     return undefined;
   };
-  const found = new Map<string, WorktreeFile | "lstat" | "hash" | "read">();
+  const found = new Map<string, FirstLook>();
   for (const path of unique) {
     const nested = nestedIn(path);
     if (nested !== undefined) {
@@ -278,29 +326,7 @@ export async function inspectWorktreeFiles(
     // Changed in the worktree: a FIFO in place of a tracked file still shows as 100644.
     else found.set(path, "lstat");
   }
-  const kinds = await pathKinds(top, unique.filter((p) => found.get(p) === "lstat"));
-  for (const [path, kind] of kinds) {
-    const k = kind.kind;
-    found.set(path, k === "regular" ? "hash" : { kind: k === "none" ? "missing" : k });
-  }
-  const blobs = await hashRegularFiles(
-    top,
-    unique.filter((p) => found.get(p) === "hash"),
-    [],
-    undefined,
-    pins,
-  );
-  await readApart(top, unique.filter((p) => found.get(p) === "read"), found);
-  const out = new Map<string, WorktreeFile>();
-  for (const path of unique) {
-    const value = found.get(path);
-    if (value === "hash") {
-      const oid = blobs.get(path);
-      out.set(path, oid ? { kind: "regular", oid } : { kind: "missing" });
-    } else if (value && value !== "lstat" && value !== "read") out.set(path, value);
-    else out.set(path, { kind: "missing" });
-  }
-  return out;
+  return found;
 }
 
 /**
@@ -311,7 +337,7 @@ export async function inspectWorktreeFiles(
 async function readApart(
   top: string,
   paths: readonly string[],
-  found: Map<string, WorktreeFile | "lstat" | "hash" | "read">,
+  found: Map<string, FirstLook>,
 ): Promise<void> {
   if (paths.length === 0) return;
   const dirs = await repoDirs(top);

@@ -3,11 +3,11 @@
  * child can rewrite beside the index's own entries. `git status` compares the index with
  * HEAD through two caches: the index's cache-tree (its `TREE` extension), which lets it
  * skip a directory whose recorded tree id equals HEAD's, and the tree objects themselves,
- * read unchecked. A child that rewrites either (review gate-5, findings 1 and 2) makes a
- * staged change of any size invisible to status. Here the tree of every index directory is
- * computed from the entries in process, and HEAD's trees are read checked against their
- * names, descending only where the two differ: one `git ls-files` (shared with the
- * unchecked entries) and one `git cat-file --batch` per differing directory level.
+ * read unchecked. A child that rewrites either makes a staged change of any size invisible
+ * to status. Here the tree of every index directory is computed from the entries in
+ * process, and HEAD's trees are read checked against their names, descending only where the
+ * two differ: one `git ls-files` (shared with the unchecked entries) and one
+ * `git cat-file --batch` per differing directory level.
  *
  * @module
  */

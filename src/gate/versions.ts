@@ -2,9 +2,9 @@
  * What the next commit (the index) and the last one (HEAD) hold, judged against what the
  * worktree shows. gate observes what files hold; a child could otherwise leave content in
  * the index or in its commits that no file shows, and the parent would take it with the
- * next commit or the merge of the child's evidence (reviews gate-6 and gate-7). An index
- * entry or a HEAD leaf is explained when it is what the path held at spawn (in the index or
- * in the spawn HEAD), or what it holds now (the worktree, or the index for HEAD). Pure.
+ * next commit or the merge of the child's evidence. An index entry or a HEAD leaf is
+ * explained when it is what the path held at spawn (in the index or in the spawn HEAD), or
+ * what it holds now (the worktree, or the index for HEAD). Pure.
  *
  * @module
  */
@@ -101,7 +101,7 @@ function same(a: Held | undefined, b: Held): boolean {
  * the path had at spawn (a `core.fileMode=false` checkout keeps the index's exec bit, which
  * `lstat` does not show). A worktree that changed explains nothing: it is listed itself, and
  * what it holds now must not vouch for what was committed or staged beside it (a CRLF
- * rewrite judged unchanged through a conversion, committed; review gate-8).
+ * rewrite judged unchanged through a conversion, committed).
  *
  * @example
  * ```ts

@@ -11,7 +11,8 @@
  */
 
 import { classifyChanges } from "../gate/changes.ts";
-import { evaluate, type GateReport } from "../gate/evaluate.ts";
+import { evaluate } from "../gate/evaluate.ts";
+import type { GateReport } from "../gate/verdict.ts";
 import { oneLine } from "../gate/render.ts";
 import type { SpawnState } from "../gate/evidence.ts";
 import { GateError } from "../gate/repo.ts";
