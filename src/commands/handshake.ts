@@ -242,6 +242,22 @@ export async function handshakeMain(args: string[]): Promise<number> {
   if (v["older-than"] !== undefined) throw new UsageError("--older-than goes with prune-seeds");
   if (positionals[0] === "hook") return await hook(v);
   const wrap = positionals[0] === "wrap";
+  const o = readOptions(v, wrap);
+  if (v.worktree !== undefined || o.mode === "worktree") return await worktreeMode(v, o, wrap);
+  return await sharedMode(v, o, wrap);
+}
+
+/** The options every form of `handshake` and `wrap` shares, checked. */
+interface Options {
+  count: number;
+  cwdStyle: "native" | "posix";
+  audience: "private" | "public";
+  issuedAt: string | undefined;
+  mode: "shared" | "worktree";
+}
+
+/** Read and check the options shared by every form (count, styles, audience, mode). */
+function readOptions(v: Values, wrap: boolean): Options {
   const count = v.count === undefined ? 1 : Number(v.count);
   if (!Number.isInteger(count) || count < 1 || count > 1000 || !/^\d+$/.test(v.count ?? "1")) {
     throw new UsageError(
@@ -269,28 +285,37 @@ export async function handshakeMain(args: string[]): Promise<number> {
     ["shared", "worktree"] as const,
     "shared",
   );
-  if (v.worktree !== undefined || mode === "worktree") {
-    if (mode === "shared" && v["workspace-mode"] !== undefined) {
-      throw new UsageError("--worktree needs --workspace-mode worktree or none");
-    }
-    if (
-      [v.head, v.branch, v.cwd, v.fingerprint].some((x) => x !== undefined) || v["porcelain-stdin"]
-    ) {
-      throw new UsageError("worktree mode captures live; drop the explicit fields");
-    }
-    if (v.audience !== undefined) throw new UsageError("--audience goes without worktree mode");
-    const { worktreeHandshake } = await import("../worktree/handshake.ts");
-    return await worktreeHandshake({
-      dir: v.worktree,
-      count,
-      json: v.json ?? false,
-      context: v.context ?? false,
-      recent: v.recent ?? [],
-      cwdStyle,
-      issuedAt,
-      prompt: wrap ? await readPrompt() : null,
-    });
+  return { count, cwdStyle, audience, issuedAt, mode };
+}
+
+/** `--worktree DIR` or `--workspace-mode worktree`: the children and their v2 blocks. */
+async function worktreeMode(v: Values, o: Options, wrap: boolean): Promise<number> {
+  const { count, cwdStyle, issuedAt, mode } = o;
+  if (mode === "shared" && v["workspace-mode"] !== undefined) {
+    throw new UsageError("--worktree needs --workspace-mode worktree or none");
   }
+  if (
+    [v.head, v.branch, v.cwd, v.fingerprint].some((x) => x !== undefined) || v["porcelain-stdin"]
+  ) {
+    throw new UsageError("worktree mode captures live; drop the explicit fields");
+  }
+  if (v.audience !== undefined) throw new UsageError("--audience goes without worktree mode");
+  const { worktreeHandshake } = await import("../worktree/handshake.ts");
+  return await worktreeHandshake({
+    dir: v.worktree,
+    count,
+    json: v.json ?? false,
+    context: v.context ?? false,
+    recent: v.recent ?? [],
+    cwdStyle,
+    issuedAt,
+    prompt: wrap ? await readPrompt() : null,
+  });
+}
+
+/** The shared tree: the v1 block (v2 with `--exact`), wrapped or alone, one or `--count`. */
+async function sharedMode(v: Values, o: Options, wrap: boolean): Promise<number> {
+  const { count, cwdStyle, audience, issuedAt } = o;
   const explicit = await explicitTree(v, wrap);
   if (v.exact && (explicit || audience === "public")) {
     throw new UsageError(
@@ -355,22 +380,33 @@ export async function handshakeMain(args: string[]): Promise<number> {
   const blocks = handshakes.map((h) =>
     seed === undefined ? buildBlock(h) : buildV2Block({ ...h, seed })
   );
-  const contextText = contextPrefix(context);
   const heads = publicAudience
     ? Array.from({ length: count }, () => "")
     : blocks.map((b) => `${b}\n`);
-  if (v.json) {
+  await printShared(v.json ?? false, prompt, heads, blocks, handshakes[0] ?? null, context);
+  return 0;
+}
+
+/** Print the shared tree's blocks: as JSON, in front of the prompt, or alone. */
+async function printShared(
+  json: boolean,
+  prompt: DecodedPrompt | null,
+  heads: string[],
+  blocks: string[],
+  first: Handshake | null,
+  context: ContextResult | undefined,
+): Promise<void> {
+  const contextText = contextPrefix(context);
+  if (json) {
     const wrapped = prompt === null
       ? null
       : heads.map((head) => `${head}${contextText}${prompt.text}`);
-    const doc = jsonDocument(blocks, handshakes[0] ?? null, context, wrapped);
-    await out(`${JSON.stringify(doc, null, 2)}\n`);
+    await out(`${JSON.stringify(jsonDocument(blocks, first, context, wrapped), null, 2)}\n`);
   } else if (prompt) {
     await out(prependTo(prompt, heads.map((head) => `${head}${contextText}`)));
   } else {
     await out(heads.map((head) => `${head}${contextText}`.replace(/\n\n$/, "\n")).join("\n"));
   }
-  return 0;
 }
 
 /** `handshake hook`: the options it shares with wrap, then the payload on stdin. */
