@@ -1,14 +1,12 @@
 /**
- * Mutation tests for the guards of review worktree-7 (the land's git calls pinned to the
- * repository resolved at the start, links under `core.symlinks`, a land undone when its
- * read-back fails): each disables one guard (marked `// tether:guard …` on its line) in a
- * copy of the code and shows that its test in `tests/review7_*_test.ts` then fails.
+ * Mutation tests for the guards that pin a land's git calls to the repository resolved at its
+ * start (and gate --since and a spawn to theirs): each disables one guard (marked
+ * `// tether:guard …` on its line) in a copy of the code and shows that its test in
+ * `tests/land_pinned_repository_test.ts` then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
-const PIN = "tests/review7_pin_test.ts";
-const LINKS = "tests/review7_links_test.ts";
-const UNDO = "tests/review7_undo_test.ts";
+const PIN = "tests/land_pinned_repository_test.ts";
 
 const CASES: GuardCase[] = [
   {
@@ -20,7 +18,7 @@ const CASES: GuardCase[] = [
       replace: "return {}; // tether:guard pin-env",
     }],
     file: PIN,
-    filter: "observation 1 (a)",
+    filter: "a core.worktree written into the shared config",
   },
   {
     guard: "the read-back reads the pinned work tree, not the one a late core.worktree names",
@@ -31,7 +29,7 @@ const CASES: GuardCase[] = [
       replace: "return {}; // tether:guard pin-env",
     }],
     file: PIN,
-    filter: "observation 1 (b)",
+    filter: "a link checked out as a file",
   },
   {
     guard: "a repository that moved during the land is said after it",
@@ -41,7 +39,7 @@ const CASES: GuardCase[] = [
       replace: 'if (movedAfter === "") { // tether:guard wt-pin-after',
     }],
     file: PIN,
-    filter: "observation 1 (a)",
+    filter: "a core.worktree written into the shared config",
   },
   {
     guard: "a main git dir naming another common dir is refused at the start",
@@ -51,7 +49,7 @@ const CASES: GuardCase[] = [
       replace: 'if (repo.gitDir === "") { // tether:guard pin-commondir',
     }],
     file: PIN,
-    filter: "observation 3 (a)",
+    filter: "a commondir file planted in the parent's git dir before the run is refused",
   },
   {
     guard: "a repository that moved before the checkout stops the land",
@@ -61,7 +59,7 @@ const CASES: GuardCase[] = [
       replace: 'if (moved === "") { // tether:guard wt-pin-before',
     }],
     file: PIN,
-    filter: "observation 3 (b)",
+    filter: "a commondir file written during the run",
   },
   {
     guard: "the check of what git finds runs without the pin",
@@ -71,7 +69,7 @@ const CASES: GuardCase[] = [
       replace: "ownRepository: false, // tether:guard pin-probe-own",
     }],
     file: PIN,
-    filter: "observation 3 (b)",
+    filter: "a commondir file written during the run",
   },
   {
     guard: "gate --since refuses a directory outside the work tree git names",
@@ -82,7 +80,7 @@ const CASES: GuardCase[] = [
       replace: "const problem: string | undefined = undefined; // tether:guard pin-since",
     }],
     file: PIN,
-    filter: "observation 1 (c)",
+    filter: "gate --since refuses to judge a tree git finds elsewhere",
   },
   {
     guard: "a spawn resolves and checks the parent's repository first",
@@ -92,64 +90,11 @@ const CASES: GuardCase[] = [
       replace: "// tether:guard wt-pin-spawn",
     }],
     file: PIN,
-    filter: "observation 3 (d)",
-  },
-  {
-    guard: "a link is not landed while core.symlinks is false",
-    mutations: [{
-      file: "src/worktree/land_config.ts",
-      find:
-        'return paths.filter((p) => tree.get(p)?.mode === "120000"); // tether:guard wt-land-links',
-      replace: "return []; // tether:guard wt-land-links",
-    }],
-    file: LINKS,
-    filter: "observation 2 (a)",
-  },
-  {
-    guard: "the checkout's core.symlinks is pinned to the value read before it",
-    mutations: [{
-      file: "src/worktree/land_config.ts",
-      find:
-        '...["-c", `core.symlinks=${drivers.symlinks !== false}`], // tether:guard wt-symlinks-pin',
-      replace: "...[], // tether:guard wt-symlinks-pin",
-    }],
-    file: LINKS,
-    filter: "observation 2 (b)",
-  },
-  {
-    guard: "an undone land writes the parent's files back",
-    mutations: [{
-      file: "src/worktree/land_undo.ts",
-      find: '"restore", // tether:guard wt-undo-land',
-      replace: '"version", // tether:guard wt-undo-land',
-    }],
-    file: UNDO,
-    filter: "observation 4 (a)",
-  },
-  {
-    guard: "an undone land removes the files it added",
-    mutations: [{
-      file: "src/worktree/land_undo.ts",
-      find:
-        '[...pins, "rm", "-f", "-q", "--pathspec-from-file=-", "--pathspec-file-nul"], // tether:guard wt-undo-gone',
-      replace: '[...pins, "version"], // tether:guard wt-undo-gone',
-    }],
-    file: UNDO,
-    filter: "observation 4 (a)",
-  },
-  {
-    guard: "a land is not undone through a conversion still named",
-    mutations: [{
-      file: "src/worktree/land_undo.ts",
-      find: "if (still.length > 0) { // tether:guard wt-undo-still",
-      replace: "if (still.length < 0) { // tether:guard wt-undo-still",
-    }],
-    file: UNDO,
-    filter: "observation 4 (b)",
+    filter: "handshake --worktree refuses a parent whose git dir holds a planted commondir",
   },
 ];
 
-Deno.test("mutation: disabling each guard of review worktree-7 makes its test fail", async (t) => {
+Deno.test("mutation: disabling each guard of the pinned repository makes its test fail", async (t) => {
   await assertEachMutantFails(t, CASES);
 });
 
