@@ -96,11 +96,11 @@ Deno.test("review2 f4-linked: an attached HEAD whose branch has no reflog is the
 Deno.test("review2 torn index A-B-A: the seed never pairs the index of one moment with files of another", () =>
   withRepo(async (dir) => {
     const clean = await git(dir, ["rev-parse", "HEAD^{tree}"]);
-    // At the first read of the files' bytes (`hash-object`), a sibling stages and writes a
-    // change, and puts the index entries back once the files were read; the files stay
-    // changed a moment.
+    // At the seed's first read of the files' bytes (`hash-object -w`; the v1 capture's
+    // reader writes nothing), a sibling stages and writes a change, and puts the index
+    // entries back once the files were read; the files stay changed a moment.
     const s = await shim(
-      `for x in "$@"; do if [ "$x" = hash-object ] && [ ! -e "$SHIM/fired" ]; then : > "$SHIM/fired"\n` +
+      `for x in "$@"; do if [ "$x" = -w ] && [ ! -e "$SHIM/fired" ]; then : > "$SHIM/fired"\n` +
         `printf 'E2\\n' > '${dir}/a.txt'; env -u GIT_INDEX_FILE "$REAL" -C '${dir}' add a.txt\n` +
         `"$REAL" "$@"; rc=$?\n` +
         `env -u GIT_INDEX_FILE "$REAL" -C '${dir}' reset -q -- a.txt; printf 'a\\n' > '${dir}/a.txt'\n` +
