@@ -23,9 +23,8 @@ const CASES: GuardCase[] = [
     guard: "the look again is skipped only when the record changed nothing",
     mutations: [{
       file: CACHED,
-      find:
-        "return { tree, spec, unchanged: before !== undefined && before === after }; // tether:guard cache-unchanged",
-      replace: "return { tree, spec, unchanged: true };",
+      find: "return { spec, unchanged }; // tether:guard cache-unchanged",
+      replace: "return { spec, unchanged: true };",
     }],
     file: "tests/verify_review2_test.ts",
     filter: "torn index A-B-A",
@@ -65,7 +64,7 @@ const CASES: GuardCase[] = [
     guard: "an attributes file taken in sends the capture the full way",
     mutations: [{
       file: CACHED,
-      find: "if (attributes.length > 0) { // tether:guard cache-attributes",
+      find: "if (attributes.stdout.length > 0) { // tether:guard cache-attributes",
       replace: "if (false) {",
     }],
     file: FILE,
@@ -103,6 +102,17 @@ const CASES: GuardCase[] = [
     }],
     file: "tests/exact_edges_test.ts",
     filter: "handshake --exact during a conflicted merge",
+  },
+  {
+    guard: "the index's tree is HEAD's only when nothing is staged",
+    mutations: [{
+      file: CACHED,
+      find:
+        "if (diff.code === 0 && diff.stdout.length === 0 && headTree.code === 0) { // tether:guard cache-head-tree",
+      replace: "if (headTree.code === 0) {",
+    }],
+    file: FILE,
+    filter: "capture after capture",
   },
   {
     guard: "the private copy of the index is brought in line with it",

@@ -51,6 +51,12 @@ Deno.test("the cached capture records what the full capture records, capture aft
     }
     const edited = await same(dir, "edited, staged, deleted, untracked, mode, link");
     assertNotEquals(edited.worktree, first.worktree);
+    // Nothing staged but an intent-to-add entry (`diff-index --cached` does not show it).
+    await git(dir, ["reset", "-q"]);
+    await same(dir, "nothing staged");
+    await git(dir, ["add", "-N", "new.txt"]);
+    await same(dir, "an intent-to-add entry");
+    await git(dir, ["reset", "-q"]);
     // A file replaced by a directory, and a directory by a file.
     await Deno.remove(join(dir, "new.txt"));
     await writeFiles(dir, { "new.txt/inside": "x\n" });

@@ -162,12 +162,11 @@ export function entryFacts(entries: Uint8Array): EntryFacts {
   return facts;
 }
 
-/** The working tree recorded once. */
-interface Record {
-  tree: string;
+/** The working tree read once into the private index. */
+interface Reading {
   /** The pathspec the next look repeats. */
   spec: string;
-  /** Whether the record left the private index as it found it (nothing was read anew). */
+  /** Whether the record found every file as the last one left it. */
   unchanged: boolean;
 }
 
@@ -177,21 +176,19 @@ function nul(paths: readonly string[]): string {
 }
 
 /**
- * Record the working tree in the private index: leave out the untracked paths the user's
+ * Read the working tree into the private index: leave out the untracked paths the user's
  * ignore file ignores before anything is read, `git add -A` the rest, drop the untracked
- * entries the ignore rules (or the user's ignore file) now ignore, carry the tracked paths
- * the ignore rules hide all the same, and write the tree.
+ * entries the ignore rules (or the user's ignore file) now ignore, and carry the tracked
+ * paths the ignore rules hide all the same.
  *
  * @param tracked The paths the index tracks (built on demand: rarely needed).
- * @param before The private index's blob id before the record, if it exists.
  * @returns The record, or undefined when this path cannot be sure (the full one then runs).
  */
-async function record(
+async function read(
   cache: Cache,
   tracked: () => ReadonlySet<string>,
   ignoreFile: string | undefined,
-  before: string | undefined,
-): Promise<Record | undefined> {
+): Promise<Reading | undefined> {
   const base = { ...NO_REPLACE, ...NO_CALLER_CONFIG, GIT_ATTR_NOSYSTEM: "1" };
   const at = { cwd: cache.top, parse: true, env: { ...base, GIT_INDEX_FILE: cache.files } };
   const git = (args: string[], stdin?: string) =>
@@ -208,7 +205,7 @@ async function record(
   // object store.
   const left = userFile ? untracked(await listed(["--others", "--directory", ...userFile])) : [];
   const spec = nul([":/", ...left.map((p) => `:(top,literal,exclude)${p}`)]); // tether:guard cache-left
-  const add = ["add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"];
+  const add = ["add", "-A", "-v", "--pathspec-from-file=-", "--pathspec-file-nul"];
   // Beside it: the entries the ignore rules now ignore (what `add -A` adds never is), and
   // the tracked paths they hide, from the user's index.
   const [added, ignored, userIgnored, hidden] = await Promise.all([
@@ -225,24 +222,34 @@ async function record(
   const carried = hidden; // tether:guard cache-carry
   const update = ["update-index", "-z", "--add", "--remove", "--stdin"];
   if (carried.length > 0 && (await git(update, nul(carried))).code !== 0) return undefined;
-  // An attributes file `git add -A` took in may have converted what it read. (The tree is
-  // written meanwhile; it rewrites the private index only when something changed.)
-  const [attributes, written, after] = await Promise.all([
-    listed(["--cached", "--", ":(top,glob)**/.gitattributes"]),
-    git(["write-tree"]),
-    fileId(cache.files),
-  ]);
-  if (attributes.length > 0) { // tether:guard cache-attributes
-    await git(["read-tree", "--empty"]); // nothing converted is kept for the next capture
-    return undefined;
-  }
-  if (written.code !== 0) return undefined;
-  const tree = new TextDecoder().decode(written.stdout).trim();
-  return { tree, spec, unchanged: before !== undefined && before === after }; // tether:guard cache-unchanged
+  // `add -v` names every path whose blob or mode it changed, or that it removed.
+  const unchanged = added.stdout.length === 0 && drop.length === 0 && carried.length === 0;
+  return { spec, unchanged }; // tether:guard cache-unchanged
 }
 
 /**
- * Whether anything changed since {@linkcode record}: `git add -A -v` again, which reads
+ * The tree of what {@linkcode read} recorded, unless an attributes file `git add -A` took
+ * in may have converted what it read (then the private index is emptied, so nothing
+ * converted is kept for the next capture).
+ *
+ * @returns The tree, or undefined (the full capture then runs).
+ */
+async function writeTree(cache: Cache): Promise<string | undefined> {
+  const env = { ...NO_REPLACE, ...NO_CALLER_CONFIG, GIT_INDEX_FILE: cache.files };
+  const at = { cwd: cache.top, parse: true, env };
+  const [attributes, written] = await Promise.all([
+    runGit(["ls-files", "-z", "--cached", "--", ":(top,glob)**/.gitattributes"], at),
+    locked([...CACHE_CONFIG, "write-tree"], at),
+  ]);
+  if (attributes.stdout.length > 0) { // tether:guard cache-attributes
+    await locked([...CACHE_CONFIG, "read-tree", "--empty"], at);
+    return undefined;
+  }
+  return written.code === 0 ? new TextDecoder().decode(written.stdout).trim() : undefined;
+}
+
+/**
+ * Whether anything changed since {@linkcode read}: `git add -A -v` again, which reads
  * only what changed and names every path it adds or removes.
  *
  * @returns True when it named any, undefined when it failed.
@@ -296,12 +303,40 @@ export function entryChanges(from: Uint8Array, to: Uint8Array): string[] {
 }
 
 /**
- * The tree of the index's entries, written from the private copy brought in line with
- * them (only the entries that changed are written; its cache of trees does the rest).
+ * The tree of the index's entries: HEAD's when nothing is staged, else written from the
+ * private copy brought in line with them (only the entries that changed are written; its
+ * cache of trees does the rest).
  *
  * @returns The tree, or undefined when the private copy could not be written.
  */
-async function stagedTree(cache: Cache, entries: Uint8Array): Promise<string | undefined> {
+async function stagedTree(
+  cache: Cache,
+  head: string,
+  entries: Uint8Array,
+): Promise<string | undefined> {
+  // Nothing staged (an intent-to-add entry shown as the new file it is): the index's tree
+  // is HEAD's.
+  const plain = { cwd: cache.top, parse: true, env: { ...NO_REPLACE, ...NO_CALLER_CONFIG } };
+  const [diff, headTree] = await Promise.all([
+    runGit([
+      "diff-index",
+      "--cached",
+      "--raw",
+      "-z",
+      "--no-renames",
+      "--ignore-submodules=none",
+      "--ita-visible-in-index",
+      head,
+      "--",
+    ], { ...plain, allowFailure: true }),
+    runGit(["rev-parse", "--verify", "--end-of-options", `${head}^{tree}`], {
+      ...plain,
+      allowFailure: true,
+    }),
+  ]);
+  if (diff.code === 0 && diff.stdout.length === 0 && headTree.code === 0) { // tether:guard cache-head-tree
+    return new TextDecoder().decode(headTree.stdout).trim();
+  }
   const env = { ...NO_REPLACE, ...NO_CALLER_CONFIG, GIT_INDEX_FILE: cache.staged };
   const at = { cwd: cache.top, parse: true, env };
   const copy = await runGit(["ls-files", "--stage", "-z", "--full-name", "--", ":/"], at);
@@ -330,16 +365,14 @@ async function stagedTree(cache: Cache, entries: Uint8Array): Promise<string | u
  */
 export async function captureCachedState(dir: string, attempts = 3): Promise<TreeState> {
   const cache = await cacheOf(dir);
-  const [converting, ignoreFile] = await Promise.all([
-    fileId(cache.attributes),
-    excludesFileAt(cache.top),
-  ]);
-  if (converting !== undefined) return await captureState(dir, { attempts }); // tether:guard cache-info-attributes
+  const settings = Promise.all([fileId(cache.attributes), excludesFileAt(cache.top)]);
+  settings.catch(() => {});
   for (let attempt = 1;; attempt++) {
-    const [[head, entries], before] = await Promise.all([
+    const [[head, entries], [converting, ignoreFile]] = await Promise.all([
       headAndEntries(cache.top, {}),
-      fileId(cache.files),
+      settings,
     ]);
+    if (converting !== undefined) return await captureState(dir, { attempts }); // tether:guard cache-info-attributes
     const facts = entryFacts(entries);
     if (facts.unmerged) throw new GitError("failed", unmergedMessage(unmergedPaths(entries))); // tether:guard cache-unmerged
     // A submodule not checked out keeps its recorded commit in the full capture only.
@@ -348,19 +381,25 @@ export async function captureCachedState(dir: string, attempts = 3): Promise<Tre
     let paths: Set<string> | undefined;
     const tracked = () => paths ??= new Set(trackedPaths(entries).tracked);
     const [index, first] = await Promise.all([
-      stagedTree(cache, entries),
-      record(cache, tracked, ignoreFile, before),
+      stagedTree(cache, head, entries),
+      read(cache, tracked, ignoreFile),
     ]);
     if (index === undefined || first === undefined) return await captureState(dir, { attempts });
-    // Looked at again only when the record read anything anew: a record that changed
-    // nothing found every file as the last capture left it, at the moment it began.
-    const [[headAfter, entriesAfter], moved] = await Promise.all([
-      headAndEntries(cache.top, {}),
-      first.unchanged ? false : changedSince(cache, first.spec),
-    ]);
+    // The files are read: HEAD and the index are read again while the tree is written.
+    const after = headAndEntries(cache.top, {});
+    after.catch(() => {});
+    const worktree = await writeTree(cache);
+    if (worktree === undefined) {
+      await after.catch(() => {});
+      return await captureState(dir, { attempts });
+    }
+    // Looked at again only when the reading read anything anew: one that changed nothing
+    // found every file as the last capture left it, at the moment it began.
+    const moved = first.unchanged ? false : await changedSince(cache, first.spec);
+    const [headAfter, entriesAfter] = await after;
     if (moved === undefined) return await captureState(dir, { attempts });
     const still = head === headAfter && sameBytes(entries, entriesAfter) && !moved; // tether:guard cache-twice
-    if (still) return { head, index, worktree: first.tree };
+    if (still) return { head, index, worktree };
     if (attempt >= attempts) {
       throw new GitError(
         "failed",
