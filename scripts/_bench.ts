@@ -9,11 +9,15 @@ import { join } from "node:path";
 import { type BinaryName, PERMISSIONS } from "../src/permissions.ts";
 import { bin, ROOT, type Run, run, type RunOptions } from "../tests/_helpers.ts";
 
-/** What a row promises: a ratio, a difference, a wall time, or nothing (informative). */
+/**
+ * What a row promises: a ratio, a difference, a wall time, at most so many git processes
+ * (each of `counts`), or nothing (informative).
+ */
 export type Target =
   | { kind: "ratio"; max: number; note?: string }
   | { kind: "delta"; maxMs: number }
   | { kind: "wall"; maxMs: number; worst?: number }
+  | { kind: "processes"; max: number; counts: number[] }
   | { kind: "none" };
 
 /** One row of the table: tether and its git baseline, measured in the same run. */
@@ -175,6 +179,8 @@ function describe(target: Target): string {
       return target.worst === undefined
         ? `< ${target.maxMs} ms`
         : `worst < ${target.maxMs} ms (was ${target.worst.toFixed(0)})`;
+    case "processes":
+      return `≤ ${target.max} git processes each`;
     case "none":
       return "—";
   }
@@ -194,6 +200,8 @@ export function met(row: Row): string {
     ? row.tether - row.baseline < t.maxMs
     : t.kind === "wall"
     ? (t.worst ?? row.tether) < t.maxMs
+    : t.kind === "processes"
+    ? t.counts.every((n) => n <= t.max)
     : undefined;
   return ok === undefined ? "—" : ok ? "yes" : "**NO**";
 }

@@ -133,7 +133,9 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
  * @returns True when their lengths and every byte agree.
  */
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, i) => byte === b[i]);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false; // a plain loop: megabytes are compared
+  return true;
 }
 
 /**

@@ -171,23 +171,28 @@ export interface GitResult {
   stderr: string;
   /** The variables asked for with `traceEnv` that are set (and not empty), by name. */
   traced?: Record<string, string>;
+  /** The version git's trace names (`2.45.1`), when `traceEnv` was asked for. */
+  version?: string;
 }
 
 /**
  * Split git's trace events (`GIT_TRACE2_EVENT=2`) from its stderr: the `def_param` values
- * they name, and the other lines as they were.
+ * they name, the version the `version` event names, and the other lines as they were.
  *
  * @example A variable named, a message kept
  * ```ts
  * import { assertEquals } from "./_assert.ts";
- * const err = '{"event":"def_param","param":"HOME","value":"/h"}\nfatal: no\n';
- * assertEquals(splitTrace(err), { traced: { HOME: "/h" }, stderr: "fatal: no\n" });
+ * const err = '{"event":"version","exe":"2.45.1"}\n{"event":"def_param","param":"HOME","value":"/h"}\nfatal: no\n';
+ * assertEquals(splitTrace(err), { traced: { HOME: "/h" }, version: "2.45.1", stderr: "fatal: no\n" });
  * ```
  * @param stderr What git wrote to stderr.
- * @returns The traced variables and the rest of stderr.
+ * @returns The traced variables, the version (when named) and the rest of stderr.
  */
-export function splitTrace(stderr: string): { traced: Record<string, string>; stderr: string } {
+export function splitTrace(
+  stderr: string,
+): { traced: Record<string, string>; version?: string; stderr: string } {
   const traced: Record<string, string> = {};
+  let version: string | undefined;
   const rest: string[] = [];
   for (const line of stderr.split("\n")) {
     if (!line.startsWith('{"event":')) {
@@ -199,11 +204,12 @@ export function splitTrace(stderr: string): { traced: Record<string, string>; st
       if (event?.event === "def_param" && typeof event.param === "string") {
         if (typeof event.value === "string") traced[event.param] = event.value;
       }
+      if (event?.event === "version" && typeof event.exe === "string") version = event.exe;
     } catch {
       rest.push(line); // not an event after all
     }
   }
-  return { traced, stderr: rest.join("\n") };
+  return { traced, ...(version === undefined ? {} : { version }), stderr: rest.join("\n") };
 }
 
 /**
@@ -272,6 +278,23 @@ const decoder = new TextDecoder();
 const blanked: Record<string, string> = {};
 /** How many git processes this process has started (the bench reports it). */
 let spawned = 0;
+/** The git processes started and not yet ended, as their exit. */
+const running = new Set<Promise<unknown>>();
+
+/** Count a started process as running until it has ended. */
+function track(exit: Promise<unknown>): void {
+  const settled = exit.then(() => {}, () => {});
+  running.add(settled);
+  settled.then(() => running.delete(settled));
+}
+
+/**
+ * Wait until every git process this process started has ended, so that a binary never
+ * exits with one still running (an early capture nobody used, a reader told to end).
+ */
+export async function gitSettled(): Promise<void> {
+  while (running.size > 0) await Promise.all([...running]);
+}
 
 /**
  * How many git processes this process has started so far.
@@ -336,6 +359,7 @@ async function spawn(argv: string[], env: Record<string, string>, options: Spawn
   });
   spawned++;
   const child = command.spawn();
+  track(child.status);
   // Read while writing: a large input and a large output would otherwise deadlock on
   // full pipe buffers.
   const output = child.output();
@@ -537,10 +561,11 @@ export function parseGitVersion(text: string): [number, number] | undefined {
 /**
  * Check that git exists and is at least {@linkcode MIN_GIT}.
  *
+ * @param known The version a call's trace already named (`2.45.1`): then no process starts.
  * @throws {GitError} `missing` or `too-old`.
  */
-export async function assertGitVersion(): Promise<void> {
-  const text = await gitText(["version"]);
+export async function assertGitVersion(known?: string): Promise<void> {
+  const text = known === undefined ? await gitText(["version"]) : `git version ${known}`;
   const version = parseGitVersion(text);
   if (!version) throw new GitError("failed", `Cannot read git version: "${text}"`);
   const [major, minor] = version;
@@ -651,6 +676,7 @@ export function startGit(args: readonly string[], options: GitOptions = {}): Git
         stderr: "piped",
       }).spawn();
       spawned++;
+      track(child.status);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (error instanceof Deno.errors.NotFound) {

@@ -7,7 +7,7 @@ import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_m
 
 const CASES: GuardCase[] = [
   {
-    guard: "an unmerged index is refused by name before the capture writes anything",
+    guard: "an unmerged index is refused by name before the full capture writes anything",
     mutations: [{
       file: "src/seed/state.ts",
       find:
@@ -15,7 +15,7 @@ const CASES: GuardCase[] = [
       replace: "",
     }],
     file: "tests/exact_edges_test.ts",
-    filter: "handshake --exact during a conflicted merge",
+    filter: "the full capture (taken while info/attributes exists) refuses a conflicted merge",
   },
   {
     guard: "a spawn refuses a nested repository before making anything",

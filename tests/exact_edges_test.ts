@@ -63,7 +63,11 @@ function assertOneLineError(r: { code: number; stdout: string; stderr: string },
   assertEquals(r.stderr, `error: ${line}\n`);
 }
 
-/** Seed anchors, spawn refs, tether branches and private index files: what a capture writes. */
+/**
+ * Seed anchors, spawn refs, tether branches and private index files (the fresh ones in the
+ * object directory, and exact mode's own in the git directory, by content): what a capture
+ * writes.
+ */
 async function written(dir: string): Promise<string[]> {
   const refs = await git(dir, [
     "for-each-ref",
@@ -75,6 +79,11 @@ async function written(dir: string): Promise<string[]> {
   const scratch: string[] = [];
   for await (const entry of Deno.readDir(objects)) {
     if (entry.name.startsWith("tmp_tether_seed_")) scratch.push(entry.name);
+  }
+  for (const name of ["tether-exact-index", "tether-exact-staged"]) {
+    const path = join(dir, ".git", name);
+    const bytes = await Deno.readFile(path).catch(() => undefined);
+    if (bytes) scratch.push(`${name} ${bytes.length} ${await git(dir, ["hash-object", path])}`);
   }
   return [...refs.split("\n").filter(Boolean), ...scratch.sort()];
 }
@@ -194,6 +203,18 @@ Deno.test("exact edges: handshake --exact during a conflicted merge fails in one
     const halted = await verify(dir, before.stdout, true);
     assertEquals(halted.code, 1, halted.stdout);
     assertEquals(JSON.parse(halted.stdout).diverged, ["parent_dirty_fingerprint"]);
+  }));
+
+Deno.test("exact edges: the full capture (taken while info/attributes exists) refuses a conflicted merge the same way", () =>
+  withRepo(async (dir) => {
+    await conflictedMerge(dir, ["a.txt"]);
+    await writeFiles(dir, { ".git/info/attributes": "" });
+    const anchors = await written(dir);
+    assertOneLineError(
+      await bin("handshake", ["--exact"], { cwd: dir }),
+      "The index has unmerged paths: a.txt; finish or abort the merge first",
+    );
+    assertEquals(await written(dir), anchors);
   }));
 
 Deno.test("exact edges: many unmerged paths are named up to five, then and N more", () =>

@@ -64,7 +64,7 @@ const CASES: GuardCase[] = [
   {
     guard: "an attached HEAD's branch reflog proves HEAD held still (review 2, f4-linked)",
     mutations: [{
-      file: "src/handshake/capture.ts",
+      file: "src/handshake/reader.ts",
       find:
         "return [where.reflog, `${where.commonDir}/logs/${ref}`]; // tether:guard f4-branch-reflog",
       replace: "return [where.reflog];",

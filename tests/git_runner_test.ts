@@ -128,9 +128,12 @@ Deno.test("git missing from PATH is a typed failure: handshake exit 3, verify er
 Deno.test("a git older than 2.30 is refused with a typed error", async () => {
   const repo = await makeRepo();
   const shim = await tempDir();
+  // A git that says it is 2.29.2, in `git version` and in its trace's version event.
   await Deno.writeTextFile(
     join(shim, "git"),
-    `#!/bin/sh\nfor a in "$@"; do [ "$a" = version ] && { echo "git version 2.29.2"; exit 0; }; done\nexec "${await realGit()}" "$@"\n`,
+    `#!/bin/sh\nfor a in "$@"; do [ "$a" = version ] && { echo "git version 2.29.2"; exit 0; }; done\n` +
+      `err=$(mktemp); "${await realGit()}" "$@" 2>"$err"; rc=$?\n` +
+      `sed 's/"exe":"[^"]*"/"exe":"2.29.2"/' "$err" >&2; rm -f "$err"; exit $rc\n`,
   );
   await Deno.chmod(join(shim, "git"), 0o755);
   const env = { PATH: `${shim}:${Deno.env.get("PATH")}` };
@@ -144,6 +147,15 @@ Deno.test("a git older than 2.30 is refused with a typed error", async () => {
   });
   assertEquals(v.code, 3);
   assertIncludes(v.stdout, "older than 2.30");
+  // One with no trace at all names no version there: `git version` is asked.
+  await Deno.writeTextFile(
+    join(shim, "git"),
+    `#!/bin/sh\nfor a in "$@"; do [ "$a" = version ] && { echo "git version 2.29.2"; exit 0; }; done\n` +
+      `unset GIT_TRACE2_EVENT\nexec "${await realGit()}" "$@"\n`,
+  );
+  const quiet = await bin("handshake", [], { cwd: repo, env });
+  assertEquals(quiet.code, 3);
+  assertIncludes(quiet.stderr, "older than 2.30");
 });
 
 Deno.test("LD_ and DYLD_ variables in the caller's environment do not stop git from running", async () => {

@@ -63,7 +63,7 @@ const CASES: GuardCase[] = [
     mutations: [{
       file: "src/handshake/capture.ts",
       find:
-        "if (!(await blobIds(written)).includes(ids[0]!)) return undefined; // tether:guard f4-head-file",
+        "if (!(await blobIds(headFileText(ref, head))).includes(ids[0]!)) return undefined; // tether:guard f4-head-file",
       replace: "",
     }],
     file: "tests/verify_scale_test.ts",
@@ -74,13 +74,12 @@ const CASES: GuardCase[] = [
     mutations: [
       {
         file: "src/handshake/capture.ts",
-        find: "const reflog = await reflogId(reflogs, cwd);",
-        replace: "const reflogRead = reflogId(reflogs, cwd);\n  reflogRead.catch(() => {});",
-      },
-      {
-        file: "src/handshake/capture.ts",
-        find: "const still = after.reflog === reflog && ",
-        replace: "const still = after.reflog === await reflogRead && ",
+        find: "const before = await reading; // tether:guard f4-reflog-first\n" +
+          "  // Every move of HEAD from here on is in a reflog read above.\n" +
+          "  const running = runGit(STATUS_ARGS, { ...at(cwd), env: STATUS_ENV, keepReplaceObjects: true });",
+        replace:
+          "const running = runGit(STATUS_ARGS, { ...at(cwd), env: STATUS_ENV, keepReplaceObjects: true });\n" +
+          "  const before = await reading;",
       },
     ],
     file: "tests/verify_scale_test.ts",
@@ -89,7 +88,7 @@ const CASES: GuardCase[] = [
   {
     guard: "f1: the probe asks git once without the caller's environment",
     mutations: [{
-      file: "src/handshake/capture.ts",
+      file: "src/handshake/probe.ts",
       find: "cleanEnv: true, // tether:guard f1-clean-probe",
       replace: "cleanEnv: false,",
     }],
@@ -99,11 +98,43 @@ const CASES: GuardCase[] = [
   {
     guard: "f1: both answers must agree",
     mutations: [{
-      file: "src/handshake/capture.ts",
+      file: "src/handshake/probe.ts",
       find: "if (clean.code !== 0 || decoder.decode(clean.stdout) !== text) {",
       replace: "if (false) {",
     }],
     file: "tests/verify_false_match_test.ts",
+    filter: "GIT_INDEX_FILE that hides",
+  },
+  {
+    guard: "f1: where git found the repository must be the same with and without the environment",
+    mutations: [{
+      file: "src/handshake/probe.ts",
+      find:
+        'setup !== undefined && cleanSetup?.join("\\n") === setup.join("\\n"); // tether:guard f1-same-setup',
+      replace: "true;",
+    }],
+    file: "tests/verify_review_test.ts",
+    filter: "GIT_DIR/GIT_WORK_TREE point at",
+  },
+  {
+    guard: "f1: the index and the objects must be the defaults, or the probe is asked again",
+    mutations: [{
+      file: "src/handshake/probe.ts",
+      find:
+        "index === `${gitDir}index` && objects === `${commonDir}objects`; // tether:guard f1-default-paths",
+      replace: "true;",
+    }],
+    file: "tests/verify_review_test.ts",
+    filter: "GIT_INDEX_FILE that hides",
+  },
+  {
+    guard: "f1: the probe asked again runs without the caller's environment",
+    mutations: [{
+      file: "src/handshake/probe.ts",
+      find: "cleanEnv: true, // tether:guard f1-clean-fallback",
+      replace: "cleanEnv: false,",
+    }],
+    file: "tests/verify_review_test.ts",
     filter: "GIT_INDEX_FILE that hides",
   },
   {

@@ -7,6 +7,7 @@ import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_m
 
 const FILE = "tests/verify_git_env_config_test.ts";
 const CAPTURE = "src/handshake/capture.ts";
+const PROBE = "src/handshake/probe.ts";
 
 const CASES: GuardCase[] = [
   {
@@ -32,7 +33,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the configuration git reads is compared with what it reads without the environment",
     mutations: [{
-      file: CAPTURE,
+      file: PROBE,
       find: "return sameBytes(mine, clean.subarray(0, cut)); // tether:guard env-config-compare",
       replace: "return true; // tether:guard env-config-compare",
     }],
@@ -62,7 +63,7 @@ const CASES: GuardCase[] = [
   {
     guard: "variables that change what status reads are compared with the clean probe's",
     mutations: [{
-      file: CAPTURE,
+      file: PROBE,
       find:
         "if (where.traced[name] !== where.cleanTraced?.[name]) out.push(name); // tether:guard env-status-variables",
       replace: "// tether:guard env-status-variables",
@@ -73,7 +74,7 @@ const CASES: GuardCase[] = [
   {
     guard: "a trace that named nothing is taken as an environment unknown",
     mutations: [{
-      file: CAPTURE,
+      file: PROBE,
       find:
         `if (where.traced.GIT_EXEC_PATH === undefined) return ["(git's trace named nothing)"]; // tether:guard env-config-untraced`,
       replace: "// tether:guard env-config-untraced",

@@ -98,11 +98,12 @@ Deno.test("an attached HEAD whose branch has no reflog is the error path", () =>
 Deno.test("torn index A-B-A: the seed never pairs the index of one moment with files of another", () =>
   withRepo(async (dir) => {
     const clean = await git(dir, ["rev-parse", "HEAD^{tree}"]);
-    // At the first read of the files' bytes (`hash-object`), a sibling stages and writes a
-    // change, and puts the index entries back once the files were read; the files stay
-    // changed a moment.
+    // At the seed's first read of the files' bytes (`git add -A` into its private index,
+    // or `hash-object -w` in the full capture; the v1 capture's reader writes nothing), a
+    // sibling stages and writes a change, and puts the index entries back once the files
+    // were read; the files stay changed a moment.
     const s = await shim(
-      `for x in "$@"; do if [ "$x" = hash-object ] && [ ! -e "$SHIM/fired" ]; then : > "$SHIM/fired"\n` +
+      `for x in "$@"; do if { [ "$x" = add ] || [ "$x" = -w ]; } && [ ! -e "$SHIM/fired" ]; then : > "$SHIM/fired"\n` +
         `printf 'E2\\n' > '${dir}/a.txt'; env -u GIT_INDEX_FILE "$REAL" -C '${dir}' add a.txt\n` +
         `"$REAL" "$@"; rc=$?\n` +
         `env -u GIT_INDEX_FILE "$REAL" -C '${dir}' reset -q -- a.txt; printf 'a\\n' > '${dir}/a.txt'\n` +
@@ -154,6 +155,9 @@ const HIDING: {
     change: async (dir) => {
       const path = join(dir, "a.txt");
       const { mtime } = await Deno.stat(path);
+      // In a later second than the file's last change: git's stat data (which exact mode
+      // trusts, as git status does) keeps whole seconds, so only the ctime tells.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
       await Deno.writeTextFile(path, "z\n");
       await Deno.utime(path, mtime!, mtime!);
     },

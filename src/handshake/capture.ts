@@ -1,40 +1,55 @@
 /**
  * Live capture of the four tree facts, taken at one consistent moment:
  *
- * 1. **Where.** git is asked where the current directory is twice, with the caller's
- *    environment and with none of it; when the answers differ, a `GIT_DIR`,
+ * 1. **Where.** git is asked where the current directory is with the caller's environment
+ *    and without it (src/handshake/probe.ts); when the answers differ, a `GIT_DIR`,
  *    `GIT_WORK_TREE`, `GIT_INDEX_FILE` or the like points git at another tree than the
  *    one the caller stands in, and the capture is refused.
  * 2. **When.** `git status` runs between two reads of HEAD's reflog and, when HEAD is
  *    attached, its branch's reflog (every update of HEAD, from this worktree or through
- *    the branch from another, appends to one of them; a missing one is the error path). HEAD and the branch are read while status runs, and read again after.
- *    When the reflog is unchanged and the reads agree, HEAD held still from before status
- *    began until after it ended, so status compared against that HEAD. Otherwise the
- *    capture is taken again, and after {@linkcode CAPTURE_ATTEMPTS} it is refused: a HEAD
- *    that moved away and came back is never paired with a status from the other moment.
- * 3. **What.** HEAD, the branch and the location each come from their own git answer,
- *    read strictly: an empty, ambiguous or unexpected answer is an error, never a shifted
- *    line. The branch is read as a ref (`git symbolic-ref`), so a tag or a remote named
- *    like it changes nothing.
+ *    the branch from another, appends to one of them; a missing one is the error path).
+ *    HEAD and the branch are read before the reflogs, and again after status from the
+ *    `HEAD` file and the branch's ref file. When the reflogs are unchanged and the reads
+ *    agree, HEAD held still from before status began until after it ended, so status
+ *    compared against that HEAD. Otherwise the capture is taken again, and after
+ *    {@linkcode CAPTURE_ATTEMPTS} it is refused: a HEAD that moved away and came back is
+ *    never paired with a status from the other moment.
+ * 3. **What.** HEAD, the branch and the location each come from git's own answer, read
+ *    strictly: an empty, ambiguous or unexpected answer is read again apart
+ *    (`git symbolic-ref`, `git rev-parse --verify`) or is an error, never a shifted line.
+ *    The branch is read as a ref, so a tag or a remote named like it changes nothing.
+ *
+ * Five git processes when nothing is amiss: the probe's `rev-parse` (which also reads HEAD,
+ * the ref and git's version) and one `hash-object --stdin-paths` that reads every file
+ * before and after status, started at once; status; and, beside status, the probe's two
+ * `config --list`. A branch whose ref is packed (no ref file) costs two reads more.
  *
  * @module
  */
-import {
-  assertGitVersion,
-  GitError,
-  type GitProcess,
-  type GitResult,
-  runGit,
-  startGit,
-  UNBORN_MESSAGE,
-} from "../git.ts";
-import { cQuotePath } from "../paths.ts";
+import { GitError, type GitResult, gitSettled, runGit, UNBORN_MESSAGE } from "../git.ts";
 import { absoluteDir, HOST_OS, isShellPwd } from "./cwd.ts";
 import { fingerprint } from "./fingerprint.ts";
-import { locate, LOCATION_ARGS, parseLocation } from "./location.ts";
-import { branchValue, parseHeadRef, readSpelling, type Spelling } from "./branch.ts";
+import { locate } from "./location.ts";
+import { abbreviations, branchValue, parseHeadRef, readSpelling, type Spelling } from "./branch.ts";
 import { type TreeState, validateField } from "./fields.ts";
 import { sameBytes } from "../encoding.ts";
+import {
+  at,
+  CONFIG_REASON,
+  environmentSettings,
+  type First,
+  homeOf,
+  type Probe,
+  startProbe,
+} from "./probe.ts";
+import {
+  absoluteFrom,
+  blobIds,
+  headFileText,
+  type Reader,
+  reflogsOf,
+  startReader,
+} from "./reader.ts";
 
 /** A capture of the live tree. */
 export interface LiveTree extends TreeState {
@@ -48,50 +63,6 @@ export interface LiveTree extends TreeState {
 
 /** How many times a capture is taken again when HEAD moves under it. */
 export const CAPTURE_ATTEMPTS = 5;
-
-/**
- * What the probe asks: every path the environment could redirect (git dir, common dir,
- * index, objects), HEAD's reflog, and the location. Each answer is one line.
- */
-const PROBE_ARGS: readonly string[] = [
-  "rev-parse",
-  "--absolute-git-dir",
-  "--git-common-dir",
-  "--git-path",
-  "index",
-  "--git-path",
-  "objects",
-  "--git-path",
-  "logs/HEAD",
-  ...LOCATION_ARGS,
-];
-const PROBE_LINES = 8;
-
-/** Why a capture refuses an environment that points git elsewhere. */
-export const ENVIRONMENT_REASON =
-  "git's environment points it away from the directory it runs in (GIT_DIR, GIT_WORK_TREE, " +
-  "GIT_INDEX_FILE, GIT_OBJECT_DIRECTORY, GIT_COMMON_DIR or the like is set); tether measures " +
-  "the tree it stands in: unset them and run again";
-
-/**
- * Variables that change what status reads without changing the configuration: the probe
- * asks git's trace for them, with the caller's environment and without it. (Empty ones are
- * not named by the trace; the ones whose empty value matters are pinned instead, see
- * {@linkcode STATUS_ARGS}.)
- */
-export const STATUS_VARIABLES: readonly string[] = [
-  "GIT_ATTR_NOSYSTEM",
-  "GIT_NO_REPLACE_OBJECTS",
-  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-  "GIT_EXEC_PATH",
-];
-
-/**
- * What the comparisons keep of the caller's environment: where the user's own
- * configuration and ignore file are, as in their shell. Not `PATH`: git's trace names it
- * with git's own directory first, and git found there is not the `git` this binary may run.
- */
-const HOME_VARIABLES: readonly string[] = ["HOME", "XDG_CONFIG_HOME"];
 
 /**
  * The capture's `git status`, as the user's shell runs it, with what no honest repository
@@ -112,177 +83,7 @@ export const STATUS_ENV: Readonly<Record<string, string>> = {
   GIT_REPLACE_REF_BASE: "refs/replace/",
 };
 
-/** `git config --list` as records: `scope NUL key LF value NUL`, in git's order. */
-const CONFIG_ARGS: readonly string[] = ["config", "--list", "-z", "--show-scope"];
-
-/** The record the clean configuration reading adds itself (its last `-c`). */
-const OWN_RECORD = new TextEncoder().encode("command\0safe.directory\n*\0");
-
-/** Why a capture refuses an environment whose settings change what status prints. */
-export const CONFIG_REASON =
-  "git's environment changes its configuration or what it reads (GIT_CONFIG_COUNT, " +
-  "GIT_CONFIG_PARAMETERS, GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, GIT_CONFIG_NOSYSTEM, " +
-  "GIT_ATTR_NOSYSTEM, GIT_ALTERNATE_OBJECT_DIRECTORIES or the like is set), and git status " +
-  "prints something else without it, so the tree would be judged under settings the " +
-  "block's capture may not have had: unset them and run again";
-
-/**
- * Whether two `git config --list -z --show-scope` readings hold the same records, byte
- * for byte and in order, the clean one without the record it added itself.
- *
- * @example
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * const e = (s: string) => new TextEncoder().encode(s);
- * const own = "command\0safe.directory\n*\0";
- * assertEquals(sameConfig(e("global\0user.name\nu\0"), e(`global\0user.name\nu\0${own}`)), true);
- * assertEquals(sameConfig(e("global\0user.name\nu\0command\0color.ui\nnever\0"), e(`global\0user.name\nu\0${own}`)), false);
- * assertEquals(sameConfig(e("a"), e("a")), false); // the clean reading always ends with its own record
- * ```
- * @param mine The reading with the caller's environment.
- * @param clean The reading without it.
- * @returns True when the caller's environment changed no setting.
- */
-export function sameConfig(mine: Uint8Array, clean: Uint8Array): boolean {
-  const cut = clean.length - OWN_RECORD.length;
-  if (cut < 0 || !sameBytes(clean.subarray(cut), OWN_RECORD)) return false;
-  return sameBytes(mine, clean.subarray(0, cut)); // tether:guard env-config-compare
-}
-
-/**
- * What a probe says changes status in the caller's environment: the configuration git
- * reads differs from what it reads without the environment, a variable of
- * {@linkcode STATUS_VARIABLES} differs from the clean probe's (git sets `GIT_EXEC_PATH`
- * itself), or the trace named nothing at all (git always names `GIT_EXEC_PATH`, so a trace
- * that names nothing did not run): then nothing is known of the environment.
- *
- * @example
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * const exec = { GIT_EXEC_PATH: "/usr/lib/git-core" };
- * const probe = (configSame: boolean, traced: Record<string, string>) => ({ configSame, traced, cleanTraced: exec });
- * assertEquals(environmentSettings(probe(true, { HOME: "/h", ...exec })), []);
- * assertEquals(environmentSettings(probe(false, exec)), ["its configuration"]);
- * assertEquals(environmentSettings(probe(true, { GIT_EXEC_PATH: "/x" })), ["GIT_EXEC_PATH"]);
- * assertEquals(environmentSettings(probe(true, {})), ["(git's trace named nothing)"]);
- * ```
- * @param where The confirmed probe.
- * @returns What differs, in words; empty when nothing does.
- */
-export function environmentSettings(
-  where: Pick<Probe, "configSame" | "traced" | "cleanTraced">,
-): string[] {
-  if (where.traced.GIT_EXEC_PATH === undefined) return ["(git's trace named nothing)"]; // tether:guard env-config-untraced
-  const out: string[] = [];
-  if (!where.configSame) out.push("its configuration");
-  for (const name of STATUS_VARIABLES) {
-    if (where.traced[name] !== where.cleanTraced?.[name]) out.push(name); // tether:guard env-status-variables
-  }
-  return out;
-}
-
 const decoder = new TextDecoder();
-
-/** Where git says the current directory is, confirmed without the caller's environment. */
-interface Probe {
-  /** The git directory, absolute (where this worktree's `HEAD` file is). */
-  gitDir: string;
-  /** `top/prefix`, or undefined when the directory is not inside a work tree. */
-  location: string | undefined;
-  /** HEAD's reflog, as git names it relative to the current directory. */
-  reflog: string;
-  /** The common git directory, as git names it relative to the current directory. */
-  commonDir: string;
-  /** What git traced of {@linkcode STATUS_VARIABLES} and the home variables. */
-  traced: Record<string, string>;
-  /** Whether git reads the same configuration without the caller's environment (once confirmed). */
-  configSame?: boolean;
-  /** What the clean probe's trace named of {@linkcode STATUS_VARIABLES} (once confirmed). */
-  cleanTraced?: Record<string, string> | undefined;
-}
-
-/** The `cwd` part of git options for a capture elsewhere (empty for the current directory). */
-function at(cwd: string | undefined): { cwd?: string } {
-  return cwd === undefined ? {} : { cwd };
-}
-
-/** The probe, asked first with the caller's environment; the second answer on demand. */
-interface Probing {
-  /** Where git says the directory is, with the caller's environment (not yet confirmed). */
-  where: Promise<Probe>;
-  /**
-   * Ask again without the caller's environment.
-   *
-   * @returns The answer, once both agree: the environment points git nowhere else.
-   */
-  confirm(): Promise<Probe>;
-}
-
-function readProbe(text: string, result: GitResult): Probe {
-  const lines = text.replace(/\n$/, "").split("\n");
-  if (lines.length !== PROBE_LINES) {
-    throw new GitError("failed", "Cannot read where this directory is: a git path holds a newline");
-  }
-  return {
-    gitDir: lines[0]!,
-    location: parseLocation(lines.slice(5)),
-    reflog: lines[4]!,
-    commonDir: lines[1]!,
-    traced: result.traced ?? {},
-  };
-}
-
-function startProbe(cwd: string | undefined): Probing {
-  // What git finds itself, as the clean probe does: never a pin (src/repo_pin.ts).
-  const mine = runGit(PROBE_ARGS, {
-    ...at(cwd),
-    parse: true,
-    ownRepository: true,
-    traceEnv: [...STATUS_VARIABLES, ...HOME_VARIABLES, "PWD"], // PWD: what the caller's `pwd` prints
-    keepReplaceObjects: true, // so the trace names the caller's GIT_NO_REPLACE_OBJECTS, not tether's
-  });
-  const where = mine.then((r) => readProbe(decoder.decode(r.stdout), r));
-  for (const p of [mine, where]) p.catch(() => {});
-  return {
-    where,
-    async confirm() {
-      // Without the caller's environment but where the user's configuration is: the
-      // settings git reads then come from the user's own files alone. Both configuration
-      // readings run beside the clean probe.
-      const answer = await mine;
-      const cleanEnv = { ...homeOf(answer.traced ?? {}), GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" };
-      const [clean, myConfig, cleanConfig] = await Promise.all([
-        runGit(["-c", "safe.directory=*", ...PROBE_ARGS], {
-          ...at(cwd),
-          parse: true,
-          allowFailure: true,
-          cleanEnv: true, // tether:guard f1-clean-probe
-          env: cleanEnv,
-          traceEnv: STATUS_VARIABLES,
-          keepReplaceObjects: true,
-        }),
-        runGit(CONFIG_ARGS, { ...at(cwd), allowFailure: true, ownRepository: true }),
-        runGit(["-c", "safe.directory=*", ...CONFIG_ARGS], {
-          ...at(cwd),
-          allowFailure: true,
-          cleanEnv: true,
-          env: cleanEnv,
-        }),
-      ]);
-      const text = decoder.decode(answer.stdout);
-      if (clean.code !== 0 || decoder.decode(clean.stdout) !== text) { // tether:guard f1-same-answer
-        throw new GitError("failed", ENVIRONMENT_REASON);
-      }
-      const configSame = myConfig.code === 0 && cleanConfig.code === 0 &&
-        sameConfig(myConfig.stdout, cleanConfig.stdout);
-      return { ...readProbe(text, answer), configSame, cleanTraced: clean.traced ?? {} };
-    },
-  };
-}
-
-async function probe(cwd: string | undefined): Promise<Probe> {
-  return await startProbe(cwd).confirm();
-}
 
 async function reflogId(reflogs: readonly string[], cwd: string | undefined): Promise<string> {
   const r = await runGit(["hash-object", "--no-filters", "--", ...reflogs], {
@@ -291,38 +92,20 @@ async function reflogId(reflogs: readonly string[], cwd: string | undefined): Pr
   });
   if (r.code !== 0) {
     await readHeadOid(cwd); // a repository without commits has no reflog either: say that
-    throw new GitError(
-      "failed",
-      (reflogs.length > 1 ? "HEAD or the branch it is attached to" : "HEAD") +
-        " has no reflog to show it held still during the capture (core.logAllRefUpdates " +
-        "is off, refs are not files, or the branch was made without one)",
-      r.stderr,
-      r.code,
-    );
+    throw noReflog(reflogs, r);
   }
   return decoder.decode(r.stdout).replace(/\n$/, "");
 }
 
-/**
- * The reflogs that record every move of HEAD: HEAD's own, and when HEAD is attached, the
- * branch's too (a branch's reflog lives in the common directory, beside its ref), since
- * another worktree's `git update-ref refs/heads/<branch>` moves this HEAD without writing
- * this worktree's `logs/HEAD`.
- *
- * @example
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * const where = { gitDir: "/r/.git", location: undefined, reflog: ".git/logs/HEAD", commonDir: ".git" };
- * assertEquals(reflogsOf(where, "refs/heads/main"), [".git/logs/HEAD", ".git/logs/refs/heads/main"]);
- * assertEquals(reflogsOf(where, "HEAD"), [".git/logs/HEAD"]);
- * ```
- * @param where The probe's answer.
- * @param ref The ref HEAD is attached to, or `HEAD`.
- * @returns The reflog files to read.
- */
-export function reflogsOf(where: Pick<Probe, "reflog" | "commonDir">, ref: string): string[] {
-  if (ref === "HEAD") return [where.reflog];
-  return [where.reflog, `${where.commonDir}/logs/${ref}`]; // tether:guard f4-branch-reflog
+function noReflog(reflogs: readonly string[], r?: GitResult): GitError {
+  return new GitError(
+    "failed",
+    (reflogs.length > 1 ? "HEAD or the branch it is attached to" : "HEAD") +
+      " has no reflog to show it held still during the capture (core.logAllRefUpdates " +
+      "is off, refs are not files, or the branch was made without one)",
+    r?.stderr ?? "",
+    r?.code ?? -1,
+  );
 }
 
 async function readHeadOid(cwd: string | undefined): Promise<string> {
@@ -365,75 +148,16 @@ interface Moment {
   abbrev: string | undefined;
 }
 
-/** A capture's readers for after status: up while status runs, asked once it has ended. */
-interface Readers {
-  /** `git cat-file --batch-check`: a line `HEAD` gives HEAD's id now. */
-  head: GitProcess;
-  /** `git hash-object --no-filters --stdin-paths`: a line per file gives its blob id now. */
-  files: GitProcess;
-  /** False once an answer was missing or not an id: a later one could be out of step. */
-  usable: boolean;
-}
-
-function startReaders(cwd: string | undefined): Readers | undefined {
-  // Flushed per answer whatever the caller's GIT_FLUSH: each one is waited for.
-  const env = { GIT_FLUSH: "1", GIT_NO_REPLACE_OBJECTS: "1" };
-  let head: GitProcess | undefined;
-  try {
-    head = startGit(["cat-file", "--batch-check=%(objectname)"], { ...at(cwd), env });
-    const files = startGit(["hash-object", "--no-filters", "--stdin-paths"], { ...at(cwd), env });
-    return { head, files, usable: true };
-  } catch {
-    head?.finish().catch(() => {});
-    return undefined; // the reads after status start their own processes instead
-  }
-}
-
-async function closeReaders(readers: Readers | undefined): Promise<void> {
-  if (readers) await Promise.all([readers.head.finish(), readers.files.finish()]).catch(() => {});
-}
-
-/**
- * A path git printed relative to where it ran, made absolute against that directory (the
- * kernel resolves any `..` from there, as git would). `hash-object --stdin-paths` may move
- * to the top level before it reads a path (git 2.39 does), unlike paths given as arguments.
- *
- * @example
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * assertEquals(absoluteFrom("/r/sub", "../.git/logs/HEAD"), "/r/sub/../.git/logs/HEAD");
- * assertEquals(absoluteFrom("/r", "/elsewhere/.git/logs/HEAD"), "/elsewhere/.git/logs/HEAD");
- * assertEquals(absoluteFrom("C:/r", "D:/g/logs/HEAD"), "D:/g/logs/HEAD");
- * ```
- * @param base The directory git ran in (absolute).
- * @param path The path as git printed it.
- * @returns The absolute path.
- */
-export function absoluteFrom(base: string, path: string): string {
-  return /^(?:[/\\]|[A-Za-z]:[/\\])/.test(path) ? path : `${base}/${path}`;
-}
-
-/**
- * The blob ids a file holding exactly `text` has, in either object format: the ids
- * `hash-object` prints for it.
- *
- * @example The empty file
- * ```ts
- * import { assertEquals } from "../_assert.ts";
- * assertEquals((await blobIds(""))[0], "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
- * ```
- * @param text The content.
- * @returns The SHA-1 and the SHA-256 id.
- */
-export async function blobIds(text: string): Promise<string[]> {
-  const body = new TextEncoder().encode(text);
-  const object = new Uint8Array([...new TextEncoder().encode(`blob ${body.length}\0`), ...body]);
-  return await Promise.all(["SHA-1", "SHA-256"].map(async (algorithm) =>
-    Array.from(
-      new Uint8Array(await crypto.subtle.digest(algorithm, object)),
-      (b) => b.toString(16).padStart(2, "0"),
-    ).join("")
-  ));
+/** What a capture read before status: HEAD, its ref, and the reflogs' ids. */
+interface Before {
+  head: string;
+  ref: string;
+  /** The seed's spelling of `ref`, when the first call gave a clear one. */
+  abbrev: string | undefined;
+  /** The reflogs' blob ids, one a line. */
+  reflog: string;
+  /** The reflogs read (absolute). */
+  reflogs: string[];
 }
 
 /** What the reads after status found: HEAD, the ref it is attached to, the reflogs' ids. */
@@ -443,101 +167,134 @@ interface After {
   reflog: string;
 }
 
-const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/** Where a capture's files are: the `HEAD` file and the common directory, absolute. */
+interface Files {
+  headFile: string;
+  commonDir: string;
+  reflogs(ref: string): string[];
+}
 
-/** One line of `--stdin-paths`: C-quoted when it starts with a quote or holds a control character. */
-function pathLine(path: string): string {
-  // deno-lint-ignore no-control-regex
-  return /^"|[\u0000-\u001f\u007f]/.test(path) ? cQuotePath(path) : path;
+function filesOf(where: Probe, base: string): Files {
+  return {
+    headFile: `${where.gitDir}/HEAD`,
+    commonDir: absoluteFrom(base, where.commonDir),
+    reflogs: (ref) => reflogsOf(where, ref).map((p) => absoluteFrom(base, p)),
+  };
 }
 
 /**
- * The reads after status through the readers, one after another and no process started:
- * HEAD's id, then the `HEAD` file (it must hold what git writes for `attached`, so that its
- * id names the ref HEAD is attached to), then the reflogs.
+ * HEAD, its ref and the reflogs before status. On the first attempt HEAD and the ref come
+ * from the first call, and the reader reads the `HEAD` file with the reflogs: it must hold
+ * what git writes for that ref (no chain of symbolic refs, no other ref). Otherwise, and
+ * on a later attempt, HEAD and the ref are read apart first.
+ */
+async function readBefore(
+  first: First | undefined,
+  files: Files,
+  reader: Reader | undefined,
+  cwd: string | undefined,
+): Promise<Before> {
+  const fast = first?.head;
+  if (fast && reader?.usable()) {
+    const reflogs = files.reflogs(fast.ref);
+    const ids = await reader.ask([files.headFile, ...reflogs]);
+    const written = await blobIds(headFileText(fast.ref, fast.head));
+    if (ids.length === reflogs.length + 1 && written.includes(ids[0]!)) {
+      const abbrev = abbreviations(fast.ref).includes(fast.abbrev) ? fast.abbrev : undefined;
+      return { head: fast.head, ref: fast.ref, abbrev, reflog: ids.slice(1).join("\n"), reflogs };
+    }
+  }
+  const [ref, head] = await Promise.all([readHeadRef(cwd), readHeadOid(cwd)]);
+  const reflogs = files.reflogs(ref);
+  let reflog: string | undefined;
+  if (reader?.usable()) {
+    const ids = await reader.ask(reflogs);
+    if (ids.length === reflogs.length) reflog = ids.join("\n");
+  }
+  return { head, ref, abbrev: undefined, reflog: reflog ?? await reflogId(reflogs, cwd), reflogs };
+}
+
+/**
+ * The reads after status through the reader, in the order that keeps the guarantee: HEAD
+ * first, then the reflogs, so what HEAD says held from the first reflog read to the
+ * second. HEAD is the `HEAD` file (it must hold what git writes for the ref read before,
+ * so that it names that ref, or when detached that id) and, for a branch, its ref file
+ * (when it holds the id read before, the branch is there). A branch whose ref is packed
+ * has no file (the reader stops there), and one whose file holds anything else is read
+ * apart: HEAD's id, then the reflogs, each by a process of its own in that order.
  *
- * @returns What they found, or undefined when the readers cannot vouch for it (a reader
- *   failed, an answer is not an id, the `HEAD` file holds anything else): then the caller
- *   reads with processes of its own.
+ * @returns What they found, or undefined when the reader cannot vouch for the ref (it
+ *   stopped at once, the `HEAD` file holds anything else): then the caller reads apart.
  */
 async function readAfter(
-  readers: Readers,
-  where: Probe,
-  attached: string,
-  reflogs: readonly string[],
+  reader: Reader | undefined,
+  files: Files,
+  before: Before,
+  cwd: string | undefined,
 ): Promise<After | undefined> {
-  if (!readers.usable) return undefined;
-  readers.usable = false; // until every answer has been read
-  try {
-    await readers.head.send("HEAD\n");
-    const head = await readers.head.readLine();
-    if (head === undefined || !OID.test(head)) return undefined;
-    const files = [`${where.gitDir}/HEAD`, ...reflogs];
-    await readers.files.send(files.map((f) => `${pathLine(f)}\n`).join(""));
-    const ids: string[] = [];
-    for (const _ of files) {
-      const id = await readers.files.readLine();
-      if (id === undefined || !OID.test(id)) return undefined;
-      ids.push(id);
-    }
-    readers.usable = true;
-    const written = attached === "HEAD" ? `${head}\n` : `ref: ${attached}\n`;
-    if (!(await blobIds(written)).includes(ids[0]!)) return undefined; // tether:guard f4-head-file
-    return { head, ref: attached, reflog: ids.slice(1).join("\n") };
-  } catch {
-    return undefined;
-  }
+  if (!reader?.usable()) return undefined;
+  const { ref, head, reflogs } = before;
+  const refFile = ref === "HEAD" ? [] : [`${files.commonDir}/${ref}`];
+  const ids = await reader.ask([files.headFile, ...refFile, ...reflogs]);
+  if (ids.length === 0) return undefined;
+  if (!(await blobIds(headFileText(ref, head))).includes(ids[0]!)) return undefined; // tether:guard f4-head-file
+  // The HEAD file names the ref (when detached, holds the id itself).
+  const held = ref === "HEAD" || (await blobIds(`${head}\n`)).includes(ids[1] ?? "");
+  const answered = ids.length === 1 + refFile.length + reflogs.length;
+  if (held && answered) return { head, ref, reflog: ids.slice(1 + refFile.length).join("\n") };
+  const headAfter = held ? head : await readHeadOid(cwd);
+  return { head: headAfter, ref, reflog: await reflogId(reflogs, cwd) };
 }
 
 /**
- * One attempt: the reflogs are read once HEAD and the branch have been (they name the
- * branch's reflog), status starts once the reflogs have been read, and once status has
- * ended HEAD, the branch and the reflogs are read again, in that order.
+ * One attempt: HEAD, the branch and the reflogs are read, status starts once they have
+ * been, and once status has ended the `HEAD` file, the reflogs and the branch are read
+ * again.
  *
- * @param where Where the probe says the directory is.
+ * @param first The first call's answer, on the first attempt.
+ * @param files Where HEAD's files are.
+ * @param reader The capture's reader, if it started.
  * @param cwd Where to capture.
- * @param before HEAD and the ref it is attached to, being read.
- * @param started Called once status has started; gives the readers for after it, if any.
- * @param spell Also read the seed's spelling of the branch (for a block), while status runs.
+ * @param started Called once status has started.
+ * @param spell Also read the seed's spelling of the branch (for a block).
  * @returns The moment, or undefined when HEAD moved.
  */
 async function attempt(
-  where: Promise<Probe>,
+  first: First | undefined,
+  files: Files,
+  reader: Reader | undefined,
   cwd: string | undefined,
-  before: Before,
-  started: () => Readers | undefined,
+  started: () => void,
   spell: boolean,
 ): Promise<Moment | undefined> {
-  const attached = await before.attached;
-  const probed = await where;
-  const base = cwd ?? Deno.cwd();
-  const reflogs = reflogsOf(probed, attached).map((p) => absoluteFrom(base, p));
-  const reflog = await reflogId(reflogs, cwd);
-  const head = await before.head;
+  const reading = readBefore(first, files, reader, cwd);
+  const before = await reading; // tether:guard f4-reflog-first
   // Every move of HEAD from here on is in a reflog read above.
-  const status = await (async () => {
-    const running = runGit(STATUS_ARGS, { ...at(cwd), env: STATUS_ENV, keepReplaceObjects: true }); // parity with the bash recipe
-    running.catch(() => {});
-    const readers = started();
-    // Inside the window the reflogs vouch for, so it speaks of the HEAD status saw.
-    const spelling: Promise<Spelling | undefined> = spell
-      ? readSpelling(cwd)
-      : Promise.resolve(undefined);
-    return { result: await running, readers, spelling };
-  })();
-  // HEAD and the branch are read before the reflogs: what they say held from the first
-  // reflog read to the second.
-  let after = status.readers && await readAfter(status.readers, probed, attached, reflogs);
+  const running = runGit(STATUS_ARGS, { ...at(cwd), env: STATUS_ENV, keepReplaceObjects: true }); // parity with the bash recipe
+  running.catch(() => {});
+  started();
+  // Inside the window the reflogs vouch for, so it speaks of the HEAD status saw.
+  const spelling: Promise<Spelling | undefined> = spell && before.abbrev === undefined
+    ? readSpelling(cwd)
+    : Promise.resolve(undefined);
+  let status: GitResult;
+  try {
+    status = await running;
+  } finally {
+    await spelling;
+  }
+  const { head, ref: attached, reflog } = before;
+  let after = await readAfter(reader, files, before, cwd);
   if (!after) {
     const [headAfter, refAfter] = await Promise.all([readHeadOid(cwd), readHeadRef(cwd)]);
-    after = { head: headAfter, ref: refAfter, reflog: await reflogId(reflogs, cwd) };
+    after = { head: headAfter, ref: refAfter, reflog: await reflogId(before.reflogs, cwd) };
   }
   const still = after.reflog === reflog && after.head === head && after.ref === attached; // tether:guard f4-still
   if (!still) return undefined;
   // Only an answer about the ref read here spells it; otherwise tether's own spelling stands.
-  const spelled = await status.spelling;
-  const abbrev = spelled?.ref === attached ? spelled.abbrev : undefined;
-  return { head, ref: attached, status: status.result, abbrev };
+  const spelled = await spelling;
+  const abbrev = before.abbrev ?? (spelled?.ref === attached ? spelled.abbrev : undefined);
+  return { head, ref: attached, status, abbrev: spell ? abbrev : undefined };
 }
 
 /**
@@ -581,28 +338,6 @@ async function assertStatusWithoutConfig(
   }
 }
 
-/** The home variables of a trace, as an environment. */
-function homeOf(traced: Readonly<Record<string, string>>): Record<string, string> {
-  const home: Record<string, string> = {};
-  for (const name of HOME_VARIABLES) {
-    const value = traced[name];
-    if (value !== undefined) home[name] = value;
-  }
-  return home;
-}
-
-/** What one attempt reads first: HEAD and the ref it is attached to. */
-interface Before {
-  attached: Promise<string>;
-  head: Promise<string>;
-}
-
-function readBefore(cwd: string | undefined): Before {
-  const before = { attached: readHeadRef(cwd), head: readHeadOid(cwd) };
-  for (const p of [before.attached, before.head]) p.catch(() => {});
-  return before;
-}
-
 /** Called when a capture's first `git status` has started (or the capture has ended without one). */
 type Started = () => void;
 
@@ -611,53 +346,42 @@ type Started = () => void;
  *
  * @param cwd Where (default: the current directory).
  * @param started Called once the first status has started, or the capture ended without.
- * @param linger Do not wait for the readers after status to exit (they have been told to):
- *   for a process that exits right after the capture.
  * @param spell Spell the branch and the current directory as the seed's commands print them.
  * @returns The live tree.
  */
 async function capture(
   cwd: string | undefined,
   started: Started = () => {},
-  linger = false,
   spell = false,
 ): Promise<LiveTree> {
-  // Status is the slow part, and the first one waits for three answers only: where the
-  // reflogs are (the probe with the caller's environment), the branch HEAD is attached to,
-  // and HEAD; then for the reflogs. Those start first; everything else starts once status
-  // has: the probe without the caller's environment and git's version (needed only before
-  // the capture is used) and the readers for after status. All read-only, so they may
-  // run before the environment has been cleared; nothing read is used unless it and the
-  // version check out.
+  // At once: the probe's first call and the reader; the two configuration readings once
+  // status has started (they are needed only after it). Status waits only for the first
+  // call and the reader's first answer. All read-only, so they may run before the
+  // environment has been cleared; nothing read is used unless it and git's version check out.
   const probing = startProbe(cwd);
-  const first = readBefore(cwd);
+  const reader = startReader(cwd);
   let checks: Promise<Probe> | undefined;
-  const checked = () =>
-    checks ??= (async () => {
-      const confirmed = probing.confirm();
-      confirmed.catch(() => {});
-      await assertGitVersion(); // a git too old to answer the probe is named as too old
-      return await confirmed; // then an environment that points git elsewhere
-    })();
-  let readers: Readers | undefined;
-  let opened = false;
-  const rest = () => {
-    checked().catch(() => {});
-    if (!opened) {
-      opened = true;
-      readers = startReaders(cwd);
+  const checked = () => {
+    if (!checks) {
+      checks = probing.confirm();
+      checks.catch(() => {});
     }
-    started();
-    return readers;
+    return checks;
   };
+  const onStatus = () => {
+    checked();
+    started();
+  };
+  const base = cwd ?? Deno.cwd();
   try {
     for (let n = 1; n <= CAPTURE_ATTEMPTS; n++) {
       let moment: Moment | undefined;
       try {
-        const before = n === 1 ? first : readBefore(cwd);
-        moment = await attempt(probing.where, cwd, before, rest, spell);
+        const first = await probing.first;
+        const files = filesOf(first.where, base);
+        moment = await attempt(n === 1 ? first : undefined, files, reader, cwd, onStatus, spell);
       } catch (error) {
-        await checked();
+        await checked(); // a git too old, or an environment that points git elsewhere, first
         throw error;
       }
       if (moment) {
@@ -677,8 +401,7 @@ async function capture(
     await checked();
   } finally {
     started();
-    const closing = closeReaders(readers);
-    if (!linger) await closing;
+    await Promise.all([reader?.close(), checks?.catch(() => {})]);
   }
   throw new GitError(
     "failed",
@@ -688,24 +411,22 @@ async function capture(
 
 /**
  * Refuse, before anything else runs, an environment that points git away from the
- * current directory (see {@linkcode ENVIRONMENT_REASON}): callers that write (a seed
- * capture writes objects and a private index) call it first, so a refused environment
- * writes nothing anywhere.
+ * current directory (see `ENVIRONMENT_REASON`): callers that write (a seed capture writes
+ * objects and a private index) call it first, so a refused environment writes nothing
+ * anywhere.
  *
  * @throws {GitError} when the environment points git elsewhere, or git fails.
  */
 export async function confirmEnvironment(): Promise<void> {
-  await probe(undefined);
+  await startProbe(undefined).confirm();
 }
 
 let early: Promise<LiveTree> | undefined;
 
 /**
  * Start the capture now, so that it runs while the caller loads the rest of its code and
- * reads its input. The next {@linkcode captureLive} uses it.
- *
- * For a process that exits once it has used the capture (`verify`): the capture's last
- * readers are told to end but not waited for.
+ * reads its input. The next {@linkcode captureLive} uses it; {@linkcode settleCapture}
+ * waits for it when nothing did.
  *
  * @returns Settles once the capture's `git status` has started (or the capture ended
  *   without one): loading and reading then run beside status, not before it.
@@ -713,9 +434,18 @@ let early: Promise<LiveTree> | undefined;
 export function prestartCapture(): Promise<void> {
   if (early) return Promise.resolve();
   const { promise, resolve } = Promise.withResolvers<void>();
-  early = capture(undefined, resolve, true);
+  early = capture(undefined, resolve);
   early.catch(() => {}); // awaited later; never an unhandled rejection
   return promise;
+}
+
+/**
+ * Wait until the early capture (used or not) and every git process this process started
+ * have ended: a binary calls it before it exits, so no git it started outlives it.
+ */
+export async function settleCapture(): Promise<void> {
+  await early?.catch(() => {});
+  await gitSettled();
 }
 
 /**
@@ -744,7 +474,7 @@ export interface CaptureOptions {
    * The capture is for a block: `parent_branch` as `git rev-parse --abbrev-ref HEAD`
    * prints it (`heads/<name>` when a tag shares the name) and, in the current directory,
    * `parent_cwd` as `pwd` prints it (a symlinked spelling kept), so the seed's own Step 0
-   * agrees. A git call or two more; verify, which compares refs and locations, need not ask.
+   * agrees. A git call more at most; verify, which compares refs and locations, need not ask.
    */
   seedSpelling?: boolean;
 }
@@ -770,8 +500,8 @@ export function captureDirectory(options: CaptureOptions = {}): string {
  */
 export function captureLive(options: CaptureOptions = {}): Promise<LiveTree> {
   const spell = options.seedSpelling ?? false;
-  if (options.cwd !== undefined) return capture(captureDirectory(options), undefined, false, spell);
-  if (spell) return capture(undefined, undefined, false, true); // never verify's early capture
+  if (options.cwd !== undefined) return capture(captureDirectory(options), undefined, spell);
+  if (spell) return capture(undefined, undefined, true); // never verify's early capture
   const live = early ?? capture(undefined);
   early = undefined;
   return live;

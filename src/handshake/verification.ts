@@ -93,6 +93,15 @@ function treeOf(h: TreeState): TreeState {
   };
 }
 
+/** The current directory as `getcwd` names it, or undefined when it cannot. */
+function physicalCwd(): string | undefined {
+  try {
+    return Deno.cwd();
+  } catch {
+    return undefined;
+  }
+}
+
 /** With `--max-age`, how far in the future a block may be dated (clock skew) before it is refused. */
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
@@ -150,9 +159,12 @@ export async function verifyLive(
     }
   }
   const where = options.cwd === undefined ? {} : { cwd: captureDirectory(options) };
-  // The parent's directory is always resolved through git and compared with git's own
-  // answer for this one: equal text is no proof (git may be looking at another tree).
-  const expectedResolved = locate(block.parent_cwd);
+  // The parent's directory is resolved through git and compared with git's own answer for
+  // this one: equal text is no proof (git may be looking at another tree). The capture's
+  // answer is git's for the current directory itself, so a block naming it as `getcwd`
+  // does (no symbolic link in it) needs no call of its own.
+  const here = options.cwd === undefined ? physicalCwd() : undefined;
+  const expectedResolved = block.parent_cwd === here ? undefined : locate(block.parent_cwd);
   let live: LiveTree;
   try {
     live = await captureLive(where);
@@ -171,7 +183,7 @@ export async function verifyLive(
       observed,
     );
   }
-  const resolved = await expectedResolved;
+  const resolved = expectedResolved === undefined ? live.location : await expectedResolved;
   const sameCwd = resolved !== undefined && resolved === live.location; // tether:guard f1-location
   // The block names the ref HEAD is on, in tether's spelling (`refs/heads/<value>`) or in the
   // seed's as git gives it here and now (`heads/<name>` when a tag shares the name); a tag,

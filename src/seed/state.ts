@@ -84,13 +84,14 @@ export interface CaptureStateOptions {
  */
 export const SEED_INDEX_PREFIX = "tmp_tether_seed_";
 
-const NO_REPLACE = { GIT_NO_REPLACE_OBJECTS: "1" };
+/** No replace object stands in for another: a capture reads the objects as they are. */
+export const NO_REPLACE = { GIT_NO_REPLACE_OBJECTS: "1" };
 /**
  * Configuration from the caller's environment is dropped for the private-index calls
  * (`GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_COUNT`: a `-c` given to an outer git or exported
  * by an agent), so only the repository's files and the pins below decide what they see.
  */
-const NO_CALLER_CONFIG = { GIT_CONFIG_COUNT: "0", GIT_CONFIG_PARAMETERS: "" }; // GUARD:seed-no-caller-config
+export const NO_CALLER_CONFIG = { GIT_CONFIG_COUNT: "0", GIT_CONFIG_PARAMETERS: "" }; // GUARD:seed-no-caller-config
 /**
  * Configuration for the private-index calls that changes what they see to the plain
  * truth: no assume-unchanged marking of added files, no sparse-checkout filtering (a file
@@ -147,8 +148,14 @@ async function places(dir: string, env: Record<string, string> = {}): Promise<Pl
   return { top: lines[0], objects: lines[1], format: lines[2] === "sha256" ? "sha256" : "sha1" };
 }
 
-/** HEAD and the index's entries (`ls-files -s`), read together without locking the index. */
-async function headAndEntries(
+/**
+ * HEAD and the index's entries (`ls-files -s`), read together without locking the index.
+ *
+ * @param top The worktree's top level.
+ * @param where `GIT_DIR` and `GIT_WORK_TREE`, when given explicitly.
+ * @returns HEAD's id and the entries as git printed them.
+ */
+export async function headAndEntries(
   top: string,
   where: Record<string, string>,
 ): Promise<[string, Uint8Array]> {
@@ -173,8 +180,15 @@ export async function seedIndexPath(top: string): Promise<string> {
   return `${objects}/${SEED_INDEX_PREFIX}${crypto.randomUUID()}`;
 }
 
-/** The tracked paths of `ls-files -s -z` records, and the submodules' recorded commits. */
-function trackedPaths(entries: Uint8Array): { tracked: string[]; gitlinks: Map<string, string> } {
+/**
+ * The tracked paths of `ls-files -s -z` records, and the submodules' recorded commits.
+ *
+ * @param entries What `ls-files -s -z` printed.
+ * @returns The paths and the submodules.
+ */
+export function trackedPaths(
+  entries: Uint8Array,
+): { tracked: string[]; gitlinks: Map<string, string> } {
   const tracked = new Set<string>();
   const gitlinks = new Map<string, string>();
   for (const record of decodePaths(entries)) { // tether:guard pb-tracked-exact

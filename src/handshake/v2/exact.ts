@@ -9,7 +9,8 @@ import { captureLive, confirmEnvironment, type LiveTree } from "../capture.ts";
 import { GitError, objectFormat } from "../../git.ts";
 import { type TreeField, type TreeState as Fields } from "../fields.ts";
 import { type Verdict, verifyLive, type VerifyOptions } from "../verification.ts";
-import { captureState, changedPaths, type TreeState } from "../../seed/state.ts";
+import { changedPaths, type TreeState } from "../../seed/state.ts";
+import { captureCachedState } from "../../seed/cached.ts";
 import { readSeed, writeSeed } from "../../seed/commit.ts";
 import type { HandshakeV2 } from "./block.ts";
 
@@ -43,7 +44,7 @@ export async function captureExact(): Promise<ExactCapture> {
   for (let attempt = 1;; attempt++) {
     const [live, state] = await Promise.all([
       captureLive({ seedSpelling: true }),
-      captureState(dir),
+      captureCachedState(dir),
     ]);
     if (live.parent_head === state.head) {
       return { live, state, seed: await writeSeed(dir, state) };
@@ -196,7 +197,7 @@ export async function verifyExact(
   const [v1, expected, observed] = await Promise.all([
     verifyLive({ kind: "block", handshake: v1Part(block) }, options),
     settle(expectedState(dir, block)),
-    settle(captureState(dir)),
+    settle(captureCachedState(dir)),
   ]);
   if (v1.status === "error") return errorVerdict(block, v1.reason ?? "unknown", v1);
   if ("error" in expected) return errorVerdict(block, expected.error, v1);
