@@ -65,14 +65,9 @@ export {
 export { formatIssuedAt, issuedAtNow, parseDuration } from "./src/time.ts";
 
 // The one git runner.
-export {
-  GitError,
-  type GitErrorKind,
-  gitText,
-  isFullOid,
-  type ObjectFormat,
-  runGit,
-} from "./src/git.ts";
+export { gitText, runGit } from "./src/git.ts";
+export { GitError, type GitErrorKind } from "./src/git_error.ts";
+export { isFullOid, type ObjectFormat } from "./src/git_objects.ts";
 export { type BinaryName, PERMISSIONS } from "./src/permissions.ts";
 
 // Working context (seed 004).

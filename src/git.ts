@@ -8,35 +8,9 @@
  * @module
  */
 import { encodePath } from "./paths.ts";
-
-/** Why a git call failed. */
-export type GitErrorKind = "missing" | "too-old" | "not-a-repository" | "unborn" | "failed";
-
-/** A git call that could not give an answer: git missing, too old, not a repository, or a non-zero exit. */
-export class GitError extends Error {
-  /** What went wrong, for the entry point's exit-code mapping. */
-  readonly kind: GitErrorKind;
-  /** The last lines git wrote to stderr, if any. */
-  readonly stderrTail: string;
-  /** The exit code git returned, or -1 when it did not run. */
-  readonly code: number;
-
-  /**
-   * Create a typed git error.
-   *
-   * @param kind What went wrong.
-   * @param message One-line description.
-   * @param stderrTail The last lines of git's stderr.
-   * @param code git's exit code, -1 when it did not run.
-   */
-  constructor(kind: GitErrorKind, message: string, stderrTail = "", code = -1) {
-    super(message);
-    this.name = "GitError";
-    this.kind = kind;
-    this.stderrTail = stderrTail;
-    this.code = code;
-  }
-}
+import { pinnedEnv, repositoryPin } from "./git_pin.ts";
+import { splitTrace } from "./git_trace.ts";
+import { failure, GitError, type GitResult, subcommand } from "./git_error.ts";
 
 /** Options for one git call. */
 export interface GitOptions {
@@ -82,134 +56,6 @@ export interface GitOptions {
    * values come back in {@linkcode GitResult.traced}; the trace lines never reach `stderr`.
    */
   traceEnv?: readonly string[];
-}
-
-/**
- * A repository a run resolved once at its start, where every later git call is pinned
- * (see {@linkcode pinRepository}).
- */
-export interface RepositoryPin {
-  /** The work tree's top level (absolute, as git printed it). */
-  top: string;
-  /** Its git directory (absolute): the common dir, or `<common>/worktrees/<id>`. */
-  gitDir: string;
-  /** The common git directory (absolute). */
-  commonDir: string;
-}
-
-/** The repository this process is pinned to, if any. */
-let pin: RepositoryPin | undefined;
-
-/**
- * Pin every later git call of this process to a repository (or unpin with `undefined`).
- * A call that runs at the pinned top level, or with no `cwd`, then gets `GIT_DIR`,
- * `GIT_WORK_TREE` and `GIT_COMMON_DIR` explicitly, so nothing written into the shared
- * `.git` while the run goes on (a `core.worktree`, a `commondir` file, a rewritten `.git`
- * file) moves its work tree, configuration or objects elsewhere. A call that names its own
- * git directory of this repository (`env.GIT_DIR`: a linked worktree's) gets the pinned
- * `GIT_COMMON_DIR`; a call elsewhere, with `cleanEnv` or with `ownRepository`, is left to
- * find its repository itself. git's ref store still reads a `commondir` file whatever
- * `GIT_COMMON_DIR` says: `src/repo_pin.ts` checks for one.
- *
- * @param repository The repository, or undefined.
- */
-export function pinRepository(repository: RepositoryPin | undefined): void {
-  pin = repository;
-}
-
-/**
- * The repository this process is pinned to.
- *
- * @returns The pin, or undefined.
- */
-export function repositoryPin(): RepositoryPin | undefined {
-  return pin;
-}
-
-/**
- * What the pin adds to one call's environment (only keys the call does not set).
- *
- * @example
- * ```ts
- * import { assertEquals } from "./_assert.ts";
- * const at = { top: "/p", gitDir: "/p/.git", commonDir: "/p/.git" };
- * assertEquals(pinnedEnv(at, { cwd: "/p" }), {
- *   GIT_DIR: "/p/.git", GIT_WORK_TREE: "/p", GIT_COMMON_DIR: "/p/.git",
- * });
- * assertEquals(pinnedEnv(at, { env: { GIT_DIR: "/p/.git/worktrees/c" } }), { GIT_COMMON_DIR: "/p/.git" });
- * assertEquals(pinnedEnv(at, { cwd: "/elsewhere" }), {});
- * assertEquals(pinnedEnv(undefined, {}), {});
- * ```
- * @param repository The pin, if any.
- * @param options The call's options.
- * @returns The variables to add.
- */
-export function pinnedEnv(
-  repository: RepositoryPin | undefined,
-  options: GitOptions,
-): Record<string, string> {
-  if (repository === undefined || options.ownRepository || options.cleanEnv) return {};
-  const env = options.env ?? {};
-  const common = env.GIT_COMMON_DIR === undefined ? { GIT_COMMON_DIR: repository.commonDir } : {};
-  const own = env.GIT_DIR ?? env.GIT_WORK_TREE;
-  if (own !== undefined) {
-    const here = env.GIT_DIR === repository.gitDir ||
-      env.GIT_DIR?.startsWith(`${repository.commonDir}/worktrees/`) === true;
-    return here ? common : {};
-  }
-  if (options.cwd !== undefined && options.cwd !== repository.top) return {};
-  return { GIT_DIR: repository.gitDir, GIT_WORK_TREE: repository.top, ...common }; // tether:guard pin-env
-}
-
-/** What a git call returned. */
-export interface GitResult {
-  /** git's exit code. */
-  code: number;
-  /** Raw standard output. */
-  stdout: Uint8Array;
-  /** Standard error as text. */
-  stderr: string;
-  /** The variables asked for with `traceEnv` that are set (and not empty), by name. */
-  traced?: Record<string, string>;
-  /** The version git's trace names (`2.45.1`), when `traceEnv` was asked for. */
-  version?: string;
-}
-
-/**
- * Split git's trace events (`GIT_TRACE2_EVENT=2`) from its stderr: the `def_param` values
- * they name, the version the `version` event names, and the other lines as they were.
- *
- * @example A variable named, a message kept
- * ```ts
- * import { assertEquals } from "./_assert.ts";
- * const err = '{"event":"version","exe":"2.45.1"}\n{"event":"def_param","param":"HOME","value":"/h"}\nfatal: no\n';
- * assertEquals(splitTrace(err), { traced: { HOME: "/h" }, version: "2.45.1", stderr: "fatal: no\n" });
- * ```
- * @param stderr What git wrote to stderr.
- * @returns The traced variables, the version (when named) and the rest of stderr.
- */
-export function splitTrace(
-  stderr: string,
-): { traced: Record<string, string>; version?: string; stderr: string } {
-  const traced: Record<string, string> = {};
-  let version: string | undefined;
-  const rest: string[] = [];
-  for (const line of stderr.split("\n")) {
-    if (!line.startsWith('{"event":')) {
-      rest.push(line);
-      continue;
-    }
-    try {
-      const event = JSON.parse(line);
-      if (event?.event === "def_param" && typeof event.param === "string") {
-        if (typeof event.value === "string") traced[event.param] = event.value;
-      }
-      if (event?.event === "version" && typeof event.exe === "string") version = event.exe;
-    } catch {
-      rest.push(line); // not an event after all
-    }
-  }
-  return { traced, ...(version === undefined ? {} : { version }), stderr: rest.join("\n") };
 }
 
 /**
@@ -274,10 +120,13 @@ export const HARDENING_ENV: Readonly<Record<string, string>> = {
 };
 
 const decoder = new TextDecoder();
+
 /** Names of `LD_*`/`DYLD_*` variables blanked after Deno refused a spawn because of them. */
 const blanked: Record<string, string> = {};
+
 /** How many git processes this process has started (the bench reports it). */
 let spawned = 0;
+
 /** The git processes started and not yet ended, as their exit. */
 const running = new Set<Promise<unknown>>();
 
@@ -303,22 +152,6 @@ export async function gitSettled(): Promise<void> {
  */
 export function gitSpawnCount(): number {
   return spawned;
-}
-
-/**
- * The last lines of git's stderr, joined on one line.
- *
- * @example
- * ```ts
- * import { assertEquals } from "./_assert.ts";
- * assertEquals(tail("a\nb\nc\nd\n"), "b | c | d");
- * ```
- * @param text git's stderr.
- * @param lines How many lines to keep.
- * @returns They, joined by ` | `.
- */
-export function tail(text: string, lines = 3): string {
-  return text.trimEnd().split("\n").slice(-lines).join(" | ");
 }
 
 interface SpawnOptions {
@@ -414,7 +247,7 @@ export async function runGit(
   const env: Record<string, string> = {
     ...HARDENING_ENV,
     ...options.env,
-    ...pinnedEnv(pin, options),
+    ...pinnedEnv(repositoryPin(), options),
   };
   // A replace ref makes git serve another object under an id: anyone who can write refs
   // could change what a snapshot, a commit or a tree says. Off unless the caller needs
@@ -473,59 +306,6 @@ export async function runGit(
   return result;
 }
 
-/** What a capture says in a repository whose HEAD names no commit yet. */
-export const UNBORN_MESSAGE =
-  "The repository has no commits yet (HEAD names no commit): commit once, then run again";
-
-/**
- * The subcommand of a git argument list: the first word that is neither an option nor the
- * value of a `-c` or `-C` before it.
- *
- * @example Configuration before the subcommand
- * ```ts
- * import { assertEquals } from "./_assert.ts";
- * assertEquals(subcommand(["-c", "core.ignoreStat=false", "add", "-A"]), "add");
- * assertEquals(subcommand(["--no-pager", "status"]), "status");
- * assertEquals(subcommand([]), "git");
- * ```
- * @param args The arguments given to git.
- * @returns The subcommand, or `git` when there is none.
- */
-export function subcommand(args: readonly string[]): string {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === "-c" || arg === "-C") i++;
-    else if (!arg.startsWith("-")) return arg;
-  }
-  return "git";
-}
-
-/**
- * Turn a failed git result into a typed error.
- *
- * @param args The subcommand that failed.
- * @param result What git returned.
- * @returns `not-a-repository` when git says so, `failed` otherwise.
- */
-export function failure(args: readonly string[], result: GitResult): GitError {
-  const stderr = tail(result.stderr);
-  if (/not a git repository/i.test(result.stderr)) {
-    return new GitError("not-a-repository", "Not a git repository", stderr, result.code);
-  }
-  if (
-    args.includes("HEAD") && /ambiguous argument 'HEAD'|bad revision 'HEAD'/.test(result.stderr)
-  ) {
-    return new GitError("unborn", UNBORN_MESSAGE, stderr, result.code);
-  }
-  const what = subcommand(args);
-  return new GitError(
-    "failed",
-    `git ${what} exited with ${result.code}${stderr ? `: ${stderr}` : ""}`,
-    stderr,
-    result.code,
-  );
-}
-
 /**
  * Run git and return its stdout as text without the final newline.
  *
@@ -537,87 +317,6 @@ export function failure(args: readonly string[], result: GitResult): GitError {
 export async function gitText(args: readonly string[], options: GitOptions = {}): Promise<string> {
   const { stdout } = await runGit(args, { parse: true, ...options });
   return decoder.decode(stdout).replace(/\n$/, "");
-}
-
-/** The oldest git tether accepts. */
-export const MIN_GIT: readonly [number, number] = [2, 30];
-
-/**
- * Parse `git version` output into [major, minor].
- *
- * @example Parse a Windows build string
- * ```ts
- * import { assertEquals } from "./_assert.ts";
- * assertEquals(parseGitVersion("git version 2.45.1.windows.1"), [2, 45]);
- * ```
- * @param text What `git version` printed.
- * @returns The major and minor version, or undefined when unreadable.
- */
-export function parseGitVersion(text: string): [number, number] | undefined {
-  const match = /git version (\d+)\.(\d+)/.exec(text);
-  return match ? [Number(match[1]), Number(match[2])] : undefined;
-}
-
-/**
- * Check that git exists and is at least {@linkcode MIN_GIT}.
- *
- * @param known The version a call's trace already named (`2.45.1`): then no process starts.
- * @throws {GitError} `missing` or `too-old`.
- */
-export async function assertGitVersion(known?: string): Promise<void> {
-  const text = known === undefined ? await gitText(["version"]) : `git version ${known}`;
-  const version = parseGitVersion(text);
-  if (!version) throw new GitError("failed", `Cannot read git version: "${text}"`);
-  const [major, minor] = version;
-  if (major < MIN_GIT[0] || (major === MIN_GIT[0] && minor < MIN_GIT[1])) {
-    throw new GitError("too-old", `git ${major}.${minor} is older than 2.30: "${text}"`);
-  }
-}
-
-/** The object formats git knows, by hex length. */
-export type ObjectFormat = "sha1" | "sha256";
-
-/**
- * How many hex digits an object id has in a format.
- *
- * @param format `sha1` or `sha256`.
- * @returns 40 or 64.
- */
-export function oidLength(format: ObjectFormat): number {
-  return format === "sha256" ? 64 : 40;
-}
-
-/**
- * Whether a caller-supplied value is a full object id of the repository's format.
- *
- * @example Reject an abbreviated id and an option
- * ```ts
- * import { assertEquals } from "./_assert.ts";
- * assertEquals(isFullOid("a".repeat(40), "sha1"), true);
- * assertEquals(isFullOid("abc1234", "sha1"), false);
- * assertEquals(isFullOid("--output=x", "sha1"), false);
- * ```
- * @param value The caller's text.
- * @param format The repository's object format.
- * @returns True only for exactly 40 (sha1) or 64 (sha256) lowercase hex digits.
- */
-export function isFullOid(value: string, format: ObjectFormat): boolean {
-  return value.length === oidLength(format) && /^[0-9a-f]+$/.test(value);
-}
-
-/**
- * Read the repository's object format.
- *
- * @param cwd Directory inside the repository.
- * @returns `sha1` or `sha256`.
- * @throws {GitError} when not a repository or git fails.
- */
-export async function objectFormat(cwd?: string): Promise<ObjectFormat> {
-  const text = await gitText(
-    ["rev-parse", "--show-object-format"],
-    cwd === undefined ? {} : { cwd },
-  );
-  return text === "sha256" ? "sha256" : "sha1";
 }
 
 /** A git process the caller talks to line by line (a lock held for as long as it runs). */
@@ -651,6 +350,9 @@ export interface GitProcess {
  * @returns The running process.
  * @throws {GitError} `missing` when git cannot be started; a missing Deno permission as
  *   itself, as {@linkcode runGit} does.
+ *
+ * Kept whole: the process, its pipes, its reader and its end are one lifetime; split, each
+ * part would hold a reference the others must release in the same order.
  */
 export function startGit(args: readonly string[], options: GitOptions = {}): GitProcess {
   const argv = [
@@ -662,7 +364,7 @@ export function startGit(args: readonly string[], options: GitOptions = {}): Git
     ...HARDENING_ENV,
     LC_ALL: "C",
     ...options.env,
-    ...pinnedEnv(pin, options),
+    ...pinnedEnv(repositoryPin(), options),
   };
   let child: Deno.ChildProcess | undefined;
   for (let attempt = 0; child === undefined; attempt++) {

@@ -12,9 +12,11 @@
  * @module
  */
 
-import { GitError, pinRepository, type RepositoryPin, runGit } from "./git.ts";
+import { runGit } from "./git.ts";
 import { decodePath } from "./paths.ts";
 import { quoteLine } from "./show.ts";
+import { pinRepository, type RepositoryPin } from "./git_pin.ts";
+import { GitError } from "./git_error.ts";
 
 const LOCATION = [
   "rev-parse",

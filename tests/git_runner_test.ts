@@ -179,7 +179,8 @@ Deno.test("the runner stops a git call that outlives its timeout with a typed er
   const fifo = join(repo, "pipe");
   const made = await run("mkfifo", [fifo]);
   if (made.code !== 0) return; // no mkfifo on this platform
-  const { runGit, GitError } = await import("../src/git.ts");
+  const { runGit } = await import("../src/git.ts");
+  const { GitError } = await import("../src/git_error.ts");
   const started = performance.now();
   let caught: unknown;
   try {

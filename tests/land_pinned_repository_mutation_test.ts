@@ -12,7 +12,7 @@ const CASES: GuardCase[] = [
   {
     guard: "every git call at the pinned top level names the repository explicitly",
     mutations: [{
-      file: "src/git.ts",
+      file: "src/git_pin.ts",
       find:
         "return { GIT_DIR: repository.gitDir, GIT_WORK_TREE: repository.top, ...common }; // tether:guard pin-env",
       replace: "return {}; // tether:guard pin-env",
@@ -23,7 +23,7 @@ const CASES: GuardCase[] = [
   {
     guard: "the read-back reads the pinned work tree, not the one a late core.worktree names",
     mutations: [{
-      file: "src/git.ts",
+      file: "src/git_pin.ts",
       find:
         "return { GIT_DIR: repository.gitDir, GIT_WORK_TREE: repository.top, ...common }; // tether:guard pin-env",
       replace: "return {}; // tether:guard pin-env",

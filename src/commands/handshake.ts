@@ -15,7 +15,7 @@ import {
   validateField,
 } from "../handshake/fields.ts";
 import { fingerprint } from "../handshake/fingerprint.ts";
-import { GitError } from "../git.ts";
+
 import { issuedAtNow } from "../time.ts";
 import {
   err,
@@ -36,6 +36,7 @@ import { buildV2Block } from "../handshake/v2/block.ts";
 import { captureExact } from "../handshake/v2/exact.ts";
 import { pruneSeedsMain } from "../handshake/v2/prune.ts";
 import { type DecodedPrompt, decodePrompt, prependTo } from "../encoding.ts";
+import { GitError } from "../git_error.ts";
 
 /** Exit code when the parent side cannot capture its tree. */
 export const EXIT_PARENT_FAILURE = 3;

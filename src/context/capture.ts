@@ -7,7 +7,7 @@
  * @module
  */
 import { anchorObject } from "../anchor.ts";
-import { GitError, gitText, runGit } from "../git.ts";
+import { gitText, runGit } from "../git.ts";
 import { countEntries } from "./porcelain.ts";
 import { parseRemoteConfig } from "./remote.ts";
 import { renderBlock } from "./render.ts";
@@ -21,6 +21,7 @@ import { readStatusEntries } from "./status.ts";
 import { readSkipWorktreeDigest } from "./sparse.ts";
 import { readConversionKey } from "./conversions.ts";
 import { decodePath } from "../paths.ts";
+import { GitError } from "../git_error.ts";
 
 /** What the parent asks for. */
 export interface ContextRequest {

@@ -35,7 +35,7 @@
  * @module
  */
 import { decodePaths, fitsArgv } from "../paths.ts";
-import { type ObjectFormat, runGit } from "../git.ts";
+import { runGit } from "../git.ts";
 import { REGULAR_MODES, SYMLINK_MODE } from "./porcelain.ts";
 import {
   HASH_TIMEOUT_MS,
@@ -47,6 +47,7 @@ import {
   symlinkBlobIds,
 } from "./lstat.ts";
 import { filterPins, readDrivers } from "./filters.ts";
+import { type ObjectFormat } from "../git_objects.ts";
 
 /** What a path holds now. */
 export type PathContent =

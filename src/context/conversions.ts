@@ -18,9 +18,10 @@
  *
  * @module
  */
-import { failure, runGit } from "../git.ts";
+import { runGit } from "../git.ts";
 import { decodePath } from "../paths.ts";
 import { gitBoolean } from "./filters.ts";
+import { failure } from "../git_error.ts";
 
 const decoder = new TextDecoder();
 

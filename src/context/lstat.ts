@@ -7,10 +7,11 @@
  *
  * @module
  */
-import { gitText, type ObjectFormat, runGit } from "../git.ts";
+import { gitText, runGit } from "../git.ts";
 import { GIT_CONCURRENCY, mapBounded } from "./bounded.ts";
 import { REGULAR_MODES, SYMLINK_MODE } from "./porcelain.ts";
 import { cQuotePath, decodePaths, fitsArgv, globPathspec, PATHSPEC_MAGIC_ENV } from "../paths.ts";
+import { type ObjectFormat } from "../git_objects.ts";
 
 const decoder = new TextDecoder();
 

@@ -4,10 +4,12 @@
  *
  * @module
  */
-import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
+import { gitText, runGit } from "../git.ts";
 import { decodePaths, fitsArgv, globPathspec, PATHSPEC_MAGIC_ENV } from "../paths.ts";
 import { HASH_TIMEOUT_MS, hashRegularFiles, LSTAT_CONFIG, placeholder } from "./lstat.ts";
 import { REGULAR_MODES } from "./porcelain.ts";
+import { type ObjectFormat } from "../git_objects.ts";
+import { GitError } from "../git_error.ts";
 
 /** A path as a raw tree records it: its `lstat` mode and the id of its raw content. */
 export interface RawEntry {

@@ -4,8 +4,9 @@
  *
  * @module
  */
-import { GitError } from "../git.ts";
+
 import { isPermissionError, permissionMessage, UsageError } from "../cli.ts";
+import { GitError } from "../git_error.ts";
 
 /** Exit code: the command did what was asked. */
 export const EXIT_OK = 0;

@@ -7,7 +7,7 @@
  * @module
  */
 import { join, resolve } from "node:path";
-import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
+import { gitText, runGit } from "../git.ts";
 import { PolicyError, RefusedError } from "./errors.ts";
 import { DEFAULT_POLICY_REF, isPolicyRef, parsePolicy, type Policy, PRIMARY } from "./policy.ts";
 import {
@@ -17,6 +17,8 @@ import {
   readWorktreeAdminNames,
   realOr,
 } from "./worktree.ts";
+import { type ObjectFormat } from "../git_objects.ts";
+import { GitError } from "../git_error.ts";
 
 /** Where and how every git call of a command runs: the caller's directory, and the caller's own worktree and git dirs pinned in the environment. */
 export interface At {

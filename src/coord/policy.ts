@@ -4,9 +4,10 @@
  *
  * @module
  */
-import { isFullOid, type ObjectFormat } from "../git.ts";
+
 import { PolicyError } from "./errors.ts";
 import { clip, isLaneName } from "./ids.ts";
+import { isFullOid, type ObjectFormat } from "../git_objects.ts";
 
 /** The lane of the main worktree. */
 export const PRIMARY = "Primary";

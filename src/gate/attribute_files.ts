@@ -9,7 +9,7 @@
 import { contentKey, type PathContent, readContents } from "../context/content.ts";
 import type { ConversionSettings } from "../context/conversions.ts";
 import type { StatusEntry } from "../context/porcelain.ts";
-import { type ObjectFormat, runGit } from "../git.ts";
+import { runGit } from "../git.ts";
 import { decodePaths } from "../paths.ts";
 import { attributeRecord, conversionOf, convertsNothing } from "./conversion_rules.ts";
 import type { LiveRepo } from "./repo.ts";
@@ -17,6 +17,7 @@ import type { IndexEntry } from "./staged.ts";
 import { compareTrees, type TreeLeaf, type TreePair } from "./trees.ts";
 import { type Held, spawnIndexVersion } from "./versions.ts";
 import { privateIndexPath } from "../context/lstat.ts";
+import { type ObjectFormat } from "../git_objects.ts";
 
 /**
  * How a path's attributes read against the spawn's: `same`, `identity` (the spawn's

@@ -10,9 +10,10 @@
  */
 import type { StatusEntry } from "../context/porcelain.ts";
 import { readStatus } from "../context/status.ts";
-import { isFullOid } from "../git.ts";
+
 import { type LiveRepo, openTop, readBlob, withHead } from "./repo.ts";
 import { type RepoDirs, repoDirs } from "../context/lstat.ts";
+import { isFullOid } from "../git_objects.ts";
 
 /** The reads a `gate --since` run started early. */
 export interface EarlyReads {

@@ -8,7 +8,7 @@
 import { jailRelativePath } from "../contract/jail.ts";
 import { decodePath, encodePath } from "../paths.ts";
 import type { SubagentEvidence } from "../contract/schemas.ts";
-import { isFullOid, type ObjectFormat } from "../git.ts";
+
 import {
   type CommitRead,
   inspectWorktreeFiles,
@@ -16,6 +16,7 @@ import {
   readCommits,
   type WorktreeFile,
 } from "./repo.ts";
+import { isFullOid, type ObjectFormat } from "../git_objects.ts";
 
 /** Why gate cannot tell whether a path changed, for a reason or an evidence note. */
 export const UNKNOWN_WHY =

@@ -11,10 +11,11 @@
  *
  * @module
  */
-import { type ObjectFormat, runGit } from "../git.ts";
+import { runGit } from "../git.ts";
 import { objectId } from "../seed/commit.ts";
 import { decodePaths } from "../paths.ts";
 import { concatBytes, encodeText } from "../encoding.ts";
+import { type ObjectFormat } from "../git_objects.ts";
 
 /**
  * The paths among `paths` the `ident` attribute applies to now: one `git check-attr`.

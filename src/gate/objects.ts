@@ -7,10 +7,12 @@
  *
  * @module
  */
-import { type GitOptions, type GitResult, runGit } from "../git.ts";
-import type { ObjectFormat } from "../git.ts";
+import { type GitOptions, runGit } from "../git.ts";
+
 import { objectId } from "../seed/commit.ts";
 import { decodePath } from "../paths.ts";
+import { type ObjectFormat } from "../git_objects.ts";
+import { type GitResult } from "../git_error.ts";
 
 /**
  * The history gate reads is the objects themselves: no graft file, no shallow file (both

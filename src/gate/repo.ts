@@ -16,12 +16,15 @@ import { STATUS_ARGS, STATUS_TIMEOUT_MS } from "../context/status.ts";
 import { readContents } from "../context/content.ts";
 import { readFilterPins } from "../context/filters.ts";
 import { decodePaths, decodeRecords, fitsArgv } from "../paths.ts";
-import { GitError, gitText, type ObjectFormat, pinRepository, runGit } from "../git.ts";
+import { gitText, runGit } from "../git.ts";
 import { ownWords } from "../git_failure.ts";
 import { pinProblem } from "../repo_pin.ts";
 import { HISTORY_CONFIG, HISTORY_ENV, parseCommit, readObjects } from "./objects.ts";
 import { hashRegularFiles, pathKinds, repoDirs } from "../context/lstat.ts";
 import { addFilteredIds } from "../context/filtered.ts";
+import { type ObjectFormat } from "../git_objects.ts";
+import { pinRepository } from "../git_pin.ts";
+import { GitError } from "../git_error.ts";
 
 const decoder = new TextDecoder();
 

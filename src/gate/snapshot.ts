@@ -6,10 +6,11 @@
  * @module
  */
 import type { GitSnapshot, WorkingContextSnapshot } from "../context/snapshot.ts";
-import { isFullOid } from "../git.ts";
+
 import type { EarlyReads } from "./early.ts";
 import { GateError, type LiveRepo, readBlob } from "./repo.ts";
 import { parseSnapshot } from "./snapshot_schema.ts";
+import { isFullOid } from "../git_objects.ts";
 
 /** A spawn snapshot checked for this worktree. */
 export interface SpawnSnapshot {

@@ -11,12 +11,13 @@
  *
  * @module
  */
-import type { ObjectFormat } from "../git.ts";
+
 import { runGit } from "../git.ts";
 import { decodePaths, encodePath } from "../paths.ts";
 import { objectId } from "../seed/commit.ts";
 import { GateError } from "./repo.ts";
 import { readTreeLevel, type TreeEntry } from "./trees.ts";
+import { type ObjectFormat } from "../git_objects.ts";
 
 const HEX = /^[0-9a-f]+$/;
 const MODE = /^\d{6}$/;

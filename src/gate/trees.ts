@@ -5,9 +5,10 @@
  *
  * @module
  */
-import type { ObjectFormat } from "../git.ts";
+
 import { GateError } from "./repo.ts";
 import { parseTree, readObjects, type TreeEntry } from "./objects.ts";
+import { type ObjectFormat } from "../git_objects.ts";
 
 /** One entry of a tree object. */
 export type { TreeEntry };

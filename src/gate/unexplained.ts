@@ -8,10 +8,11 @@
  */
 import { contentKey, type PathContent } from "../context/content.ts";
 import type { StatusEntry } from "../context/porcelain.ts";
-import type { ObjectFormat } from "../git.ts";
+
 import type { IndexEntry } from "./staged.ts";
 import type { TreePair } from "./trees.ts";
 import { explained, type Held, spawnIndexVersion, spawnWorktreeVersion } from "./versions.ts";
+import { type ObjectFormat } from "../git_objects.ts";
 
 /** What explains a version of a path: what it held at spawn, and whether the file still does. */
 export interface SpawnJudges {

@@ -7,11 +7,12 @@ import { releaseObject } from "../anchor.ts";
 import { SNAPSHOT_ANCHOR, SNAPSHOT_HEAD_ANCHOR } from "../context/capture.ts";
 import type { WorkingContextSnapshot } from "../context/snapshot.ts";
 import type { SubagentResult } from "../contract/schemas.ts";
-import { isFullOid } from "../git.ts";
+
 import { ownWords } from "../git_failure.ts";
 import type { ChangeReport } from "./changes.ts";
 import { type CheckedEvidence, type EvidenceFinding, UNKNOWN_WHY } from "./evidence.ts";
 import { type LiveRepo, readCommits } from "./repo.ts";
+import { isFullOid } from "../git_objects.ts";
 
 /** The verdict document `gate --json` prints (SPEC §5). */
 export interface GateReport {

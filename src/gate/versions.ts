@@ -8,9 +8,10 @@
  *
  * @module
  */
-import type { ObjectFormat } from "../git.ts";
+
 import type { PathContent } from "../context/content.ts";
 import type { StatusEntry } from "../context/porcelain.ts";
+import { type ObjectFormat } from "../git_objects.ts";
 
 /** A version of a path: its mode and object id. */
 export interface Version {

@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { type GitResult, runGit } from "../git.ts";
+import { runGit } from "../git.ts";
+import { type GitResult } from "../git_error.ts";
 
 const decoder = new TextDecoder();
 

@@ -26,11 +26,12 @@
  *
  * @module
  */
-import { GitError, type GitResult, gitSettled, runGit, UNBORN_MESSAGE } from "../git.ts";
+import { gitSettled, runGit } from "../git.ts";
 import { absoluteDir, HOST_OS, isShellPwd } from "./cwd.ts";
 import { fingerprint } from "./fingerprint.ts";
+import { readHeadOid, readHeadRef, reflogId } from "./head.ts";
 import { locate } from "./location.ts";
-import { abbreviations, branchValue, parseHeadRef, readSpelling, type Spelling } from "./branch.ts";
+import { abbreviations, branchValue, readSpelling, type Spelling } from "./branch.ts";
 import { type TreeState, validateField } from "./fields.ts";
 import { sameBytes } from "../encoding.ts";
 import {
@@ -50,6 +51,7 @@ import {
   reflogsOf,
   startReader,
 } from "./reader.ts";
+import { GitError, type GitResult } from "../git_error.ts";
 
 /** A capture of the live tree. */
 export interface LiveTree extends TreeState {
@@ -82,63 +84,6 @@ export const STATUS_ARGS: readonly string[] = [
 export const STATUS_ENV: Readonly<Record<string, string>> = {
   GIT_REPLACE_REF_BASE: "refs/replace/",
 };
-
-const decoder = new TextDecoder();
-
-async function reflogId(reflogs: readonly string[], cwd: string | undefined): Promise<string> {
-  const r = await runGit(["hash-object", "--no-filters", "--", ...reflogs], {
-    ...at(cwd),
-    allowFailure: true,
-  });
-  if (r.code !== 0) {
-    await readHeadOid(cwd); // a repository without commits has no reflog either: say that
-    throw noReflog(reflogs, r);
-  }
-  return decoder.decode(r.stdout).replace(/\n$/, "");
-}
-
-function noReflog(reflogs: readonly string[], r?: GitResult): GitError {
-  return new GitError(
-    "failed",
-    (reflogs.length > 1 ? "HEAD or the branch it is attached to" : "HEAD") +
-      " has no reflog to show it held still during the capture (core.logAllRefUpdates " +
-      "is off, refs are not files, or the branch was made without one)",
-    r?.stderr ?? "",
-    r?.code ?? -1,
-  );
-}
-
-async function readHeadOid(cwd: string | undefined): Promise<string> {
-  const r = await runGit(["rev-parse", "--verify", "-q", "HEAD"], {
-    ...at(cwd),
-    parse: true,
-    allowFailure: true,
-  });
-  const text = decoder.decode(r.stdout);
-  if (r.code === 1 && text === "") throw new GitError("unborn", UNBORN_MESSAGE, r.stderr, 1);
-  if (r.code !== 0 || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})\n$/.test(text)) {
-    throw new GitError("failed", "Cannot read HEAD: git rev-parse gave no clear answer");
-  }
-  return text.slice(0, -1);
-}
-
-async function readHeadRef(cwd: string | undefined): Promise<string> {
-  const r = await runGit(["symbolic-ref", "-q", "HEAD"], {
-    ...at(cwd),
-    parse: true,
-    allowFailure: true,
-  });
-  const ref = parseHeadRef(r);
-  if (ref === undefined) {
-    throw new GitError(
-      "failed",
-      `Cannot read the branch: git symbolic-ref gave no clear answer${
-        r.stderr ? `: ${r.stderr.trim().split("\n").pop()}` : ""
-      }`,
-    );
-  }
-  return ref;
-}
 
 interface Moment {
   head: string;

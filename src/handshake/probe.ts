@@ -21,10 +21,12 @@
  *
  * @module
  */
-import { assertGitVersion, GitError, type GitResult, runGit } from "../git.ts";
+import { runGit } from "../git.ts";
 import { LOCATION_ARGS, parseLocation } from "./location.ts";
 import { sameBytes } from "../encoding.ts";
 import { SPELLING_ARGS } from "./branch.ts";
+import { assertGitVersion } from "../git_version.ts";
+import { GitError, type GitResult } from "../git_error.ts";
 
 /**
  * What the probe asks: every path the environment could redirect (git dir, common dir,

@@ -11,11 +11,12 @@ import {
   type TreeField,
   type TreeState,
 } from "./fields.ts";
-import { GitError } from "../git.ts";
+
 import { captureDirectory, captureLive, type LiveTree } from "./capture.ts";
 import { branchRef, spelledHere } from "./branch.ts";
 import { locate } from "./location.ts";
 import type { ParseResult } from "./block.ts";
+import { GitError } from "../git_error.ts";
 
 /** The four verification paths. */
 export type VerifyStatus = "match" | "mismatch" | "error" | "missing";
@@ -122,6 +123,9 @@ export interface VerifyOptions {
  * @param parsed What {@linkcode parseBlock} found.
  * @param options Optional maximum age, clock and directory.
  * @returns The verdict; never throws for git failures (they are the error path).
+ *
+ * Kept whole: the paths (match, mismatch, error) are decided from one capture in one place,
+ * so no path can be taken on facts another path did not see.
  */
 export async function verifyLive(
   parsed: ParseResult,

@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { GitError, type GitOptions, type GitResult, gitText, runGit } from "../git.ts";
+import { type GitOptions, gitText, runGit } from "../git.ts";
 import { decodePaths } from "../paths.ts";
 import { excludesFileAt } from "./excludes.ts";
 import { unmergedMessage, unmergedPaths } from "./refusal.ts";
@@ -37,6 +37,7 @@ import {
   type TreeState,
 } from "./state.ts";
 import { RAW_CONFIG } from "../context/raw_tree.ts";
+import { GitError, type GitResult } from "../git_error.ts";
 
 /** The private index of the working tree's files, in the worktree's git directory. */
 export const CACHE_INDEX = "tether-exact-index";

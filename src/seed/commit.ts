@@ -8,8 +8,10 @@
  *
  * @module
  */
-import { GitError, gitText, isFullOid, type ObjectFormat, runGit } from "../git.ts";
+import { gitText, runGit } from "../git.ts";
 import type { TreeState } from "./state.ts";
+import { isFullOid, type ObjectFormat } from "../git_objects.ts";
+import { GitError } from "../git_error.ts";
 
 /** Where seeds are anchored. */
 export const SEED_REF_PREFIX = "refs/tether/seeds/";

@@ -20,9 +20,10 @@
  * @module
  */
 import { isAbsolute, join } from "node:path";
-import { GitError, runGit } from "../git.ts";
+import { runGit } from "../git.ts";
 import { decodePaths } from "../paths.ts";
 import { HASH_TIMEOUT_MS } from "../context/lstat.ts";
+import { GitError } from "../git_error.ts";
 
 /** Scopes whose `core.excludesFile` a child cannot write. */
 const TRUSTED_SCOPES = new Set(["system", "global"]);

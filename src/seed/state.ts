@@ -22,13 +22,15 @@
 
 import { REGULAR_MODES } from "../context/porcelain.ts";
 
-import { GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
+import { gitText, runGit } from "../git.ts";
 import { decodePaths } from "../paths.ts";
 import { excludesFileAt, trustedIgnored } from "./excludes.ts";
 import { unmergedMessage, unmergedPaths } from "./refusal.ts";
 import { sameBytes } from "../encoding.ts";
 import { hashRegularFiles } from "../context/lstat.ts";
 import { RAW_CONFIG, type RawEntry, writeRawTree } from "../context/raw_tree.ts";
+import { type ObjectFormat } from "../git_objects.ts";
+import { GitError } from "../git_error.ts";
 
 /** A worktree's content at one consistent moment. */
 export interface TreeState {

@@ -9,14 +9,7 @@
  */
 
 import type { WorktreeFile } from "../gate/repo.ts";
-import {
-  GitError,
-  isFullOid,
-  type ObjectFormat,
-  objectFormat,
-  repositoryPin,
-  runGit,
-} from "../git.ts";
+import { runGit } from "../git.ts";
 import { decodePath, decodeRecords, fitsArgv } from "../paths.ts";
 import { pinHere } from "../repo_pin.ts";
 import { readSeed, seedIndexCommit } from "../seed/commit.ts";
@@ -31,6 +24,9 @@ import {
 import { readOwnCommits } from "./own_commits.ts";
 import { alreadyLanded, readRecord, recordRef } from "./record.ts";
 import { type RawEntry } from "../context/raw_tree.ts";
+import { isFullOid, type ObjectFormat, objectFormat } from "../git_objects.ts";
+import { repositoryPin } from "../git_pin.ts";
+import { GitError } from "../git_error.ts";
 
 /** A land record the parent gave with `--landed`, read back (see `record.ts`). */
 export interface LandRecord {

@@ -16,7 +16,7 @@ import type { GateReport } from "../gate/verdict.ts";
 import { oneLine } from "../gate/render.ts";
 import type { SpawnState } from "../gate/evidence.ts";
 import { GateError } from "../gate/repo.ts";
-import { GitError, gitText } from "../git.ts";
+import { gitText } from "../git.ts";
 import { ownWords } from "../git_failure.ts";
 import { inspectCaptured, readChildWork } from "./child_work.ts";
 import { land, type LandOutcome } from "./land.ts";
@@ -25,6 +25,7 @@ import { nestedChanged } from "./land_checks.ts";
 import { recordRef } from "./record.ts";
 import { pinHere } from "../repo_pin.ts";
 import { listPaths, quoteLine } from "../show.ts";
+import { GitError } from "../git_error.ts";
 
 /** Options for {@linkcode worktreeGate}. */
 export interface WorktreeGateOptions {

@@ -8,7 +8,7 @@
  */
 import { styleCwd } from "../handshake/cwd.ts";
 import { validateField } from "../handshake/fields.ts";
-import { GitError } from "../git.ts";
+
 import { ownWords } from "../git_failure.ts";
 import { issuedAtNow } from "../time.ts";
 import { err, out, UsageError } from "../cli.ts";
@@ -22,6 +22,7 @@ import { childDirs } from "./plan.ts";
 import { parentLocation, seedParent, type Spawn, spawnWorktrees } from "./spawn.ts";
 import type { SpawnedChild } from "./spawn_fill.ts";
 import { prependTo } from "../encoding.ts";
+import { GitError } from "../git_error.ts";
 
 /** What the `handshake` command passes on in worktree mode. */
 export interface WorktreeRequest {

@@ -16,7 +16,7 @@ import { seedParent } from "./spawn.ts";
  * @param cwd The parent's directory.
  * @param fields Checks and styles the captured v1 tree fields (as `wrap` does).
  * @returns The block, ending in a newline.
- * @throws {import("../git.ts").GitError} when the capture fails.
+ * @throws {import("../git_error.ts").GitError} when the capture fails.
  */
 export async function harnessBlock(
   cwd: string,

@@ -11,9 +11,10 @@
  *
  * @module
  */
-import { GitError, type GitOptions, runGit } from "../git.ts";
+import { type GitOptions, runGit } from "../git.ts";
 import { decodePaths } from "../paths.ts";
 import { listPaths } from "../show.ts";
+import { GitError } from "../git_error.ts";
 
 /** A tree entry: mode and id. */
 export type Entry = { mode: string; id: string };

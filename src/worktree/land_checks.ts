@@ -7,9 +7,11 @@
  *
  * @module
  */
-import { GitError, type ObjectFormat, runGit } from "../git.ts";
+import { runGit } from "../git.ts";
 import { parseTree, readObjects } from "../gate/objects.ts";
 import { decodePaths } from "../paths.ts";
+import { type ObjectFormat } from "../git_objects.ts";
+import { GitError } from "../git_error.ts";
 
 /**
  * The paths a land would change that the child did not change. Without rename detection

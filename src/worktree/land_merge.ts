@@ -6,13 +6,14 @@
  * @module
  */
 
-import { failure, type ObjectFormat } from "../git.ts";
 import { changedPaths } from "../seed/state.ts";
 import type { ChildWork } from "./child_work.ts";
 import { parseMergeTree } from "./conflicts.ts";
 import type { ParentRead } from "./land_read.ts";
 import { mergeTrees } from "./merge.ts";
 import { heldPaths } from "./record.ts";
+import { type ObjectFormat } from "../git_objects.ts";
+import { failure } from "../git_error.ts";
 
 /** A land that stopped at conflicts: nothing written. */
 export interface Conflict {

@@ -6,7 +6,6 @@
  * @module
  */
 
-import { type ObjectFormat, objectFormat } from "../git.ts";
 import { captureState, seedIndexPath } from "../seed/state.ts";
 import type { ChildWork } from "./child_work.ts";
 import {
@@ -18,6 +17,7 @@ import {
   readDrivers,
 } from "./land_config.ts";
 import { contentMerges, settingsRefused, withFilters } from "./land_settings.ts";
+import { type ObjectFormat, objectFormat } from "../git_objects.ts";
 
 /** The parent as a land read it, before anything is merged. */
 export interface ParentRead {

@@ -8,7 +8,7 @@
  */
 
 import { readObjects } from "../gate/objects.ts";
-import { GitError, type ObjectFormat, repositoryPin, runGit } from "../git.ts";
+import { runGit } from "../git.ts";
 import { pinHere, repositoryMoved } from "../repo_pin.ts";
 import { seedIndexPath } from "../seed/state.ts";
 import { listPaths } from "../show.ts";
@@ -26,6 +26,9 @@ import type { ParentRead } from "./land_read.ts";
 import { settingsRefused, withFilters } from "./land_settings.ts";
 import type { Undo } from "./land_undo.ts";
 import { treeEntries } from "./tree_entries.ts";
+import { type ObjectFormat } from "../git_objects.ts";
+import { repositoryPin } from "../git_pin.ts";
+import { GitError } from "../git_error.ts";
 
 /** A land refused for its paths: nothing written. */
 export interface Refused {

@@ -6,11 +6,12 @@
  *
  * @module
  */
-import { GitError } from "../git.ts";
+
 import { changedPaths } from "../seed/state.ts";
 import type { AttributeVerdict, Drivers, PathAttribute } from "./land_config.ts";
 import type { ChildWork } from "./child_work.ts";
 import { listPaths } from "../show.ts";
+import { GitError } from "../git_error.ts";
 
 /** What {@linkcode unsettled} needs of a land: its pins and its decision on attributes. */
 export interface SettledLand {

@@ -9,13 +9,16 @@
  */
 
 import { ownWords } from "../git_failure.ts";
-import { GitError, type ObjectFormat, type RepositoryPin, runGit } from "../git.ts";
+import { runGit } from "../git.ts";
 import { repositoryMoved } from "../repo_pin.ts";
 import { seedIndexPath } from "../seed/state.ts";
 import { listPaths } from "../show.ts";
 import { attributesAt, configProblems, type Drivers, pinned, readDrivers } from "./land_config.ts";
 import { type SettledLand, unsettled } from "./land_settings.ts";
 import { notAsTree, treeEntries } from "./tree_entries.ts";
+import { type ObjectFormat } from "../git_objects.ts";
+import { type RepositoryPin } from "../git_pin.ts";
+import { GitError } from "../git_error.ts";
 
 /** The read-back found landing paths that are not the merged tree's (see {@linkcode undoLand}). */
 export class NotAsChecked extends Error {

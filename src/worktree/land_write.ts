@@ -9,7 +9,7 @@
  */
 
 import { ownWords } from "../git_failure.ts";
-import { GitError, runGit } from "../git.ts";
+import { runGit } from "../git.ts";
 import { repositoryMoved } from "../repo_pin.ts";
 import { listPaths } from "../show.ts";
 import { checkoutBase } from "./land_checkout.ts";
@@ -25,6 +25,7 @@ import {
   undoLand,
 } from "./land_undo.ts";
 import { notAsTree, treeEntries } from "./tree_entries.ts";
+import { GitError } from "../git_error.ts";
 
 /**
  * Check the merged tree out into the parent's work tree, from the parent's raw tree, under

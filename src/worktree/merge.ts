@@ -15,10 +15,12 @@
  *
  * @module
  */
-import { GitError, type GitResult, gitText, type ObjectFormat } from "../git.ts";
+import { gitText } from "../git.ts";
 import { readObjects, runHistory } from "../gate/objects.ts";
 import { FIXED_IDENTITY, fixedCommitBytes } from "../seed/commit.ts";
 import { CHECKOUT_CONFIG, CHECKOUT_ENV } from "./land_config.ts";
+import { type ObjectFormat } from "../git_objects.ts";
+import { GitError, type GitResult } from "../git_error.ts";
 
 /**
  * The message of a merge's commits: the token makes their ids unpredictable.

@@ -23,7 +23,7 @@
  *
  * @module
  */
-import { failure, GitError, gitText, type ObjectFormat, runGit } from "../git.ts";
+import { gitText, runGit } from "../git.ts";
 import { FIXED_IDENTITY, fixedCommitBytes, objectId } from "../seed/commit.ts";
 import { readObjects } from "../gate/objects.ts";
 import { changedPaths } from "../seed/state.ts";
@@ -31,6 +31,8 @@ import { parseMergeTree } from "./conflicts.ts";
 import { mergeTrees } from "./merge.ts";
 import { LANDED_REF_PREFIX } from "./plan.ts";
 import { sameBytes } from "../encoding.ts";
+import { type ObjectFormat } from "../git_objects.ts";
+import { failure, GitError } from "../git_error.ts";
 
 /**
  * The ref that anchors a child's records against pruning (never read as a record).

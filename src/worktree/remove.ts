@@ -8,11 +8,12 @@
  */
 
 import { ownWords, resultWords } from "../git_failure.ts";
-import { repositoryPin, runGit } from "../git.ts";
+import { runGit } from "../git.ts";
 import { repositoryMoved } from "../repo_pin.ts";
 import { quoteLine } from "../show.ts";
 import { type ChildWork, worktreeList } from "./child_work.ts";
 import { recordRef } from "./record.ts";
+import { repositoryPin } from "../git_pin.ts";
 
 /**
  * Remove what spawn made for a landed child, and nothing else: its worktree entry (the

@@ -13,7 +13,7 @@
  */
 import { mapBounded } from "../context/bounded.ts";
 import { captureLive, type CaptureOptions, type LiveTree } from "../handshake/capture.ts";
-import { GitError, gitText, objectFormat, runGit } from "../git.ts";
+import { gitText, runGit } from "../git.ts";
 import { pinHere } from "../repo_pin.ts";
 import { SEED_REF_PREFIX, seedId, writeSeed } from "../seed/commit.ts";
 import { refuseLeftOut } from "../seed/excludes.ts";
@@ -27,6 +27,8 @@ import { missingDirs, refuseInsideParent } from "./spawn_dirs.ts";
 import { fill, type Filling, type SpawnedChild } from "./spawn_fill.ts";
 import { type Made, rollBack } from "./spawn_undo.ts";
 import { type RawEntry } from "../context/raw_tree.ts";
+import { objectFormat } from "../git_objects.ts";
+import { GitError } from "../git_error.ts";
 
 /** How many children are filled (or added) at once: one per core, at least two. */
 const FILL_CONCURRENCY = Math.max(2, navigator.hardwareConcurrency ?? 2);

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { GitError, runGit } from "../git.ts";
+import { runGit } from "../git.ts";
+import { GitError } from "../git_error.ts";
 
 /**
  * How `git worktree add` fails when another one is being made at the same moment: it reads

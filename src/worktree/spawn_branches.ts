@@ -5,8 +5,9 @@
  *
  * @module
  */
-import { GitError, runGit } from "../git.ts";
+import { runGit } from "../git.ts";
 import { BRANCH_PREFIX, branchName, SPAWN_REF_PREFIX } from "./plan.ts";
+import { GitError } from "../git_error.ts";
 
 /**
  * Claim the first free name `tether/<seed>-<n>` from `from` on: the branch at `head` and

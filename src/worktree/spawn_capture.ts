@@ -9,13 +9,14 @@
  */
 
 import { captureLive, type CaptureOptions, type LiveTree } from "../handshake/capture.ts";
-import { GitError, runGit } from "../git.ts";
+import { runGit } from "../git.ts";
 import { decodePath, decodePaths } from "../paths.ts";
 import { refuseLeftOut } from "../seed/excludes.ts";
 import { spawnRefusal } from "../seed/refusal.ts";
 import { captureState, seedIndexPath, type TreeState } from "../seed/state.ts";
 import { listPaths } from "../show.ts";
 import { type RawEntry } from "../context/raw_tree.ts";
+import { GitError } from "../git_error.ts";
 
 /** NUL-separated path bytes from git (`-z`), each kept raw. */
 function rawPaths(bytes: Uint8Array): Uint8Array[] {

@@ -7,7 +7,8 @@
  * @module
  */
 import { basename, dirname, isAbsolute, join, parse, resolve } from "node:path";
-import { GitError, gitText, runGit } from "../git.ts";
+import { gitText, runGit } from "../git.ts";
+import { GitError } from "../git_error.ts";
 
 /** Whether a directory exists, asked of git (tether has no file access). */
 export async function dirExists(dir: string): Promise<boolean> {

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { GitError, type GitOptions, runGit } from "../git.ts";
+import { type GitOptions, runGit } from "../git.ts";
 import { STATUS_ARGS, STATUS_ENV } from "../handshake/capture.ts";
 import {
   changedPaths,
@@ -22,6 +22,7 @@ import { listPaths } from "../show.ts";
 import { carriedFingerprint } from "./carried_status.ts";
 import { pinned, readDrivers } from "./land_config.ts";
 import { type RawEntry } from "../context/raw_tree.ts";
+import { GitError } from "../git_error.ts";
 
 /** One child worktree, as a fill made it. */
 export interface SpawnedChild {

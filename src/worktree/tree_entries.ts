@@ -7,8 +7,10 @@
  */
 
 import { readContents } from "../context/content.ts";
-import { type ObjectFormat, type RepositoryPin, runGit } from "../git.ts";
+import { runGit } from "../git.ts";
 import { decodePaths } from "../paths.ts";
+import { type ObjectFormat } from "../git_objects.ts";
+import { type RepositoryPin } from "../git_pin.ts";
 
 /** A tree's entries (path → mode and id), every level. */
 export async function treeEntries(

@@ -10,7 +10,7 @@ import { locate } from "../handshake/location.ts";
 import { HOST_OS, nativeCwd } from "../handshake/cwd.ts";
 import { parseIssuedAt } from "../handshake/fields.ts";
 import { unverifiedText, verifiedLine } from "../handshake/finding.ts";
-import { GitError, objectFormat, runGit } from "../git.ts";
+import { runGit } from "../git.ts";
 import { runHistory } from "../gate/objects.ts";
 import { readSeed, seedId } from "../seed/commit.ts";
 import { captureState, changedPaths, type TreeState } from "../seed/state.ts";
@@ -22,6 +22,8 @@ import { carriedFingerprint } from "./carried_status.ts";
 
 import { showPath } from "../show.ts";
 import { type RawEntry } from "../context/raw_tree.ts";
+import { objectFormat } from "../git_objects.ts";
+import { GitError } from "../git_error.ts";
 
 /** Options for {@linkcode verifyV2}. */
 export interface VerifyV2Options {

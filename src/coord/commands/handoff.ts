@@ -5,12 +5,13 @@
  *
  * @module
  */
-import { gitText, isFullOid } from "../../git.ts";
+import { gitText } from "../../git.ts";
 import { commitTree, pathObject } from "../artifact.ts";
 import { ARTIFACT_REFUSAL, RefusedError } from "../errors.ts";
 import type { Message, Provenance } from "../message.ts";
 import type { Session } from "../session.ts";
 import { checkRecipients, now } from "./_common.ts";
+import { isFullOid } from "../../git_objects.ts";
 
 /** What `coord handoff` was asked to do. */
 export interface HandoffRequest {

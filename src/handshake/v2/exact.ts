@@ -6,13 +6,15 @@
  * @module
  */
 import { captureLive, confirmEnvironment, type LiveTree } from "../capture.ts";
-import { GitError, objectFormat } from "../../git.ts";
+
 import { type TreeField, type TreeState as Fields } from "../fields.ts";
 import { type Verdict, verifyLive, type VerifyOptions } from "../verification.ts";
 import { changedPaths, type TreeState } from "../../seed/state.ts";
 import { captureCachedState } from "../../seed/cached.ts";
 import { readSeed, writeSeed } from "../../seed/commit.ts";
 import type { HandshakeV2 } from "./block.ts";
+import { objectFormat } from "../../git_objects.ts";
+import { GitError } from "../../git_error.ts";
 
 /** How often the parent's capture is tried when HEAD moved between its two halves. */
 const EXACT_ATTEMPTS = 3;

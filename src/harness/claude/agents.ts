@@ -95,7 +95,7 @@ function parseRecord(text: string): AgentRecord | undefined {
  *
  * @param cwd A directory of the parent's repository (any of its worktrees).
  * @param record The record.
- * @throws {import("../../git.ts").GitError} when git fails.
+ * @throws {import("../../git_error.ts").GitError} when git fails.
  */
 export async function writeAgent(cwd: string, record: AgentRecord): Promise<void> {
   const blob = await runGit(["hash-object", "-w", "--stdin"], {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { GitError } from "../../git.ts";
+
 import { quoteLine } from "../../show.ts";
 import { readAgent, writeAgent } from "./agents.ts";
 import {
@@ -18,6 +18,7 @@ import {
   worktreeRemove,
 } from "./events.ts";
 import { readPayload } from "./payload.ts";
+import { GitError } from "../../git_error.ts";
 
 function reason(error: unknown): string {
   if (error instanceof GitError && error.kind === "not-a-repository") return "not a git repository";
