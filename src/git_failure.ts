@@ -53,7 +53,7 @@ const KNOWN: readonly [RegExp, (m: RegExpMatchArray) => string][] = [
  * @example
  * ```ts
  * import { assertEquals } from "./_assert.ts";
- *
+ * import { GitError } from "./git_error.ts";
  * assertEquals(isGitsOwn(new GitError("failed", "git read-tree exited with 128: x", "x", 128)), true);
  * assertEquals(isGitsOwn(new GitError("failed", "The parent's tree kept changing")), false);
  * ```
@@ -73,7 +73,7 @@ export function isGitsOwn(error: unknown): error is GitError {
  * @example
  * ```ts
  * import { assertEquals } from "./_assert.ts";
- *
+ * import { GitError } from "./git_error.ts";
  * const notUptodate = "error: Entry 'gradlew.bat' not uptodate. Cannot merge.";
  * assertEquals(
  *   ownWords(new GitError("failed", `git read-tree exited with 128: ${notUptodate}`, notUptodate, 128)),
