@@ -44,9 +44,13 @@ Deno.test("claudeBinary skips with one line when npm cannot be run", async () =>
   await Deno.remove(cache, { recursive: true });
 });
 
+// Two fresh installs write and remove about 740 MB: the race is checked where asked
+// (TETHER_INSTALL_RACE=1), not in every run of the suite.
+const raceAsked = Deno.env.get("TETHER_INSTALL_RACE") === "1";
+
 Deno.test({
   name: "two processes installing Claude Code at once both use one finished install",
-  ignore: skip !== undefined,
+  ignore: skip !== undefined || !raceAsked,
 }, async () => {
   const cache = await tempDir("tether-cc-cache-");
   try {

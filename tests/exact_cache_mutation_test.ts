@@ -1,7 +1,7 @@
 /**
  * Mutation tests for the guards of exact mode's private indexes (src/seed/cached.ts): each
  * is disabled in a copy of the code, and a test in `tests/exact_cache_test.ts` (or the
- * torn-index test of review 2) then fails.
+ * torn-index test in verify_hostile_state_test.ts) then fails.
  */
 import { assertControlPasses, assertEachMutantFails, type GuardCase } from "./_mutation.ts";
 
@@ -16,7 +16,7 @@ const CASES: GuardCase[] = [
       find: "sameBytes(entries, entriesAfter) && !moved; // tether:guard cache-twice",
       replace: "sameBytes(entries, entriesAfter);",
     }],
-    file: "tests/verify_review2_test.ts",
+    file: "tests/verify_hostile_state_test.ts",
     filter: "torn index A-B-A",
   },
   {
@@ -26,7 +26,7 @@ const CASES: GuardCase[] = [
       find: "return { spec, unchanged }; // tether:guard cache-unchanged",
       replace: "return { spec, unchanged: true };",
     }],
-    file: "tests/verify_review2_test.ts",
+    file: "tests/verify_hostile_state_test.ts",
     filter: "torn index A-B-A",
   },
   {

@@ -113,7 +113,7 @@ const CASES: GuardCase[] = [
         'setup !== undefined && cleanSetup?.join("\\n") === setup.join("\\n"); // tether:guard f1-same-setup',
       replace: "true;",
     }],
-    file: "tests/verify_review_test.ts",
+    file: "tests/verify_false_match_test.ts",
     filter: "GIT_DIR/GIT_WORK_TREE point at",
   },
   {
@@ -124,7 +124,7 @@ const CASES: GuardCase[] = [
         "index === `${gitDir}index` && objects === `${commonDir}objects`; // tether:guard f1-default-paths",
       replace: "true;",
     }],
-    file: "tests/verify_review_test.ts",
+    file: "tests/verify_false_match_test.ts",
     filter: "GIT_INDEX_FILE that hides",
   },
   {
@@ -134,7 +134,7 @@ const CASES: GuardCase[] = [
       find: "cleanEnv: true, // tether:guard f1-clean-fallback",
       replace: "cleanEnv: false,",
     }],
-    file: "tests/verify_review_test.ts",
+    file: "tests/verify_false_match_test.ts",
     filter: "GIT_INDEX_FILE that hides",
   },
   {
