@@ -136,6 +136,41 @@ async function assertLanded(run: ClaudeRun, scenario: ScenarioRepo, prompt = CHI
   assertEquals(await tetherLeftovers(repo), "", "nothing tether made is left");
 }
 
+/**
+ * One isolated child that adds feature.txt while the parent edits its own files, run with
+ * the README's settings; checked to end cleanly and land with nothing of tether's left.
+ *
+ * @param scenario The parent.
+ * @param path The commands' directory.
+ * @param call What the Agent call adds (isolation, background, subagent type).
+ * @param cwd Where the parent's session runs (default: its top level).
+ * @returns The run, for what the parent was told.
+ */
+async function featureChild(
+  scenario: ScenarioRepo,
+  path: string[],
+  call: Record<string, unknown>,
+  cwd = scenario.repo,
+): Promise<ClaudeRun> {
+  const run = await runClaude({
+    cwd,
+    prompt: PARENT,
+    path,
+    timeoutMs: 120_000,
+    script: story({
+      [PARENT]: parent([{ description: "Feature", prompt: CHILD, ...call }]),
+      [CHILD]: isolatedChild(
+        WORK,
+        `Added the feature.\n${resultJson("feature.txt")}`,
+        parentEditsMeanwhile(scenario.repo),
+      ),
+    }),
+  });
+  await clean(run);
+  await assertLanded(run, scenario);
+  return run;
+}
+
 Deno.test({
   name:
     "Claude Code with tether: a shared-tree child gets the v1 block in its prompt and its verify matches",
@@ -177,30 +212,12 @@ Deno.test({
 }, async () => {
   const { scenario, path } = await tethered();
   try {
-    const run = await runClaude({
-      cwd: scenario.repo,
-      prompt: PARENT,
-      path,
-      timeoutMs: 120_000,
-      script: story({
-        [PARENT]: parent([{
-          description: "Feature",
-          prompt: CHILD,
-          isolation: "worktree",
-          run_in_background: false,
-        }]),
-        [CHILD]: isolatedChild(
-          WORK,
-          `Added the feature.\n${resultJson("feature.txt")}`,
-          parentEditsMeanwhile(scenario.repo),
-        ),
-      }),
+    const run = await featureChild(scenario, path, {
+      isolation: "worktree",
+      run_in_background: false,
     });
-    await clean(run);
-    await assertLanded(run, scenario);
-    const told = toldParent(run);
     assertMatch(
-      told,
+      toldParent(run),
       /PostToolUse:Agent hook additional context: tether: subagent \S+ .*accepted and landed into your working tree: feature\.txt/,
     );
   } finally {
@@ -215,22 +232,7 @@ Deno.test({
 }, async () => {
   const { scenario, path } = await tethered();
   try {
-    const run = await runClaude({
-      cwd: scenario.repo,
-      prompt: PARENT,
-      path,
-      timeoutMs: 120_000,
-      script: story({
-        [PARENT]: parent([{ description: "Feature", prompt: CHILD, isolation: "worktree" }]),
-        [CHILD]: isolatedChild(
-          WORK,
-          `Added the feature.\n${resultJson("feature.txt")}`,
-          parentEditsMeanwhile(scenario.repo),
-        ),
-      }),
-    });
-    await clean(run);
-    await assertLanded(run, scenario);
+    const run = await featureChild(scenario, path, { isolation: "worktree" });
     assertMatch(
       toldParent(run),
       /UserPromptSubmit hook additional context: tether: subagent \S+ .*accepted and landed into your working tree: feature\.txt/,
@@ -250,27 +252,8 @@ Deno.test({
       "---\nname: isolated-worker\ndescription: Works in its own worktree\nisolation: worktree\n---\nYou work on features.\n",
   });
   try {
-    const run = await runClaude({
-      cwd: scenario.repo,
-      prompt: PARENT,
-      path,
-      timeoutMs: 120_000,
-      script: story({
-        [PARENT]: parent([{
-          description: "Feature",
-          prompt: CHILD,
-          subagent_type: "isolated-worker",
-          run_in_background: false,
-        }]),
-        [CHILD]: isolatedChild(
-          WORK,
-          `Added the feature.\n${resultJson("feature.txt")}`,
-          parentEditsMeanwhile(scenario.repo),
-        ),
-      }),
-    });
-    await clean(run);
-    await assertLanded(run, scenario);
+    const call = { subagent_type: "isolated-worker", run_in_background: false };
+    const run = await featureChild(scenario, path, call);
     assertMatch(toldParent(run), /accepted and landed into your working tree: feature\.txt/);
   } finally {
     await scenario.cleanup();
@@ -367,27 +350,8 @@ Deno.test({
   try {
     const sub = join(scenario.repo, "sub");
     await writeSettings(sub, readmeSettings());
-    const run = await runClaude({
-      cwd: sub,
-      prompt: PARENT,
-      path: [await commandsDir()],
-      timeoutMs: 120_000,
-      script: story({
-        [PARENT]: parent([{
-          description: "Feature",
-          prompt: CHILD,
-          isolation: "worktree",
-          run_in_background: false,
-        }]),
-        [CHILD]: isolatedChild(
-          WORK,
-          `Added the feature.\n${resultJson("feature.txt")}`,
-          parentEditsMeanwhile(scenario.repo),
-        ),
-      }),
-    });
-    await clean(run);
-    await assertLanded(run, scenario);
+    const call = { isolation: "worktree", run_in_background: false };
+    const run = await featureChild(scenario, [await commandsDir()], call, sub);
     assertMatch(toldParent(run), /accepted and landed into your working tree: feature\.txt/);
   } finally {
     await scenario.cleanup();
