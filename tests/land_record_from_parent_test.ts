@@ -12,7 +12,6 @@
 import { join } from "node:path";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { bin, git, writeFiles } from "./_helpers.ts";
-
 import { family, gate, recordId, result, spawn, TEN, text } from "./_landrec_fixture.ts";
 
 async function branchOf(dir: string): Promise<string> {

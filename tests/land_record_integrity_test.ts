@@ -19,7 +19,6 @@ import { join } from "node:path";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { git, run, writeFiles } from "./_helpers.ts";
 import type { Family } from "./_worktree_fixture.ts";
-
 import { family, gate, recordId, result, spawn, TEN, text } from "./_landrec_fixture.ts";
 
 /** The identity and date tether writes its commits with. */

@@ -15,7 +15,6 @@ import {
   validateField,
 } from "../handshake/fields.ts";
 import { fingerprint } from "../handshake/fingerprint.ts";
-
 import { issuedAtNow } from "../time.ts";
 import {
   err,

@@ -20,7 +20,6 @@ import {
   VERSION,
 } from "../cli.ts";
 import { wrapSubagentCall } from "./handshake.ts";
-
 import { type Answer } from "../harness/claude/events.ts";
 import { serve } from "../harness/claude/serve.ts";
 

@@ -10,7 +10,6 @@
  */
 import type { StatusEntry } from "../context/porcelain.ts";
 import { readStatus } from "../context/status.ts";
-
 import { type LiveRepo, openTop, readBlob, withHead } from "./repo.ts";
 import { type RepoDirs, repoDirs } from "../context/lstat.ts";
 import { isFullOid } from "../git_objects.ts";

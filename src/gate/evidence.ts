@@ -8,7 +8,6 @@
 import { jailRelativePath } from "../contract/jail.ts";
 import { decodePath, encodePath } from "../paths.ts";
 import type { SubagentEvidence } from "../contract/schemas.ts";
-
 import {
   type CommitRead,
   inspectWorktreeFiles,

@@ -8,7 +8,6 @@
  * @module
  */
 import { type GitOptions, runGit } from "../git.ts";
-
 import { objectId } from "../seed/commit.ts";
 import { decodePath } from "../paths.ts";
 import { type ObjectFormat } from "../git_objects.ts";

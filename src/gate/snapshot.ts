@@ -6,7 +6,6 @@
  * @module
  */
 import type { GitSnapshot, WorkingContextSnapshot } from "../context/snapshot.ts";
-
 import type { EarlyReads } from "./early.ts";
 import { GateError, type LiveRepo, readBlob } from "./repo.ts";
 import { parseSnapshot } from "./snapshot_schema.ts";

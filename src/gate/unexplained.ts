@@ -8,7 +8,6 @@
  */
 import { contentKey, type PathContent } from "../context/content.ts";
 import type { StatusEntry } from "../context/porcelain.ts";
-
 import type { IndexEntry } from "./staged.ts";
 import type { TreePair } from "./trees.ts";
 import { explained, type Held, spawnIndexVersion, spawnWorktreeVersion } from "./versions.ts";

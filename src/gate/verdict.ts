@@ -7,7 +7,6 @@ import { releaseObject } from "../anchor.ts";
 import { SNAPSHOT_ANCHOR, SNAPSHOT_HEAD_ANCHOR } from "../context/capture.ts";
 import type { WorkingContextSnapshot } from "../context/snapshot.ts";
 import type { SubagentResult } from "../contract/schemas.ts";
-
 import { ownWords } from "../git_failure.ts";
 import type { ChangeReport } from "./changes.ts";
 import { type CheckedEvidence, type EvidenceFinding, UNKNOWN_WHY } from "./evidence.ts";

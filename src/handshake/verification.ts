@@ -11,7 +11,6 @@ import {
   type TreeField,
   type TreeState,
 } from "./fields.ts";
-
 import { captureDirectory, captureLive, type LiveTree } from "./capture.ts";
 import { branchRef, spelledHere } from "./branch.ts";
 import { locate } from "./location.ts";

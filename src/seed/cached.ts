@@ -26,7 +26,6 @@ import { decodePaths } from "../paths.ts";
 import { excludesFileAt } from "./excludes.ts";
 import { unmergedMessage, unmergedPaths } from "./refusal.ts";
 import { sameBytes } from "../encoding.ts";
-
 import {
   captureState,
   headAndEntries,

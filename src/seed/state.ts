@@ -21,7 +21,6 @@
  */
 
 import { REGULAR_MODES } from "../context/porcelain.ts";
-
 import { gitText, runGit } from "../git.ts";
 import { decodePaths } from "../paths.ts";
 import { excludesFileAt, trustedIgnored } from "./excludes.ts";

@@ -21,7 +21,6 @@ import { ownWords } from "../git_failure.ts";
 import { inspectCaptured, readChildWork } from "./child_work.ts";
 import { land, type LandOutcome } from "./land.ts";
 import { nestedChanged } from "./land_checks.ts";
-
 import { recordRef } from "./record.ts";
 import { pinHere } from "../repo_pin.ts";
 import { listPaths, quoteLine } from "../show.ts";

@@ -8,12 +8,10 @@
  */
 import { styleCwd } from "../handshake/cwd.ts";
 import { validateField } from "../handshake/fields.ts";
-
 import { ownWords } from "../git_failure.ts";
 import { issuedAtNow } from "../time.ts";
 import { err, out, UsageError } from "../cli.ts";
 import type { DecodedPrompt } from "../encoding.ts";
-
 import { isAbsolute, resolve } from "node:path";
 import { captureWorkingContext, type ContextResult } from "../context/capture.ts";
 import { canonicalRecentPath } from "../context/snapshot.ts";

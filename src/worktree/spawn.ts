@@ -18,7 +18,6 @@ import { pinHere } from "../repo_pin.ts";
 import { SEED_REF_PREFIX, seedId, writeSeed } from "../seed/commit.ts";
 import { refuseLeftOut } from "../seed/excludes.ts";
 import { captureState, type TreeState } from "../seed/state.ts";
-
 import { carriedFingerprint } from "./carried_status.ts";
 import { addWorktrees } from "./spawn_add.ts";
 import { claimBranches } from "./spawn_branches.ts";

@@ -19,7 +19,6 @@ import { decideWorktree, type WorktreeFacts } from "./decide.ts";
 import { worktreeFinding } from "./finding.ts";
 import { type BaseRelation, relation } from "./plan.ts";
 import { carriedFingerprint } from "./carried_status.ts";
-
 import { showPath } from "../show.ts";
 import { type RawEntry } from "../context/raw_tree.ts";
 import { objectFormat } from "../git_objects.ts";

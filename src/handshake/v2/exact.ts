@@ -6,7 +6,6 @@
  * @module
  */
 import { captureLive, confirmEnvironment, type LiveTree } from "../capture.ts";
-
 import { type TreeField, type TreeState as Fields } from "../fields.ts";
 import { type Verdict, verifyLive, type VerifyOptions } from "../verification.ts";
 import { changedPaths, type TreeState } from "../../seed/state.ts";

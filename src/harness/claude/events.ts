@@ -22,7 +22,6 @@ import { readChildWork } from "../../worktree/child_work.ts";
 import { removeChild } from "../../worktree/remove.ts";
 import { pinHere } from "../../repo_pin.ts";
 import { renderReport } from "../../gate/render.ts";
-
 import {
   type AgentRecord,
   dropAgent,
