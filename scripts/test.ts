@@ -1,0 +1,129 @@
+/**
+ * `deno task test`: `deno test` with the arguments given, in a temp dir of its own. The run
+ * gets a fresh `tether-run-*` directory as `$TMPDIR` (and `TMP`/`TEMP`), so everything a test
+ * makes lives under it; the directory is removed when the run ends, also when it is
+ * interrupted (SIGINT, SIGTERM: passed on to the suite first), and a run killed outright
+ * leaves it to the next run, which removes every `tether-run-*` whose runner is gone.
+ *
+ * The suite's own output passes through unchanged. Anything a test left behind in the run's
+ * temp dir is named on one line at the end and fails the run.
+ *
+ * Exit codes: those of `deno test`, or 1 when the suite passed but left something behind.
+ *
+ * @module
+ */
+import { dirname, join } from "node:path";
+
+/** The prefix of a run's temp dir, in the system's. */
+export const RUN_PREFIX = "tether-run-";
+/** The file in a run's temp dir that names its runner and its suite (`<pid> <pid>`). */
+export const OWNER = ".owner";
+/** How old a run's dir without a readable owner must be before another run removes it. */
+const ORPHAN_AGE_MS = 60 * 60 * 1000;
+
+/**
+ * Whether the process `pid` is running: `/proc` where there is one, `ps -p` elsewhere; when
+ * neither can tell (Windows), it counts as running, so nothing in use is ever removed.
+ *
+ * @param pid A process id.
+ * @returns False only when it is known to be gone.
+ */
+export async function running(pid: number): Promise<boolean> {
+  try {
+    await Deno.stat("/proc/self");
+  } catch {
+    try {
+      const ps = await new Deno.Command("ps", { args: ["-p", String(pid)], stdout: "null" })
+        .output();
+      return ps.code === 0;
+    } catch {
+      return true;
+    }
+  }
+  try {
+    await Deno.stat(`/proc/${pid}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Remove the temp dirs of earlier runs that were killed before they could: every
+ * `tether-run-*` in `base` whose runner is gone, or that has had no owner for an hour.
+ *
+ * @param base The system's temp dir.
+ * @param own This run's dir (kept).
+ * @returns The names removed.
+ */
+export async function sweep(base: string, own: string): Promise<string[]> {
+  const removed: string[] = [];
+  for await (const entry of Deno.readDir(base)) {
+    const dir = join(base, entry.name);
+    if (!entry.name.startsWith(RUN_PREFIX) || !entry.isDirectory || dir === own) continue;
+    let gone: boolean;
+    try {
+      const pid = Number((await Deno.readTextFile(join(dir, OWNER))).split(" ")[0]);
+      gone = Number.isSafeInteger(pid) && pid > 0 && !(await running(pid));
+    } catch {
+      const age = Date.now() - ((await Deno.stat(dir)).mtime?.getTime() ?? Date.now());
+      gone = age > ORPHAN_AGE_MS;
+    }
+    if (!gone) continue;
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    removed.push(entry.name);
+  }
+  return removed;
+}
+
+/** What a run left in its temp dir besides its owner file. */
+async function leftIn(dir: string): Promise<string[]> {
+  const left: string[] = [];
+  for await (const entry of Deno.readDir(dir)) if (entry.name !== OWNER) left.push(entry.name);
+  return left.sort();
+}
+
+/**
+ * Run `deno test` with `args` under a temp dir of its own, then remove it.
+ *
+ * @param args The arguments after `deno test`.
+ * @returns The exit code.
+ */
+export async function main(args: readonly string[]): Promise<number> {
+  const own = await Deno.makeTempDir({ prefix: RUN_PREFIX });
+  const base = dirname(own);
+  await Deno.writeTextFile(join(own, OWNER), `${Deno.pid}`);
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? [] : ["SIGINT", "SIGTERM"];
+  const forward: Array<[Deno.Signal, () => void]> = [];
+  try {
+    const swept = await sweep(base, own);
+    if (swept.length > 0) console.error(`removed the temp dirs of killed runs: ${swept.join(" ")}`);
+    const suite = new Deno.Command(Deno.execPath(), {
+      args: ["test", ...args],
+      env: { TMPDIR: own, TMP: own, TEMP: own },
+      stdin: "null",
+    }).spawn();
+    await Deno.writeTextFile(join(own, OWNER), `${Deno.pid} ${suite.pid}`);
+    for (const signal of signals) {
+      const handler = () => {
+        try {
+          suite.kill(signal);
+        } catch { /* it has ended */ }
+      };
+      Deno.addSignalListener(signal, handler);
+      forward.push([signal, handler]);
+    }
+    let { code } = await suite.status;
+    const left = await leftIn(own);
+    if (left.length > 0) {
+      console.log(`the suite left ${left.length} entries in its temp dir: ${left.join(" ")}`);
+      if (code === 0) code = 1;
+    }
+    return code;
+  } finally {
+    for (const [signal, handler] of forward) Deno.removeSignalListener(signal, handler);
+    await Deno.remove(own, { recursive: true }).catch(() => {});
+  }
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));
