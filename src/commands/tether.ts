@@ -19,8 +19,7 @@ import {
   UsageError,
   VERSION,
 } from "../cli.ts";
-import { wrapSubagentCall } from "./handshake.ts";
-import { type Answer } from "../harness/claude/events.ts";
+import type { Answer } from "../harness/claude/events.ts";
 import { serve } from "../harness/claude/serve.ts";
 
 /** The help text. */
@@ -100,8 +99,14 @@ export async function tetherMain(args: string[]): Promise<number> {
   return await answer(
     await serve(
       raw,
-      (payload) =>
-        wrapSubagentCall(payload, { context, recent, audience: "private", cwdStyle: "native" }),
+      // Loaded only for the PreToolUse that wraps a prompt.
+      async (payload) =>
+        (await import("./handshake.ts")).wrapSubagentCall(payload, {
+          context,
+          recent,
+          audience: "private",
+          cwdStyle: "native",
+        }),
     ),
   );
 }

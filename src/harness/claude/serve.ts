@@ -7,18 +7,19 @@
  */
 
 import { quoteLine } from "../../show.ts";
-import { readAgent, writeAgent } from "./agents.ts";
-import {
-  type Answer,
-  PASS,
-  subagentStart,
-  subagentStop,
-  tellParent,
-  worktreeCreate,
-  worktreeRemove,
-} from "./events.ts";
+import type { Answer } from "./events.ts";
 import { readPayload } from "./payload.ts";
 import { GitError } from "../../git_error.ts";
+
+const PASS: Answer = { code: 0 };
+
+/**
+ * The loop's handlers and records, loaded only by the events that use them: a shared-tree
+ * Agent call, the event Claude Code sends most, never pays for loading the worktree and gate
+ * code.
+ */
+const loop = () => import("./events.ts");
+const records = () => import("./agents.ts");
 
 function reason(error: unknown): string {
   if (error instanceof GitError && error.kind === "not-a-repository") return "not a git repository";
@@ -52,19 +53,19 @@ export async function serve(
         if (event.input.isolation === "worktree") return PASS;
         return { code: await wrap(raw) };
       case "WorktreeCreate":
-        return await worktreeCreate(event.cwd, event.name);
+        return await (await loop()).worktreeCreate(event.cwd, event.name);
       case "SubagentStart":
-        return await subagentStart(event.cwd, event.agent);
+        return await (await loop()).subagentStart(event.cwd, event.agent);
       case "SubagentStop":
         return await stop(event.cwd, event.agent, event.message);
       case "PostToolUse":
         return event.agent === undefined
           ? PASS
-          : await tellParent("PostToolUse", event.cwd, [event.agent]);
+          : await (await loop()).tellParent("PostToolUse", event.cwd, [event.agent]);
       case "UserPromptSubmit":
-        return await tellParent("UserPromptSubmit", event.cwd, event.agents);
+        return await (await loop()).tellParent("UserPromptSubmit", event.cwd, event.agents);
       case "WorktreeRemove":
-        return await worktreeRemove(event.cwd, event.path);
+        return await (await loop()).worktreeRemove(event.cwd, event.path);
     }
   } catch (error) {
     if (event.event === "WorktreeCreate") {
@@ -76,10 +77,11 @@ export async function serve(
 
 /** `SubagentStop`, where a failure of the gate itself is kept as the verdict for the parent. */
 async function stop(cwd: string, agent: string, message: string): Promise<Answer> {
+  const { readAgent, writeAgent } = await records();
   const record = await readAgent(cwd, agent);
   if (record === undefined) return PASS;
   try {
-    return await subagentStop(record, message);
+    return await (await loop()).subagentStop(record, message);
   } catch (error) {
     if (record.outcome === undefined) {
       await writeAgent(record.top, {
