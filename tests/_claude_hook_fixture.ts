@@ -7,7 +7,17 @@
  * @module
  */
 import { join } from "node:path";
-import { bin, commitAll, git, ROOT, type Run, run, tempDir, writeFiles } from "./_helpers.ts";
+import {
+  bin,
+  commitAll,
+  fixtureIdentity,
+  git,
+  ROOT,
+  type Run,
+  run,
+  tempDir,
+  writeFiles,
+} from "./_helpers.ts";
 import { PERMISSIONS } from "../src/permissions.ts";
 
 /** A parent repository inside its own temp dir (its worktrees go beside it, inside too). */
@@ -34,9 +44,7 @@ export async function aheadParent(): Promise<Parent> {
   const repo = join(root, "project");
   await git(root, ["init", "-q", "--bare", "-b", "main", origin]);
   await git(root, ["clone", "-q", origin, repo]);
-  await git(repo, ["config", "user.name", "Fixture"]);
-  await git(repo, ["config", "user.email", "fixture@example.invalid"]);
-  await git(repo, ["config", "commit.gpgsign", "false"]);
+  await fixtureIdentity(repo);
   await git(repo, ["checkout", "-q", "-b", "main"]);
   await writeFiles(repo, { "app.txt": "one\ntwo\nthree\n", ".gitignore": "*.log\n" });
   const originHead = await commitAll(repo, "base");

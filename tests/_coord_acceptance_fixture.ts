@@ -11,7 +11,7 @@
  * @module
  */
 import { join } from "node:path";
-import { commitAll, git, tempDir, writeFiles } from "./_helpers.ts";
+import { commitAll, fixtureIdentity, git, tempDir, writeFiles } from "./_helpers.ts";
 
 /** Lane names of the scenario. */
 export type LaneName = "Primary" | "W1" | "W2" | "W3";
@@ -216,12 +216,7 @@ async function replayScenario(options: { remote?: boolean } = {}): Promise<Scena
     W3: join(P, LANE_DIR, "W3"),
   };
   await git(P, ["init", "-q", "-b", "main"]);
-  for (const [k, v] of [["user.name", "Fixture"], ["user.email", "fixture@example.invalid"]]) {
-    await git(P, ["config", k as string, v as string]);
-  }
-  await git(P, ["config", "commit.gpgsign", "false"]);
-  await git(P, ["config", "tag.gpgsign", "false"]);
-  await git(P, ["config", "gc.auto", "0"]);
+  await fixtureIdentity(P, { "tag.gpgsign": "false", "gc.auto": "0" });
   const base = await commitIn(
     P,
     { "README.md": "# E001\n", ".gitignore": `/${LANE_DIR}/\n`, "problem.md": "Prove X.\n" },

@@ -6,7 +6,7 @@
  * @module
  */
 import { join } from "node:path";
-import { bin, git, type Run, tempDir, writeFiles } from "./_helpers.ts";
+import { bin, fixtureIdentity, git, type Run, tempDir, writeFiles } from "./_helpers.ts";
 
 /** The lanes of the standard fixture. */
 export const LANES = ["Primary", "W1", "W2", "W3"] as const;
@@ -56,14 +56,7 @@ export async function makeCoordRepo(options: CoordRepoOptions = {}): Promise<Coo
   const init = ["init", "-q", "-b", "main"];
   if (options.objectFormat === "sha256") init.push("--object-format=sha256");
   await git(main, init);
-  for (
-    const [k, v] of [["user.name", "Fixture"], ["user.email", "fixture@example.invalid"], [
-      "commit.gpgsign",
-      "false",
-    ]]
-  ) {
-    await git(main, ["config", k!, v!]);
-  }
+  await fixtureIdentity(main);
   await writeFiles(main, { "README.md": "# fixture\n", "src/shared.txt": "shared\n" });
   await git(main, ["add", "-A"]);
   await git(main, ["commit", "-q", "-m", "initial"]);

@@ -177,6 +177,31 @@ export interface RepoOptions {
 }
 
 /**
+ * Give a fixture repository its identity and signing settings (`user.name`, `user.email`,
+ * `commit.gpgsign=false`, and `extra` lines such as `tag.gpgsign`), written into its config
+ * file as `git config` would write them, without a git process per setting.
+ *
+ * @param repo The repository's work tree (its git directory is `.git` in it).
+ * @param extra More settings: `section.key` → value.
+ */
+export async function fixtureIdentity(
+  repo: string,
+  extra: Record<string, string> = {},
+): Promise<void> {
+  const settings: Record<string, string> = {
+    "user.name": "Fixture",
+    "user.email": "fixture@example.invalid",
+    "commit.gpgsign": "false",
+    ...extra,
+  };
+  const text = Object.entries(settings).map(([key, value]) => {
+    const [section, name] = key.split(".");
+    return `[${section}]\n\t${name} = ${value}\n`;
+  }).join("");
+  await Deno.writeTextFile(join(repo, ".git/config"), text, { append: true });
+}
+
+/**
  * Create a repository in a new temp dir with one commit.
  *
  * @param options Object format, initial files, branch.
@@ -187,9 +212,7 @@ export async function makeRepo(options: RepoOptions = {}): Promise<string> {
   const init = ["init", "-q", "-b", options.branch ?? "main"];
   if (options.objectFormat === "sha256") init.push("--object-format=sha256");
   await git(dir, init);
-  await git(dir, ["config", "user.name", "Fixture"]);
-  await git(dir, ["config", "user.email", "fixture@example.invalid"]);
-  await git(dir, ["config", "commit.gpgsign", "false"]);
+  await fixtureIdentity(dir);
   await writeFiles(dir, options.files ?? { "README.md": "# fixture\n" });
   await git(dir, ["add", "-A"]);
   await git(dir, ["commit", "-q", "-m", "initial"]);
