@@ -2,7 +2,8 @@
  * The Claude Code rows of `deno task bench`: `tether hook` serving `WorktreeCreate` on a
  * repository of 10,000 tracked files with uncommitted work, against `git worktree add` plus
  * copying the dirty files by hand; and the hook's cost per Agent call (`PreToolUse` of a
- * shared-tree child on a small repository) against a bare `deno run` of an empty script.
+ * shared-tree child on a small repository) and per user prompt (`UserPromptSubmit`, which
+ * every prompt of a session sends) against a bare `deno run` of an empty script.
  *
  * @module
  */
@@ -82,6 +83,17 @@ export async function benchClaude(shim: GitShim): Promise<Row[]> {
     () => tether("tether", ["hook"], { cwd: small, stdin: call }),
     () => run(Deno.execPath(), ["run", "--quiet", "--no-prompt", empty]),
   );
+  const prompt = JSON.stringify({
+    hook_event_name: "UserPromptSubmit",
+    cwd: small,
+    prompt: "Go on with the next step.",
+  });
+  progress("hook per user prompt");
+  const perPrompt = await alternate(
+    9,
+    () => tether("tether", ["hook"], { cwd: small, stdin: prompt }),
+    () => run(Deno.execPath(), ["run", "--quiet", "--no-prompt", empty]),
+  );
   await Deno.remove(join(repo, ".."), { recursive: true });
   await Deno.remove(small, { recursive: true });
   await Deno.remove(join(empty, ".."), { recursive: true });
@@ -96,6 +108,12 @@ export async function benchClaude(shim: GitShim): Promise<Row[]> {
     {
       name: "`tether hook` per Agent call (PreToolUse, shared tree), small repository",
       ...perCall,
+      baselineCommand: "`deno run` of an empty script",
+      target: { kind: "none" },
+    },
+    {
+      name: "`tether hook` per user prompt (UserPromptSubmit, no child notified)",
+      ...perPrompt,
       baselineCommand: "`deno run` of an empty script",
       target: { kind: "none" },
     },

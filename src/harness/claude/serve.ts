@@ -63,7 +63,10 @@ export async function serve(
           ? PASS
           : await (await loop()).tellParent("PostToolUse", event.cwd, [event.agent]);
       case "UserPromptSubmit":
-        return await (await loop()).tellParent("UserPromptSubmit", event.cwd, event.agents);
+        // Every prompt of the session comes here; one that notifies no child costs no git.
+        return event.agents.length === 0
+          ? PASS
+          : await (await loop()).tellParent("UserPromptSubmit", event.cwd, event.agents);
       case "WorktreeRemove":
         return await (await loop()).worktreeRemove(event.cwd, event.path);
     }
