@@ -59,14 +59,9 @@ export async function serve(
       case "SubagentStop":
         return await stop(event.cwd, event.agent, event.message);
       case "PostToolUse":
-        return event.agent === undefined
-          ? PASS
-          : await (await loop()).tellParent("PostToolUse", event.cwd, [event.agent]);
+        return await tell("PostToolUse", event.cwd, event.agent === undefined ? [] : [event.agent]);
       case "UserPromptSubmit":
-        // Every prompt of the session comes here; one that notifies no child costs no git.
-        return event.agents.length === 0
-          ? PASS
-          : await (await loop()).tellParent("UserPromptSubmit", event.cwd, event.agents);
+        return await tell("UserPromptSubmit", event.cwd, event.agents);
       case "WorktreeRemove":
         return await (await loop()).worktreeRemove(event.cwd, event.path);
     }
@@ -76,6 +71,19 @@ export async function serve(
     }
     return { stderr: `tether hook: ${event.event}: ${reason(error)}`, code: 0 };
   }
+}
+
+/**
+ * Tell the parent of these children, loading the loop only when tether made a worktree for
+ * one of them: every Agent call and every prompt of a session comes here, and most name no
+ * child of tether's (a shared-tree child, a prompt without a task notification).
+ */
+async function tell(event: string, cwd: string, agents: string[]): Promise<Answer> {
+  if (agents.length === 0) return PASS;
+  const { readAgent } = await records();
+  const known = await Promise.all(agents.map((agent) => readAgent(cwd, agent)));
+  if (known.every((record) => record === undefined)) return PASS;
+  return await (await loop()).tellParent(event, cwd, agents);
 }
 
 /** `SubagentStop`, where a failure of the gate itself is kept as the verdict for the parent. */
