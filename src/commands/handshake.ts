@@ -29,11 +29,8 @@ import {
   UsageError,
   VERSION,
 } from "../cli.ts";
-import { captureWorkingContext, type ContextResult } from "../context/capture.ts";
-import { runHook } from "../harness/claude/pretooluse.ts";
+import type { ContextResult } from "../context/capture.ts";
 import { buildV2Block } from "../handshake/v2/block.ts";
-import { captureExact } from "../handshake/v2/exact.ts";
-import { pruneSeedsMain } from "../handshake/v2/prune.ts";
 import { type DecodedPrompt, decodePrompt, prependTo } from "../encoding.ts";
 import { GitError } from "../git_error.ts";
 
@@ -237,6 +234,7 @@ export async function handshakeMain(args: string[]): Promise<number> {
   if (positionals[0] === "prune-seeds") {
     const other = Object.keys(v).filter((k) => !["older-than", "json"].includes(k));
     if (other.length) throw new UsageError(`prune-seeds takes no --${other[0]}`);
+    const { pruneSeedsMain } = await import("../handshake/v2/prune.ts");
     return await pruneSeedsMain(v["older-than"], v.json ?? false);
   }
   if (v["older-than"] !== undefined) throw new UsageError("--older-than goes with prune-seeds");
@@ -326,8 +324,12 @@ async function sharedMode(v: Values, o: Options, wrap: boolean): Promise<number>
 
   // Settled at once: a capture that fails while the tree is still being read must not be
   // an unhandled rejection (which would end the process before the error is reported).
+  // The working context, exact mode and the hook load their code only when asked for: a
+  // plain handshake is every dispatch's cost.
   const contextSettled: Promise<{ ok: ContextResult | undefined } | { error: unknown }> = v.context
-    ? captureWorkingContext({ recent: v.recent ?? [], audience }).then(
+    ? import("../context/capture.ts").then(({ captureWorkingContext }) =>
+      captureWorkingContext({ recent: v.recent ?? [], audience })
+    ).then(
       (ok) => ({ ok }),
       (error) => ({ error }), // guard: capture failure handled
     )
@@ -348,7 +350,10 @@ async function sharedMode(v: Values, o: Options, wrap: boolean): Promise<number>
   let context: ContextResult | undefined;
   let seed: string | undefined;
   const capture = v.exact
-    ? () => captureExact().then((exact) => (seed = exact.seed, exact.live))
+    ? () =>
+      import("../handshake/v2/exact.ts").then(({ captureExact }) => captureExact()).then((
+        exact,
+      ) => (seed = exact.seed, exact.live))
     : () => captureLive({ seedSpelling: true });
   try {
     tree = publicAudience ? undefined : representable(explicit ?? await capture(), cwdStyle);
@@ -459,6 +464,7 @@ export async function wrapSubagentCall(
     cwdStyle: "native" | "posix";
   },
 ): Promise<number> {
+  const { runHook } = await import("../harness/claude/pretooluse.ts");
   return await runHook(payload, {
     context: options.context,
     recent: options.recent,

@@ -30,8 +30,7 @@ import {
 } from "../cli.ts";
 import { parseDuration } from "../time.ts";
 import { type AnyParseResult, parseHandshake } from "../handshake/v2/block.ts";
-import { type ExactVerdict, verifyExact } from "../handshake/v2/exact.ts";
-import { renderExactVerdict } from "../handshake/v2/render.ts";
+import type { ExactVerdict } from "../handshake/v2/exact.ts";
 
 /** Exit code of each path. */
 export const VERIFY_EXIT: Readonly<Record<VerifyStatus, number>> = {
@@ -267,8 +266,9 @@ export async function verifyMain(args: string[]): Promise<number> {
   const options = maxAgeMs === undefined ? {} : { maxAgeMs };
   let verdict: Verdict | ExactVerdict;
   try {
+    // Exact mode's seed code loads only for a v2 block: a v1 Step 0 never pays for it.
     verdict = parsed.kind === "v2"
-      ? await verifyExact(parsed.handshake, options)
+      ? await (await import("../handshake/v2/exact.ts")).verifyExact(parsed.handshake, options)
       : await verifyLive(parsed, options);
   } catch (error) {
     if (!isPermissionError(error)) throw error;
@@ -283,7 +283,9 @@ export async function verifyMain(args: string[]): Promise<number> {
       reason,
     };
   }
-  const text = "version" in verdict ? renderExactVerdict(verdict) : renderVerdict(verdict);
+  const text = "version" in verdict
+    ? (await import("../handshake/v2/render.ts")).renderExactVerdict(verdict)
+    : renderVerdict(verdict);
   await out(v.json ? `${JSON.stringify(verdict, null, 2)}\n` : text);
   return VERIFY_EXIT[verdict.status];
 }
