@@ -18,17 +18,19 @@ import { dirname, join } from "node:path";
 export const RUN_PREFIX = "tether-run-";
 /** The file in a run's temp dir that names its runner and its suite (`<pid> <pid>`). */
 export const OWNER = ".owner";
-/** How old a run's dir without a readable owner must be before another run removes it. */
-const ORPHAN_AGE_MS = 60 * 60 * 1000;
+/**
+ * How old a run's dir must be before another run removes it when nothing says whether its
+ * runner still runs (no readable owner, or no way to ask the system): no run lasts a day.
+ */
+const ORPHAN_AGE_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Whether the process `pid` is running: `/proc` where there is one, `ps -p` elsewhere; when
- * neither can tell (Windows), it counts as running, so nothing in use is ever removed.
+ * Whether the process `pid` is running: `/proc` where there is one, `ps -p` elsewhere.
  *
  * @param pid A process id.
- * @returns False only when it is known to be gone.
+ * @returns Whether it runs, or undefined when neither can tell (Windows).
  */
-export async function running(pid: number): Promise<boolean> {
+export async function running(pid: number): Promise<boolean | undefined> {
   try {
     await Deno.stat("/proc/self");
   } catch {
@@ -37,7 +39,7 @@ export async function running(pid: number): Promise<boolean> {
         .output();
       return ps.code === 0;
     } catch {
-      return true;
+      return undefined;
     }
   }
   try {
@@ -50,7 +52,7 @@ export async function running(pid: number): Promise<boolean> {
 
 /**
  * Remove the temp dirs of earlier runs that were killed before they could: every
- * `tether-run-*` in `base` whose runner is gone, or that has had no owner for an hour.
+ * `tether-run-*` in `base` whose runner is gone, or a day old when that cannot be told.
  *
  * @param base The system's temp dir.
  * @param own This run's dir (kept).
@@ -61,15 +63,14 @@ export async function sweep(base: string, own: string): Promise<string[]> {
   for await (const entry of Deno.readDir(base)) {
     const dir = join(base, entry.name);
     if (!entry.name.startsWith(RUN_PREFIX) || !entry.isDirectory || dir === own) continue;
-    let gone: boolean;
-    try {
-      const pid = Number((await Deno.readTextFile(join(dir, OWNER))).split(" ")[0]);
-      gone = Number.isSafeInteger(pid) && pid > 0 && !(await running(pid));
-    } catch {
-      const age = Date.now() - ((await Deno.stat(dir)).mtime?.getTime() ?? Date.now());
-      gone = age > ORPHAN_AGE_MS;
-    }
-    if (!gone) continue;
+    const pid = Number(
+      (await Deno.readTextFile(join(dir, OWNER)).catch(() => "")).split(" ")[0],
+    );
+    const runs = Number.isSafeInteger(pid) && pid > 0 ? await running(pid) : undefined;
+    const info = await Deno.stat(dir).catch(() => undefined); // gone meanwhile: another run's sweep
+    if (info === undefined) continue;
+    const age = Date.now() - (info.mtime?.getTime() ?? Date.now());
+    if (runs === true || (runs === undefined && age <= ORPHAN_AGE_MS)) continue;
     await Deno.remove(dir, { recursive: true }).catch(() => {});
     removed.push(entry.name);
   }

@@ -75,7 +75,7 @@ const CASES: GuardCase[] = [
     mutations: [{
       file: CACHED,
       find:
-        "if (converting !== undefined) return await captureState(dir, { attempts }); // tether:guard cache-info-attributes",
+        "if (converting !== undefined) return await full(); // tether:guard cache-info-attributes",
       replace: "",
     }],
     file: FILE,
@@ -85,8 +85,7 @@ const CASES: GuardCase[] = [
     guard: "a submodule in the index sends the capture the full way",
     mutations: [{
       file: CACHED,
-      find:
-        "if (facts.gitlink) return await captureState(dir, { attempts }); // tether:guard cache-gitlinks",
+      find: "if (facts.gitlink) return await full(); // tether:guard cache-gitlinks",
       replace: "",
     }],
     file: FILE,

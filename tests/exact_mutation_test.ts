@@ -149,6 +149,16 @@ const CASES: GuardCase[] = [
     file: "tests/seed_state_test.ts",
     filter: "a file that changes between the reads is read again",
   },
+  {
+    guard: "the block's v1 fields are read inside the seed capture's window, again each round",
+    mutations: [{
+      file: "src/handshake/v2/exact.ts",
+      find: "() => captureLive({ seedSpelling: true }), // GUARD:v1-in-seed-window",
+      replace: "((early) => () => early)(captureLive({ seedSpelling: true })),",
+    }],
+    file: "tests/verify_hostile_state_test.ts",
+    filter: "goes into the block's fields and its seed alike",
+  },
 ];
 
 Deno.test("mutation: disabling each exact-mode guard makes its tests fail", async (t) => {

@@ -120,6 +120,26 @@ Deno.test("torn index A-B-A: the seed never pairs the index of one moment with f
     }
   }));
 
+Deno.test("a sibling's edit kept during handshake --exact goes into the block's fields and its seed alike: the child's Step 0 matches", () =>
+  withRepo(async (dir) => {
+    const clean = await bashFingerprint(dir);
+    // At the exact capture's first read of the files, a sibling writes and stages a change
+    // and keeps it: the capture goes round again, and the v1 fields must go with it.
+    const s = await shim(
+      `for x in "$@"; do if { [ "$x" = add ] || [ "$x" = -w ]; } && [ ! -e "$SHIM/fired" ]; then : > "$SHIM/fired"\n` +
+        `printf 'E2\\n' > '${dir}/a.txt'; env -u GIT_INDEX_FILE "$REAL" -C '${dir}' add a.txt; fi; done`,
+    );
+    try {
+      const block = await prompt(dir, true, s.env);
+      assert.ok(await Deno.stat(join(s.dir, "fired")), "the shim moved the tree");
+      assert.ok(!block.includes(`parent_dirty_fingerprint: ${clean}`), block);
+      const r = await bin("verify", [], { cwd: dir, stdin: block });
+      assertEquals(r.code, 0, r.stdout + r.stderr);
+    } finally {
+      await Deno.remove(s.dir, { recursive: true });
+    }
+  }));
+
 /** Configurations that hide a content change from a private index that honours them. */
 const HIDING: {
   name: string;

@@ -365,42 +365,70 @@ async function stagedTree(
  * @throws {GitError} as {@linkcode captureState}.
  */
 export async function captureCachedState(dir: string, attempts = 3): Promise<TreeState> {
+  return (await captureCachedStateWith(dir, () => Promise.resolve(undefined), attempts)).state;
+}
+
+/**
+ * {@linkcode captureCachedState}, with another reading of the tree (`beside`) taken inside
+ * the same window: started once HEAD and the index are read, and done before they are read
+ * again, so the movement that sends the capture round again sends it round too. What it
+ * read and the state are then of one moment, not of two moments a sibling's edit fell
+ * between. Where the full capture runs instead, `beside` runs alongside it.
+ *
+ * @param dir The worktree's top level, or a directory in it.
+ * @param beside The other reading (run once an attempt, the last one's result is kept).
+ * @param attempts How often it is tried when something moved.
+ * @returns The state, and what `beside` read.
+ * @throws {GitError} as {@linkcode captureState}, or what `beside` throws.
+ */
+export async function captureCachedStateWith<T>(
+  dir: string,
+  beside: () => Promise<T>,
+  attempts = 3,
+): Promise<{ state: TreeState; beside: T }> {
   const cache = await cacheOf(dir);
   const settings = Promise.all([fileId(cache.attributes), excludesFileAt(cache.top)]);
   settings.catch(() => {});
+  const full = async () => {
+    const [state, read] = await Promise.all([captureState(dir, { attempts }), beside()]);
+    return { state, beside: read };
+  };
   for (let attempt = 1;; attempt++) {
     const [[head, entries], [converting, ignoreFile]] = await Promise.all([
       headAndEntries(cache.top, {}),
       settings,
     ]);
-    if (converting !== undefined) return await captureState(dir, { attempts }); // tether:guard cache-info-attributes
+    if (converting !== undefined) return await full(); // tether:guard cache-info-attributes
     const facts = entryFacts(entries);
     if (facts.unmerged) throw new GitError("failed", unmergedMessage(unmergedPaths(entries))); // tether:guard cache-unmerged
     // A submodule not checked out keeps its recorded commit in the full capture only.
-    if (facts.gitlink) return await captureState(dir, { attempts }); // tether:guard cache-gitlinks
-    if (facts.attributes) return await captureState(dir, { attempts }); // at once, before any read
+    if (facts.gitlink) return await full(); // tether:guard cache-gitlinks
+    if (facts.attributes) return await full(); // at once, before any read
+    const alongside = beside();
+    alongside.catch(() => {});
     let paths: Set<string> | undefined;
     const tracked = () => paths ??= new Set(trackedPaths(entries).tracked);
     const [index, first] = await Promise.all([
       stagedTree(cache, head, entries),
       read(cache, tracked, ignoreFile),
     ]);
-    if (index === undefined || first === undefined) return await captureState(dir, { attempts });
+    const besideRead = await alongside; // within the window: before HEAD and the index are read again
+    if (index === undefined || first === undefined) return await full();
     // The files are read: HEAD and the index are read again while the tree is written.
     const after = headAndEntries(cache.top, {});
     after.catch(() => {});
     const worktree = await writeTree(cache);
     if (worktree === undefined) {
       await after.catch(() => {});
-      return await captureState(dir, { attempts });
+      return await full();
     }
     // Looked at again only when the reading read anything anew: one that changed nothing
     // found every file as the last capture left it, at the moment it began.
     const moved = first.unchanged ? false : await changedSince(cache, first.spec);
     const [headAfter, entriesAfter] = await after;
-    if (moved === undefined) return await captureState(dir, { attempts });
+    if (moved === undefined) return await full();
     const still = head === headAfter && sameBytes(entries, entriesAfter) && !moved; // tether:guard cache-twice
-    if (still) return { head, index, worktree };
+    if (still) return { state: { head, index, worktree }, beside: besideRead };
     if (attempt >= attempts) {
       throw new GitError(
         "failed",

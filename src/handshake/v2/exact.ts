@@ -9,7 +9,7 @@ import { captureLive, confirmEnvironment, type LiveTree } from "../capture.ts";
 import { type TreeField, type TreeState as Fields } from "../fields.ts";
 import { type Verdict, verifyLive, type VerifyOptions } from "../verification.ts";
 import { changedPaths, type TreeState } from "../../seed/state.ts";
-import { captureCachedState } from "../../seed/cached.ts";
+import { captureCachedState, captureCachedStateWith } from "../../seed/cached.ts";
 import { readSeed, writeSeed } from "../../seed/commit.ts";
 import type { HandshakeV2 } from "./block.ts";
 import { objectFormat } from "../../git_objects.ts";
@@ -43,10 +43,13 @@ export async function captureExact(): Promise<ExactCapture> {
   const dir = Deno.cwd();
   await confirmEnvironment(); // GUARD:probe-before-seed
   for (let attempt = 1;; attempt++) {
-    const [live, state] = await Promise.all([
-      captureLive({ seedSpelling: true }),
-      captureCachedState(dir),
-    ]);
+    // The v1 fields are read inside the exact capture's window, so that a sibling's edit
+    // that makes it go round again makes them be read again too: the block's fields and its
+    // seed are of one moment, or the child's Step 0 could never match.
+    const { state, beside: live } = await captureCachedStateWith(
+      dir,
+      () => captureLive({ seedSpelling: true }), // GUARD:v1-in-seed-window
+    );
     if (live.parent_head === state.head) {
       return { live, state, seed: await writeSeed(dir, state) };
     }
