@@ -123,10 +123,13 @@ Deno.test("torn index A-B-A: the seed never pairs the index of one moment with f
 Deno.test("a sibling's edit kept during handshake --exact goes into the block's fields and its seed alike: the child's Step 0 matches", () =>
   withRepo(async (dir) => {
     const clean = await bashFingerprint(dir);
-    // At the exact capture's first read of the files, a sibling writes and stages a change
-    // and keeps it: the capture goes round again, and the v1 fields must go with it.
+    // At the exact capture's first read of the files, once the v1 fields' status has run, a
+    // sibling writes and stages a change and keeps it: the capture goes round again, and
+    // the v1 fields must go with it.
     const s = await shim(
-      `for x in "$@"; do if { [ "$x" = add ] || [ "$x" = -w ]; } && [ ! -e "$SHIM/fired" ]; then : > "$SHIM/fired"\n` +
+      `case " $* " in *" status "*) "$REAL" "$@"; rc=$?; : > "$SHIM/status-done"; exit $rc;; esac\n` +
+        `for x in "$@"; do if { [ "$x" = add ] || [ "$x" = -w ]; } && [ ! -e "$SHIM/fired" ]; then : > "$SHIM/fired"\n` +
+        `i=0; while [ ! -e "$SHIM/status-done" ] && [ $i -lt 1000 ]; do sleep 0.01; i=$((i+1)); done\n` +
         `printf 'E2\\n' > '${dir}/a.txt'; env -u GIT_INDEX_FILE "$REAL" -C '${dir}' add a.txt; fi; done`,
     );
     try {
