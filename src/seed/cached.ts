@@ -353,6 +353,14 @@ async function stagedTree(
   return tree.code === 0 ? new TextDecoder().decode(tree.stdout).trim() : undefined;
 }
 
+/** Both results, once both have settled: a failure of one never leaves the other's git running. */
+async function settledBoth<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [x, y] = await Promise.allSettled([a, b]);
+  if (x.status === "rejected") throw x.reason;
+  if (y.status === "rejected") throw y.reason;
+  return [x.value, y.value];
+}
+
 /**
  * Record the content state of the shared worktree at `dir` as {@linkcode captureState}
  * does, through the private indexes (see the module documentation): HEAD and the index
@@ -390,7 +398,7 @@ export async function captureCachedStateWith<T>(
   const settings = Promise.all([fileId(cache.attributes), excludesFileAt(cache.top)]);
   settings.catch(() => {});
   const full = async () => {
-    const [state, read] = await Promise.all([captureState(dir, { attempts }), beside()]);
+    const [state, read] = await settledBoth(captureState(dir, { attempts }), beside());
     return { state, beside: read };
   };
   for (let attempt = 1;; attempt++) {
@@ -404,15 +412,13 @@ export async function captureCachedStateWith<T>(
     // A submodule not checked out keeps its recorded commit in the full capture only.
     if (facts.gitlink) return await full(); // tether:guard cache-gitlinks
     if (facts.attributes) return await full(); // at once, before any read
-    const alongside = beside();
-    alongside.catch(() => {});
     let paths: Set<string> | undefined;
     const tracked = () => paths ??= new Set(trackedPaths(entries).tracked);
-    const [index, first] = await Promise.all([
-      stagedTree(cache, head, entries),
-      read(cache, tracked, ignoreFile),
-    ]);
-    const besideRead = await alongside; // within the window: before HEAD and the index are read again
+    // `beside` runs within the window: it has ended before HEAD and the index are read again.
+    const [[index, first], besideRead] = await settledBoth(
+      Promise.all([stagedTree(cache, head, entries), read(cache, tracked, ignoreFile)]),
+      beside(),
+    );
     if (index === undefined || first === undefined) return await full();
     // The files are read: HEAD and the index are read again while the tree is written.
     const after = headAndEntries(cache.top, {});
