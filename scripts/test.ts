@@ -2,8 +2,9 @@
  * `deno task test`: `deno test` with the arguments given, in a temp dir of its own. The run
  * gets a fresh `tether-run-*` directory as `$TMPDIR` (and `TMP`/`TEMP`), so everything a test
  * makes lives under it; the directory is removed when the run ends, also when it is
- * interrupted (SIGINT, SIGTERM: passed on to the suite first), and a run killed outright
- * leaves it to the next run, which removes every `tether-run-*` whose runner is gone.
+ * interrupted (SIGINT, SIGTERM, SIGHUP; SIGINT, SIGBREAK on Windows: passed on to the suite
+ * first), and a run killed outright leaves it to the next run, which removes every
+ * `tether-run-*` whose runner and suite are both gone.
  *
  * The suite's own output passes through unchanged. Anything a test left behind in the run's
  * temp dir is named on one line at the end and fails the run.
@@ -28,9 +29,11 @@ const ORPHAN_AGE_MS = 24 * 60 * 60 * 1000;
  * Whether the process `pid` is running: `/proc` where there is one, `ps -p` elsewhere.
  *
  * @param pid A process id.
- * @returns Whether it runs, or undefined when neither can tell (Windows).
+ * @returns Whether it runs, or undefined when the system cannot tell (Windows).
  */
 export async function running(pid: number): Promise<boolean | undefined> {
+  // A `ps` on a Windows PATH (Git for Windows) speaks of its own process ids, not these.
+  if (Deno.build.os === "windows") return undefined;
   try {
     await Deno.stat("/proc/self");
   } catch {
@@ -43,16 +46,26 @@ export async function running(pid: number): Promise<boolean | undefined> {
     }
   }
   try {
-    await Deno.stat(`/proc/${pid}`);
-    return true;
+    // A process that ended but was not yet reaped (its parent was killed) is a zombie.
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z" && state !== "X";
   } catch {
     return false;
   }
 }
 
+/** Whether any of these processes runs (undefined when the system cannot tell). */
+async function anyRunning(pids: readonly number[]): Promise<boolean | undefined> {
+  const answers = await Promise.all(pids.map(running));
+  if (answers.includes(true)) return true;
+  return answers.includes(undefined) ? undefined : false;
+}
+
 /**
  * Remove the temp dirs of earlier runs that were killed before they could: every
- * `tether-run-*` in `base` whose runner is gone, or a day old when that cannot be told.
+ * `tether-run-*` in `base` whose runner and suite are both gone, or a day old when that
+ * cannot be told.
  *
  * @param base The system's temp dir.
  * @param own This run's dir (kept).
@@ -63,10 +76,10 @@ export async function sweep(base: string, own: string): Promise<string[]> {
   for await (const entry of Deno.readDir(base)) {
     const dir = join(base, entry.name);
     if (!entry.name.startsWith(RUN_PREFIX) || !entry.isDirectory || dir === own) continue;
-    const pid = Number(
-      (await Deno.readTextFile(join(dir, OWNER)).catch(() => "")).split(" ")[0],
-    );
-    const runs = Number.isSafeInteger(pid) && pid > 0 ? await running(pid) : undefined;
+    // The runner and its suite: a suite whose runner was killed may still be writing there.
+    const pids = (await Deno.readTextFile(join(dir, OWNER)).catch(() => "")).split(" ")
+      .map(Number).filter((pid) => Number.isSafeInteger(pid) && pid > 0);
+    const runs = pids.length === 0 ? undefined : await anyRunning(pids);
     const info = await Deno.stat(dir).catch(() => undefined); // gone meanwhile: another run's sweep
     if (info === undefined) continue;
     const age = Date.now() - (info.mtime?.getTime() ?? Date.now());
@@ -94,7 +107,10 @@ export async function main(args: readonly string[]): Promise<number> {
   const own = await Deno.makeTempDir({ prefix: RUN_PREFIX });
   const base = dirname(own);
   await Deno.writeTextFile(join(own, OWNER), `${Deno.pid}`);
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? [] : ["SIGINT", "SIGTERM"];
+  // Passed on to the suite, which then ends and lets this run clean up (a closed terminal too).
+  const signals: Deno.Signal[] = Deno.build.os === "windows"
+    ? ["SIGINT", "SIGBREAK"]
+    : ["SIGINT", "SIGTERM", "SIGHUP"];
   const forward: Array<[Deno.Signal, () => void]> = [];
   try {
     const swept = await sweep(base, own);

@@ -80,19 +80,24 @@ Deno.test("an interrupted test run leaves nothing in the temp dir", async () => 
   });
 });
 
-Deno.test("the next test run removes what a killed run left, and only that", async () => {
+Deno.test("the next test run removes what a killed run left once its suite has ended too, and nothing else", async () => {
   await withBase(async (base) => {
     const ready = join(base, "..", `${base.split("/").pop()}.ready`);
     const other = await Deno.makeTempDir({ dir: base, prefix: "tether-run-" }); // a live run's
     await Deno.writeTextFile(join(other, ".owner"), `${Deno.pid}`);
     const child = runner(base, "hang", ready);
+    let suite = 0;
     try {
       await untilReady(ready);
       const [killed] = (await entries(base)).filter((n) => join(base, n) !== other);
-      const [, suite] = (await Deno.readTextFile(join(base, killed!, ".owner"))).split(" ");
-      child.kill("SIGKILL");
-      Deno.kill(Number(suite), "SIGKILL"); // the orphaned suite, as a user would stop it
+      suite = Number((await Deno.readTextFile(join(base, killed!, ".owner"))).split(" ")[1]);
+      child.kill("SIGKILL"); // the runner only: its suite runs on, orphaned
+      const whileRunning = await runner(base, "pass").output();
+      assertEquals(whileRunning.code, 0);
+      assertEquals(await entries(base), [killed!, other.split("/").pop()!].sort());
+      Deno.kill(suite, "SIGKILL"); // as a user would stop it
       await child.output();
+      suite = 0;
       const next = await runner(base, "pass").output();
       assertEquals(next.code, 0);
       assertIncludes(
@@ -101,6 +106,11 @@ Deno.test("the next test run removes what a killed run left, and only that", asy
       );
       assertEquals(await entries(base), [other.split("/").pop()!]);
     } finally {
+      if (suite !== 0) {
+        try {
+          Deno.kill(suite, "SIGKILL");
+        } catch { /* already gone */ }
+      }
       await Deno.remove(ready).catch(() => {});
     }
   });

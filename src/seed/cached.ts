@@ -379,9 +379,11 @@ export async function captureCachedState(dir: string, attempts = 3): Promise<Tre
 /**
  * {@linkcode captureCachedState}, with another reading of the tree (`beside`) taken inside
  * the same window: started once HEAD and the index are read, and done before they are read
- * again, so the movement that sends the capture round again sends it round too. What it
- * read and the state are then of one moment, not of two moments a sibling's edit fell
- * between. Where the full capture runs instead, `beside` runs alongside it.
+ * again, so a movement that sends the capture round again (HEAD or the index moved, or a
+ * file changed after it was read) has it read again too. An edit the capture does not see
+ * as movement (a file changed after `beside` read it and before the capture did, or any
+ * edit where the full capture runs instead, beside which `beside` runs once) can still
+ * leave the two of different moments: a child's Step 0 then halts, never matches.
  *
  * @param dir The worktree's top level, or a directory in it.
  * @param beside The other reading (run once an attempt, the last one's result is kept).
@@ -416,7 +418,7 @@ export async function captureCachedStateWith<T>(
     const tracked = () => paths ??= new Set(trackedPaths(entries).tracked);
     // `beside` runs within the window: it has ended before HEAD and the index are read again.
     const [[index, first], besideRead] = await settledBoth(
-      Promise.all([stagedTree(cache, head, entries), read(cache, tracked, ignoreFile)]),
+      settledBoth(stagedTree(cache, head, entries), read(cache, tracked, ignoreFile)),
       beside(),
     );
     if (index === undefined || first === undefined) return await full();

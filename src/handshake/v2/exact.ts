@@ -44,8 +44,9 @@ export async function captureExact(): Promise<ExactCapture> {
   await confirmEnvironment(); // GUARD:probe-before-seed
   for (let attempt = 1;; attempt++) {
     // The v1 fields are read inside the exact capture's window, so that a sibling's edit
-    // that makes it go round again makes them be read again too: the block's fields and its
-    // seed are of one moment, or the child's Step 0 could never match.
+    // that makes it go round again makes them be read again too: fields and seed of two
+    // moments would make the child's Step 0 halt (see captureCachedStateWith for the edits
+    // it does not see).
     const { state, beside: live } = await captureCachedStateWith(
       dir,
       () => captureLive({ seedSpelling: true }), // GUARD:v1-in-seed-window
