@@ -322,10 +322,10 @@ async function sharedMode(v: Values, o: Options, wrap: boolean): Promise<number>
   }
   const prompt = wrap ? await readPrompt() : null;
 
-  // Settled at once: a capture that fails while the tree is still being read must not be
-  // an unhandled rejection (which would end the process before the error is reported).
   // The working context, exact mode and the hook load their code only when asked for: a
-  // plain handshake is every dispatch's cost.
+  // plain handshake is every dispatch's cost. Settled at once: a capture that fails while
+  // the tree is still being read must not be an unhandled rejection (which would end the
+  // process before the error is reported).
   const contextSettled: Promise<{ ok: ContextResult | undefined } | { error: unknown }> = v.context
     ? import("../context/capture.ts").then(({ captureWorkingContext }) =>
       captureWorkingContext({ recent: v.recent ?? [], audience })
@@ -350,10 +350,12 @@ async function sharedMode(v: Values, o: Options, wrap: boolean): Promise<number>
   let context: ContextResult | undefined;
   let seed: string | undefined;
   const capture = v.exact
-    ? () =>
-      import("../handshake/v2/exact.ts").then(({ captureExact }) => captureExact()).then((
-        exact,
-      ) => (seed = exact.seed, exact.live))
+    ? async () => {
+      const { captureExact } = await import("../handshake/v2/exact.ts");
+      const exact = await captureExact();
+      seed = exact.seed;
+      return exact.live;
+    }
     : () => captureLive({ seedSpelling: true });
   try {
     tree = publicAudience ? undefined : representable(explicit ?? await capture(), cwdStyle);
