@@ -311,6 +311,12 @@ async function worktreeMode(v: Values, o: Options, wrap: boolean): Promise<numbe
   });
 }
 
+/** `--exact`'s capture: the v1 fields and the seed (its code loads only when asked for). */
+async function exactCapture(): Promise<{ live: LiveTree; seed: string }> {
+  const { captureExact } = await import("../handshake/v2/exact.ts");
+  return await captureExact();
+}
+
 /** The shared tree: the v1 block (v2 with `--exact`), wrapped or alone, one or `--count`. */
 async function sharedMode(v: Values, o: Options, wrap: boolean): Promise<number> {
   const { count, cwdStyle, audience, issuedAt } = o;
@@ -350,12 +356,7 @@ async function sharedMode(v: Values, o: Options, wrap: boolean): Promise<number>
   let context: ContextResult | undefined;
   let seed: string | undefined;
   const capture = v.exact
-    ? async () => {
-      const { captureExact } = await import("../handshake/v2/exact.ts");
-      const exact = await captureExact();
-      seed = exact.seed;
-      return exact.live;
-    }
+    ? () => exactCapture().then((exact) => (seed = exact.seed, exact.live))
     : () => captureLive({ seedSpelling: true });
   try {
     tree = publicAudience ? undefined : representable(explicit ?? await capture(), cwdStyle);
