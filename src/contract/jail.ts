@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../_path.ts";
 
 /** A path that would leave its jail, or that cannot name anything inside one. */
 export class JailError extends Error {

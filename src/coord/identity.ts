@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { join, resolve } from "node:path";
+import { join, resolve } from "../_path.ts";
 import { gitText, runGit } from "../git.ts";
 import { PolicyError, RefusedError } from "./errors.ts";
 import { DEFAULT_POLICY_REF, isPolicyRef, parsePolicy, type Policy, PRIMARY } from "./policy.ts";

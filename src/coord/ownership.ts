@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../_path.ts";
 import { runGit } from "../git.ts";
 import type { At, LaneWorktree } from "./identity.ts";
 import { readRegularFile } from "./regular_file.ts";

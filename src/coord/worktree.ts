@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "../_path.ts";
 import { isPermissionError } from "../cli.ts";
 import { readRegularFile } from "./regular_file.ts";
 

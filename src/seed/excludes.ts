@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join } from "../_path.ts";
 import { runGit } from "../git.ts";
 import { decodePaths } from "../paths.ts";
 import { HASH_TIMEOUT_MS } from "../context/lstat.ts";

@@ -12,7 +12,7 @@ import { ownWords } from "../git_failure.ts";
 import { issuedAtNow } from "../time.ts";
 import { err, out, UsageError } from "../cli.ts";
 import type { DecodedPrompt } from "../encoding.ts";
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, resolve } from "../_path.ts";
 import { captureWorkingContext, type ContextResult } from "../context/capture.ts";
 import { canonicalRecentPath } from "../context/snapshot.ts";
 import { buildV2Block, HARNESS, type V2Handshake, validateV2Field } from "../handshake/v2/block.ts";

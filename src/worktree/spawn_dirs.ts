@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { basename, dirname, isAbsolute, join, parse, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve, rootOf } from "../_path.ts";
 import { gitText, runGit } from "../git.ts";
 import { GitError } from "../git_error.ts";
 
@@ -96,7 +96,7 @@ const SEPARATORS = Deno.build.os === "windows" ? /[\\/]/ : /\//;
  * @returns The real path, with the missing rest appended as spelled.
  */
 async function realPath(dir: string, gitDir: string, probes: Probes): Promise<string> {
-  const root = isAbsolute(dir) ? parse(dir).root : "";
+  const root = isAbsolute(dir) ? rootOf(dir) : "";
   let spelled = root === "" ? Deno.cwd() : root;
   for (const part of dir.slice(root.length).split(SEPARATORS)) {
     if (part === "" || part === ".") continue;

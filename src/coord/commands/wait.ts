@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../_path.ts";
 import { WaitTimeoutError } from "../errors.ts";
 import { formatMessageId } from "../ids.ts";
 import { Session } from "../session.ts";

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../../_path.ts";
 import { buildV2Block } from "../../handshake/v2/block.ts";
 import { blocksFor } from "../../worktree/handshake.ts";
 import { parentLocation, spawnWorktrees } from "../../worktree/spawn.ts";
