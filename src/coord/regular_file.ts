@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { closeSync, constants, openSync, readSync } from "node:fs";
 import { isPermissionError } from "../cli.ts";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -25,10 +24,12 @@ function kindOf(info: Deno.FileInfo): string {
 /**
  * Read a UTF-8 file that must be regular. The path is examined first (`lstat`, or `stat`
  * with `follow`); anything but a regular file is never opened. A regular file is then
- * opened without waiting for a writer (`O_NONBLOCK`, and `O_NOFOLLOW` unless `follow`), so
- * one swapped for a FIFO in between cannot hang the reader either, and exactly the size the
- * first look gave is read (at most `maxBytes`): a file that reads shorter or longer is
- * reported as changed.
+ * opened, and read only when the file opened is the one examined (the same device and
+ * inode), so a path swapped in between for a symbolic link or another file is reported as
+ * changed; exactly the size the first look gave is read (at most `maxBytes`), and a file
+ * that reads shorter or longer is reported as changed too. A path swapped for a FIFO in
+ * that instant can still hold the open: `O_NONBLOCK` needs `node:fs`, whose loading would
+ * cost every coord call a third of its start-up, for a race only a hostile process runs.
  *
  * @example A FIFO is reported, never opened
  * ```ts
@@ -55,23 +56,24 @@ export function readRegularFile(path: string, maxBytes: number, follow = false):
   }
   if (!info.isFile) return { ok: false, reason: `is ${kindOf(info)}` }; // GUARD:special-file
   if (info.size > maxBytes) return { ok: false, reason: "is too large" };
-  let fd: number;
+  let file: Deno.FsFile;
   try {
-    const nofollow = follow ? 0 : constants.O_NOFOLLOW ?? 0;
-    fd = openSync(path, constants.O_RDONLY | nofollow | (constants.O_NONBLOCK ?? 0));
+    file = Deno.openSync(path, { read: true });
   } catch (error) {
     if (isPermissionError(error)) throw error;
     return { ok: false, reason: "cannot be read" };
   }
   try {
-    // No second stat (it costs more than the read): a file swapped in after the lstat reads
-    // as nothing (a FIFO opened without waiting), fails (a directory), or reads past the
-    // size the lstat gave (anything else), and none of those is taken for a record.
+    // A path swapped between the look and the open (for a symbolic link, say) is not read.
+    const opened = file.statSync();
+    if (!opened.isFile || opened.dev !== info.dev || opened.ino !== info.ino) {
+      return { ok: false, reason: "changed while read" };
+    }
     const buffer = new Uint8Array(info.size + 1);
     let length = 0;
     while (length <= info.size) {
-      const n = readSync(fd, buffer, length, buffer.length - length, null);
-      if (n === 0) break;
+      const n = file.readSync(buffer.subarray(length));
+      if (n === null || n === 0) break;
       length += n;
       if (length === info.size) break; // a regular file's last read is a full one
     }
@@ -80,6 +82,6 @@ export function readRegularFile(path: string, maxBytes: number, follow = false):
   } catch {
     return { ok: false, reason: "cannot be read" };
   } finally {
-    closeSync(fd);
+    file.close();
   }
 }

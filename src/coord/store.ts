@@ -14,7 +14,7 @@
  * @module
  */
 import { isPermissionError } from "../cli.ts";
-import { join } from "node:path";
+import { join } from "../_path.ts";
 import { StoreError } from "./errors.ts";
 import { readRegularFile } from "./regular_file.ts";
 import { formatMessageId, isLaneName, MAX_SEQ, WORK_ITEM_PATTERN } from "./ids.ts";
@@ -75,8 +75,9 @@ export interface AckQuery {
 export type RecordFile = { ok: true; text: string } | { ok: false; reason: string } | undefined;
 
 /**
- * Read one record file without ever blocking ({@linkcode readRegularFile}: `lstat` first,
- * anything but a regular file is never opened, then `O_NOFOLLOW | O_NONBLOCK`).
+ * Read one record file without blocking on what is there ({@linkcode readRegularFile}:
+ * `lstat` first, anything but a regular file is never opened, and the file opened must be
+ * the one examined).
  *
  * @param path The record's path.
  * @param maxBytes The largest size read (a bigger file is corrupt).
