@@ -11,7 +11,7 @@
 import { buildBlock } from "../../handshake/block.ts";
 import { captureLive } from "../../handshake/capture.ts";
 import { err, out } from "../../cli.ts";
-import { captureWorkingContext, type ContextResult } from "../../context/capture.ts";
+import type { ContextResult } from "../../context/capture.ts";
 import type { Handshake, TreeState } from "../../handshake/fields.ts";
 import { issuedAtNow } from "../../time.ts";
 
@@ -147,12 +147,15 @@ export async function runHook(
   // A harness-made worktree's place is not known here: its context names no path and no
   // git part, never the parent's tree (docs/worktree.md).
   const isolated = call.toolInput.isolation === "worktree";
+  // The context's code loads only when it is asked for: most Agent calls carry none.
   const contextPromise = options.context
-    ? captureWorkingContext({
-      cwd: call.cwd,
-      recent: options.recent,
-      audience: isolated ? "public" : options.audience, // tether:guard wt-context-hook
-    })
+    ? import("../../context/capture.ts").then(({ captureWorkingContext }) =>
+      captureWorkingContext({
+        cwd: call.cwd,
+        recent: options.recent,
+        audience: isolated ? "public" : options.audience, // tether:guard wt-context-hook
+      })
+    )
     : Promise.resolve(undefined);
   let head: string;
   try {
