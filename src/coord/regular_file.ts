@@ -25,8 +25,8 @@ function kindOf(info: Deno.FileInfo): string {
  * Read a UTF-8 file that must be regular. The path is examined first (`lstat`, or `stat`
  * with `follow`); anything but a regular file is never opened. A regular file is then
  * opened, and read only when the file opened is the one examined (the same device and
- * inode), so a path swapped in between for a symbolic link or another file is reported as
- * changed; exactly the size the first look gave is read (at most `maxBytes`), and a file
+ * inode, outside Windows), so a path swapped in between for a symbolic link or another
+ * file is reported as changed; exactly the size the first look gave is read (at most `maxBytes`), and a file
  * that reads shorter or longer is reported as changed too. A path swapped for a FIFO in
  * that instant can still hold the open: `O_NONBLOCK` needs `node:fs`, whose loading would
  * cost every coord call a third of its start-up, for a race only a hostile process runs.
@@ -65,8 +65,12 @@ export function readRegularFile(path: string, maxBytes: number, follow = false):
   }
   try {
     // A path swapped between the look and the open (for a symbolic link, say) is not read.
+    // Not on Windows, which has no FIFO at a path and where the two looks need not give a
+    // file the same identity (nor did the open there ever refuse a link).
     const opened = file.statSync();
-    if (!opened.isFile || opened.dev !== info.dev || opened.ino !== info.ino) {
+    const other = Deno.build.os !== "windows" &&
+      (opened.dev !== info.dev || opened.ino !== info.ino);
+    if (!opened.isFile || other) {
       return { ok: false, reason: "changed while read" };
     }
     const buffer = new Uint8Array(info.size + 1);
