@@ -22,14 +22,38 @@ function kindOf(info: Deno.FileInfo): string {
 }
 
 /**
+ * Whether the file opened is the one the path showed: the same device and inode, or, where
+ * the system gives an open file another identity than its path (overlayfs before Linux
+ * 4.19), a second look at the path that still finds the first one. Not asked on Windows,
+ * which has no FIFO at a path and where the two looks need not agree (its open never
+ * refused a link either).
+ */
+function sameFile(
+  path: string,
+  info: Deno.FileInfo,
+  opened: Deno.FileInfo,
+  follow: boolean,
+): boolean {
+  if (Deno.build.os === "windows") return true;
+  if (opened.dev === info.dev && opened.ino === info.ino) return true;
+  try {
+    const again = follow ? Deno.statSync(path) : Deno.lstatSync(path);
+    return again.isFile && again.dev === info.dev && again.ino === info.ino;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Read a UTF-8 file that must be regular. The path is examined first (`lstat`, or `stat`
  * with `follow`); anything but a regular file is never opened. A regular file is then
- * opened, and read only when the file opened is the one examined (the same device and
- * inode, outside Windows), so a path swapped in between for a symbolic link or another
- * file is reported as changed; exactly the size the first look gave is read (at most `maxBytes`), and a file
- * that reads shorter or longer is reported as changed too. A path swapped for a FIFO in
- * that instant can still hold the open: `O_NONBLOCK` needs `node:fs`, whose loading would
- * cost every coord call a third of its start-up, for a race only a hostile process runs.
+ * opened, and read only when the file opened is the one examined ({@linkcode sameFile}),
+ * so a path swapped in between for a symbolic link or another file is reported as
+ * changed. The size the first look gave is read (at most `maxBytes`): a file that reads
+ * shorter is reported as changed, one that grew is read to that size. A path swapped for a
+ * FIFO in that instant can still hold the open: `O_NONBLOCK` needs `node:fs`, whose loading
+ * would cost every coord call about a quarter of its start-up, for a race only a hostile
+ * process runs.
  *
  * @example A FIFO is reported, never opened
  * ```ts
@@ -64,13 +88,8 @@ export function readRegularFile(path: string, maxBytes: number, follow = false):
     return { ok: false, reason: "cannot be read" };
   }
   try {
-    // A path swapped between the look and the open (for a symbolic link, say) is not read.
-    // Not on Windows, which has no FIFO at a path and where the two looks need not give a
-    // file the same identity (nor did the open there ever refuse a link).
     const opened = file.statSync();
-    const other = Deno.build.os !== "windows" &&
-      (opened.dev !== info.dev || opened.ino !== info.ino);
-    if (!opened.isFile || other) {
+    if (!opened.isFile || !sameFile(path, info, opened, follow)) {
       return { ok: false, reason: "changed while read" };
     }
     const buffer = new Uint8Array(info.size + 1);
