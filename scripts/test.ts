@@ -9,6 +9,10 @@
  * The suite's own output passes through unchanged. Anything a test left behind in the run's
  * temp dir is named on one line at the end and fails the run.
  *
+ * At its end the run also removes what Deno cached in its own cache dir for the modules
+ * under the run's temp dir (the mutation tests' copies of the checkout, scripts a test
+ * writes), so a run does not grow Deno's cache by a hundred copies of transpiled modules.
+ *
  * Exit codes: those of `deno test`, or 1 when the suite passed but left something behind.
  *
  * @module
@@ -98,6 +102,27 @@ async function leftIn(dir: string): Promise<string[]> {
 }
 
 /**
+ * Remove what Deno cached for the modules under `dir` (transpiled copies of the mutation
+ * tests' and the tests' own scripts), from where `deno info --json` says Deno keeps them:
+ * `<typescriptCache>/file/<dir>`. Outside Windows only, whose layout there is not known.
+ * Best effort: a cache Deno cannot name is left as it is.
+ */
+async function forgetCached(dir: string): Promise<void> {
+  if (Deno.build.os === "windows") return;
+  try {
+    const info = await new Deno.Command(Deno.execPath(), {
+      args: ["info", "--json"],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    const gen = JSON.parse(new TextDecoder().decode(info.stdout)).typescriptCache;
+    if (typeof gen === "string" && gen !== "") {
+      await Deno.remove(join(gen, "file", dir), { recursive: true });
+    }
+  } catch { /* nothing cached there, or no cache to read */ }
+}
+
+/**
  * Run `deno test` with `args` under a temp dir of its own, then remove it.
  *
  * @param args The arguments after `deno test`.
@@ -105,6 +130,7 @@ async function leftIn(dir: string): Promise<string[]> {
  */
 export async function main(args: readonly string[]): Promise<number> {
   const own = await Deno.makeTempDir({ prefix: RUN_PREFIX });
+  const real = await Deno.realPath(own); // what a module under it is cached as, where it differs
   const base = dirname(own);
   await Deno.writeTextFile(join(own, OWNER), `${Deno.pid}`);
   // Passed on to the suite, which then ends and lets this run clean up (a closed terminal too).
@@ -140,6 +166,7 @@ export async function main(args: readonly string[]): Promise<number> {
   } finally {
     for (const [signal, handler] of forward) Deno.removeSignalListener(signal, handler);
     await Deno.remove(own, { recursive: true }).catch(() => {});
+    for (const dir of new Set([own, real])) await forgetCached(dir);
   }
 }
 

@@ -64,6 +64,19 @@ Deno.test("a test run that passes and cleans up exits 0 and leaves nothing", asy
   });
 });
 
+Deno.test("a test run takes out of Deno's cache what Deno cached for modules in its temp dir", async () => {
+  if (Deno.build.os === "windows") return; // the runner leaves the cache alone there
+  await withBase(async (base) => {
+    const report = join(base, "cached");
+    const out = await runner(base, "cache", report).output();
+    assertEquals(out.code, 0, new TextDecoder().decode(out.stdout));
+    const cached = await Deno.readTextFile(report);
+    assertMatch(cached, /\/file\/.*tether-run-/);
+    assertEquals(await Deno.stat(cached).then(() => "still there", () => "gone"), "gone");
+    await Deno.remove(report);
+  });
+});
+
 Deno.test("an interrupted test run leaves nothing in the temp dir", async () => {
   await withBase(async (base) => {
     const ready = join(base, "..", `${base.split("/").pop()}.ready`);
