@@ -41,6 +41,7 @@ import {
   type First,
   homeOf,
   type Probe,
+  type Probing,
   startProbe,
 } from "./probe.ts";
 import {
@@ -292,18 +293,19 @@ type Started = () => void;
  * @param cwd Where (default: the current directory).
  * @param started Called once the first status has started, or the capture ended without.
  * @param spell Spell the branch and the current directory as the seed's commands print them.
+ * @param probing The probe of `cwd`, when it is already under way.
  * @returns The live tree.
  */
 async function capture(
   cwd: string | undefined,
   started: Started = () => {},
   spell = false,
+  probing: Probing = startProbe(cwd),
 ): Promise<LiveTree> {
   // At once: the probe's first call and the reader; the two configuration readings once
   // status has started (they are needed only after it). Status waits only for the first
   // call and the reader's first answer. All read-only, so they may run before the
   // environment has been cleared; nothing read is used unless it and git's version check out.
-  const probing = startProbe(cwd);
   const reader = startReader(cwd);
   let checks: Promise<Probe> | undefined;
   const checked = () => {
@@ -363,10 +365,14 @@ async function capture(
  * @throws {GitError} when the environment points git elsewhere, or git fails.
  */
 export async function confirmEnvironment(): Promise<void> {
-  await startProbe(undefined).confirm();
+  // verify's early capture has probed this process's environment here already: its answer
+  // stands, and the seed's work starts without a second probe.
+  await (earlyProbe ?? startProbe(undefined)).confirm();
 }
 
 let early: Promise<LiveTree> | undefined;
+/** The probe of {@linkcode early}, kept for {@linkcode confirmEnvironment}. */
+let earlyProbe: Probing | undefined;
 
 /**
  * Start the capture now, so that it runs while the caller loads the rest of its code and
@@ -379,7 +385,8 @@ let early: Promise<LiveTree> | undefined;
 export function prestartCapture(): Promise<void> {
   if (early) return Promise.resolve();
   const { promise, resolve } = Promise.withResolvers<void>();
-  early = capture(undefined, resolve);
+  earlyProbe = startProbe(undefined);
+  early = capture(undefined, resolve, false, earlyProbe);
   early.catch(() => {}); // awaited later; never an unhandled rejection
   return promise;
 }
