@@ -6,6 +6,7 @@
  */
 import type { ParseArgsConfig } from "node:util";
 import config from "../deno.json" with { type: "json" };
+import { parseStrict } from "./_argv.ts";
 
 /** The toolkit version, from deno.json. */
 export const VERSION: string = config.version;
@@ -56,24 +57,18 @@ export type ParsedCli<T extends Options> = ReturnType<
 >;
 
 /**
- * Parse arguments strictly; any parser complaint becomes a {@linkcode UsageError}. The
- * parser is loaded only when there are arguments: `verify < prompt`, the hot path, takes
- * none and so does not pay for loading `node:util`.
+ * Parse arguments strictly ({@linkcode parseStrict}); any parser complaint becomes a
+ * {@linkcode UsageError}.
  *
  * @param args The command-line arguments.
  * @param options The option table.
  * @returns Values and positionals.
  * @throws {UsageError} on an unknown option, a missing value or a bad type.
  */
-export async function parseCli<T extends Options>(
-  args: string[],
-  options: T,
-): Promise<ParsedCli<T>> {
-  if (args.length === 0) return { values: {}, positionals: [] } as unknown as ParsedCli<T>;
-  const { parseArgs } = await import("node:util");
+export function parseCli<T extends Options>(args: string[], options: T): ParsedCli<T> {
   let parsed;
   try {
-    parsed = parseArgs({ args, options, allowPositionals: true, strict: true, tokens: true });
+    parsed = parseStrict(args, options);
   } catch (error) {
     const message = error instanceof Error ? error.message.split("\n")[0]! : String(error);
     throw new UsageError(message.split(". ")[0]!.replace(/\.$/, ""));
@@ -90,7 +85,7 @@ export async function parseCli<T extends Options>(
     seen.add(token.name);
   }
   const { values, positionals } = parsed;
-  return { values, positionals } as ParsedCli<T>;
+  return { values, positionals } as unknown as ParsedCli<T>;
 }
 
 /**

@@ -222,7 +222,7 @@ function describe(error: unknown): string {
  */
 export async function handshakeMain(args: string[]): Promise<number> {
   const asked = helpOrVersion(args);
-  const { values: v, positionals } = await parseCli(asked ? [] : args, OPTIONS);
+  const { values: v, positionals } = parseCli(asked ? [] : args, OPTIONS);
   if (v.help || asked === "help") return await out(HANDSHAKE_HELP), 0;
   if (v.version || asked === "version") return await out(`handshake ${VERSION}\n`), 0;
   if (

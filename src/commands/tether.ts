@@ -76,7 +76,7 @@ async function answer(a: Answer): Promise<number> {
  */
 export async function tetherMain(args: string[]): Promise<number> {
   const asked = helpOrVersion(args);
-  const { values: v, positionals } = await parseCli(asked ? [] : args, OPTIONS);
+  const { values: v, positionals } = parseCli(asked ? [] : args, OPTIONS);
   if (v.help || asked === "help") return await out(TETHER_HELP), 0;
   if (v.version || asked === "version") return await out(`tether ${VERSION}\n`), 0;
   if (positionals[0] !== "hook" || positionals.length > 1) {

@@ -224,7 +224,7 @@ export function renderVerdict(verdict: Verdict): string {
  */
 export async function verifyMain(args: string[]): Promise<number> {
   const asked = helpOrVersion(args);
-  const { values: v, positionals } = await parseCli(asked ? [] : args, OPTIONS);
+  const { values: v, positionals } = parseCli(asked ? [] : args, OPTIONS);
   if (v.help || asked === "help") return await out(VERIFY_HELP), 0;
   if (v.version || asked === "version") return await out(`verify ${VERSION}\n`), 0;
   if (positionals.length > 0) {

@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { parseStrict } from "../_argv.ts";
 import config from "../../deno.json" with { type: "json" };
 import { UsageError } from "./errors.ts";
-import { helpOrVersion } from "../cli.ts";
+import { helpOrVersion, type Options, type ParsedCli } from "../cli.ts";
 import {
   clip,
   isArtifactPath,
@@ -84,17 +84,10 @@ export interface CliContext {
 
 const common = { json: { type: "boolean" }, help: { type: "boolean", short: "h" } } as const;
 
-function parse<T extends NonNullable<Parameters<typeof parseArgs>[0]>["options"]>(
-  args: string[],
-  options: T,
-) {
+function parse<T extends Options>(args: string[], options: T): ParsedCli<typeof common & T> {
   try {
-    return parseArgs({
-      args,
-      options: { ...common, ...options },
-      allowPositionals: true,
-      strict: true,
-    });
+    const { values, positionals } = parseStrict(args, { ...common, ...options });
+    return { values, positionals } as unknown as ParsedCli<typeof common & T>;
   } catch (error) {
     throw new UsageError(parserMessage(error instanceof Error ? error.message : String(error)));
   }

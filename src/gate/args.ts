@@ -129,7 +129,7 @@ export async function gateArgs(
   io: { stdinIsTerminal: boolean } = { stdinIsTerminal: Deno.stdin.isTerminal() },
 ): Promise<GateArgs | number> {
   const asked = helpOrVersion(args);
-  const { values, positionals } = await parseCli(asked ? [] : args, OPTIONS);
+  const { values, positionals } = parseCli(asked ? [] : args, OPTIONS);
   if (values.help || asked === "help") {
     await out(HELP);
     return 0;
