@@ -167,11 +167,13 @@ function matchesPhrase(name: string, filter: string): boolean {
  * @param copy The copy's root.
  * @param files Test files relative to the root.
  * @param filter Optional test-name filter (a string, or `/regexp/`).
+ * @param failFast Stop at the first failed test (a mutant needs one to fail, not all).
  * @returns Exit code and output of `deno test`.
  */
-export function runTestsIn(copy: string, files: string[], filter?: string) {
+export function runTestsIn(copy: string, files: string[], filter?: string, failFast = false) {
   const args = ["test", "--quiet", "--allow-all", "--no-check", ...files.map((f) => join(copy, f))];
   if (filter) args.push("--filter", filter);
+  if (failFast) args.push("--fail-fast");
   return run(Deno.execPath(), args, { cwd: copy, env: { NO_COLOR: "1" } });
 }
 
@@ -242,7 +244,8 @@ export async function assertEachMutantFails(
         const before = await applyMutation(copy.root, m);
         if (!originals.has(m.file)) originals.set(m.file, before);
       }
-      const r = await runTestsIn(copy.root, [c.file], phraseFilter([c.filter]));
+      // Every test the filter runs is the guard's, so the first failure is enough.
+      const r = await runTestsIn(copy.root, [c.file], phraseFilter([c.filter]), true);
       return { c, r };
     } finally {
       await release(copy, originals);
