@@ -9,6 +9,13 @@
  * The suite's own output passes through unchanged. Anything a test left behind in the run's
  * temp dir is named on one line at the end and fails the run.
  *
+ * On Linux the run's dir is marked as the top of a directory hierarchy (`chattr +T`, where
+ * the filesystem has the mark: ext4), so each test's dir under it goes to a block group of
+ * its own. Otherwise every file the suite creates lands in the block group of the system's
+ * temp dir, and ext4 without a journal skips there, one by one, every inode freed in the
+ * last half minute: with the thousands of files the suite makes and removes, creating a file
+ * cost more than half a millisecond of system time, and the suite about a third more CPU.
+ *
  * At its end the run also removes what Deno cached in its own cache dir for the modules
  * under the run's temp dir (the mutation tests' copies of the checkout, scripts a test
  * writes), so a run does not grow Deno's cache by a hundred copies of transpiled modules.
@@ -123,6 +130,19 @@ async function forgetCached(dir: string): Promise<void> {
 }
 
 /**
+ * Mark `dir` as the top of a directory hierarchy, so the filesystem spreads the dirs made
+ * in it (see the module doc). Best effort: without `chattr`, or on a filesystem without the
+ * mark, nothing changes.
+ */
+async function spreadBelow(dir: string): Promise<void> {
+  if (Deno.build.os !== "linux") return;
+  try {
+    await new Deno.Command("chattr", { args: ["+T", dir], stdout: "null", stderr: "null" })
+      .output();
+  } catch { /* no chattr */ }
+}
+
+/**
  * Run `deno test` with `args` under a temp dir of its own, then remove it.
  *
  * @param args The arguments after `deno test`.
@@ -133,6 +153,7 @@ export async function main(args: readonly string[]): Promise<number> {
   const real = await Deno.realPath(own); // what a module under it is cached as, where it differs
   const base = dirname(own);
   await Deno.writeTextFile(join(own, OWNER), `${Deno.pid}`);
+  await spreadBelow(own);
   // Passed on to the suite, which then ends and lets this run clean up (a closed terminal too).
   const signals: Deno.Signal[] = Deno.build.os === "windows"
     ? ["SIGINT", "SIGBREAK"]

@@ -3,7 +3,8 @@
  * then does what `TETHER_FIXTURE` says: `leak` (ends, leaving the dir), `hang` (writes
  * `ready` to `TETHER_FIXTURE_READY` and waits to be interrupted), `cache` (runs a module
  * written there, checks that Deno cached it in its own cache dir, writes where to
- * `TETHER_FIXTURE_READY` and removes the dir) or `pass` (removes it).
+ * `TETHER_FIXTURE_READY` and removes the dir), `attr` (writes the run dir's `lsattr -d` line
+ * to `TETHER_FIXTURE_READY` and removes the dir) or `pass` (removes it).
  */
 Deno.test("fixture: a test that makes a temp dir", async () => {
   const dir = await Deno.makeTempDir({ prefix: "tether-fixture-" });
@@ -13,6 +14,11 @@ Deno.test("fixture: a test that makes a temp dir", async () => {
     await new Promise((resolve) => setTimeout(resolve, 60_000));
   }
   if (mode === "cache") await runCached(dir, Deno.env.get("TETHER_FIXTURE_READY")!);
+  if (mode === "attr") {
+    const attrs = await new Deno.Command("lsattr", { args: ["-d", Deno.env.get("TMPDIR")!] })
+      .output();
+    await Deno.writeFile(Deno.env.get("TETHER_FIXTURE_READY")!, attrs.stdout);
+  }
   if (mode !== "leak") await Deno.remove(dir, { recursive: true });
 });
 

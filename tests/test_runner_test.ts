@@ -77,6 +77,24 @@ Deno.test("a test run takes out of Deno's cache what Deno cached for modules in 
   });
 });
 
+Deno.test("a test run marks its temp dir as the top of a directory hierarchy where the filesystem can", async () => {
+  await withBase(async (base) => {
+    // Where chattr or the mark is missing (not Linux, not ext4), the runner cannot set it.
+    const probe = await Deno.makeTempDir({ dir: base });
+    const marked = await new Deno.Command("chattr", { args: ["+T", probe], stderr: "null" })
+      .output().then((r) => r.success, () => false);
+    await Deno.remove(probe);
+    if (!marked) return;
+    const report = join(base, "attrs");
+    const out = await runner(base, "attr", report).output();
+    assertEquals(out.code, 0, new TextDecoder().decode(out.stdout));
+    const [flags, dir] = (await Deno.readTextFile(report)).trim().split(/\s+/);
+    assertMatch(dir ?? "", /tether-run-/);
+    assertIncludes(flags ?? "", "T");
+    await Deno.remove(report);
+  });
+});
+
 Deno.test("an interrupted test run leaves nothing in the temp dir", async () => {
   await withBase(async (base) => {
     const ready = join(base, "..", `${base.split("/").pop()}.ready`);
