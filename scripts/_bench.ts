@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { type BinaryName, PERMISSIONS } from "../src/permissions.ts";
 import { bin, ROOT, type Run, run, type RunOptions } from "../tests/_helpers.ts";
 

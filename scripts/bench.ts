@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { git, makeRepo, run } from "../tests/_helpers.ts";
 import {
   alternate,

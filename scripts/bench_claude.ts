@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { git, makeRepo, run, tempDir } from "../tests/_helpers.ts";
 import { alternate, type GitShim, progress, type Row, tether, writeMany } from "./_bench.ts";
 

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { seqFileName, STORE_DIR } from "../src/coord/store.ts";
 import { AckSchema, type Message, MessageSchema } from "../src/coord/message.ts";
 import { formatMessageId } from "../src/coord/ids.ts";

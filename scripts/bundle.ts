@@ -10,7 +10,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { join, resolve } from "node:path";
+import { join, resolve } from "../src/_path.ts";
 import { type BinaryName, PERMISSIONS } from "../src/permissions.ts";
 import config from "../deno.json" with { type: "json" };
 

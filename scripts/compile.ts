@@ -14,7 +14,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { type BinaryName, PERMISSIONS } from "../src/permissions.ts";
 import { bundleAll, ROOT } from "./bundle.ts";
 

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { bin, git, makeRepo, ROOT, writeFiles } from "../tests/_helpers.ts";
 
 const indent = (text: string) =>

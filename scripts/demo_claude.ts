@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { git } from "../tests/_helpers.ts";
 import {
   claudeBinary,

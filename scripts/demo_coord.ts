@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { PERMISSIONS } from "../src/permissions.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;

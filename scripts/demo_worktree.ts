@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { bin, commitAll, git, makeRepo, tempDir, writeFiles } from "../tests/_helpers.ts";
 
 const indent = (text: string) =>

@@ -20,7 +20,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { join, resolve } from "node:path";
+import { join, resolve } from "../src/_path.ts";
 import { pathToFileURL } from "node:url";
 import { type BinaryName, PERMISSIONS } from "../src/permissions.ts";
 import { bundleAll, NAMES } from "./bundle.ts";

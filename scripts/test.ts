@@ -24,7 +24,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../src/_path.ts";
 
 /** The prefix of a run's temp dir, in the system's. */
 export const RUN_PREFIX = "tether-run-";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { ROOT, tempDir } from "./_helpers.ts";
 import { type BinaryName, PERMISSIONS } from "../src/permissions.ts";
 import { README } from "./_readme.ts";

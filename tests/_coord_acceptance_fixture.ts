@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { commitAll, fixtureIdentity, git, tempDir, writeFiles } from "./_helpers.ts";
 
 /** Lane names of the scenario. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { bin, fixtureIdentity, git, type Run, tempDir, writeFiles } from "./_helpers.ts";
 
 /** The lanes of the standard fixture. */

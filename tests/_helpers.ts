@@ -4,12 +4,11 @@
  *
  * @module
  */
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "../src/_path.ts";
 import { type BinaryName, PERMISSIONS } from "../src/permissions.ts";
 
 /** The repository root (where the entry points live). */
-export const ROOT: string = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
+export const ROOT: string = dirname(import.meta.dirname!);
 
 /**
  * A fixed identity and a quiet environment for git calls that build fixtures; no automatic

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals } from "../src/_assert.ts";
 import { bin, git, gitShim, makeRepo, type Run, tempDir } from "./_helpers.ts";
 import { type Family, removeWorktrees } from "./_worktree_fixture.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../src/_path.ts";
 import { ROOT, type Run, run, tempDir } from "./_helpers.ts";
 
 /** One guard to disable: in `file`, the exact text `find` (which must occur once) becomes `replace`. */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { type BinaryName, PERMISSIONS } from "../src/permissions.ts";
 import { makeRepo, ROOT, type Run, run, tempDir } from "./_helpers.ts";
 

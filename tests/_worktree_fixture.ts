@@ -5,8 +5,7 @@
  *
  * @module
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertOk } from "../src/_assert.ts";
 import { bin, commitAll, git, makeRepo, type Run, tempDir, writeFiles } from "./_helpers.ts";
 
@@ -65,8 +64,8 @@ export async function removeWorktrees(repo: string): Promise<void> {
   ]);
   for (const ref of refs.split("\n").filter(Boolean)) await git(repo, ["update-ref", "-d", ref]);
   const left = await git(repo, ["worktree", "list", "--porcelain"]);
-  assert.equal(left.split("\n").filter((l) => l.startsWith("worktree ")).length, 1);
-  assert.equal(await git(repo, ["branch", "--list", "tether/*"]), "");
+  assertEquals(left.split("\n").filter((l) => l.startsWith("worktree ")).length, 1);
+  assertEquals(await git(repo, ["branch", "--list", "tether/*"]), "");
 }
 
 /**

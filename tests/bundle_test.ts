@@ -3,7 +3,7 @@
  * <name>.js` from a directory outside the project, with no deno.json, no import map, an
  * empty Deno cache and an npm registry that cannot be reached (so zod must be inside).
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { type BinaryName, PERMISSIONS } from "../src/permissions.ts";
 import { bundleHeader, foreignImports, NAMES } from "../scripts/bundle.ts";

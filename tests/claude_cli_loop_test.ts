@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes, assertMatch, assertOk } from "../src/_assert.ts";
 import { git } from "./_helpers.ts";
 import {

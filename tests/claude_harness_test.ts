@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertOk } from "../src/_assert.ts";
 import { run, tempDir } from "./_helpers.ts";
 import {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertMatch, assertOk as assert } from "../src/_assert.ts";
 import { commitAll, git, writeFiles } from "./_helpers.ts";
 import {

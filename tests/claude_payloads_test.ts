@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals } from "../src/_assert.ts";
 import { ROOT } from "./_helpers.ts";
 import { readPayload } from "../src/harness/claude/payload.ts";

@@ -4,7 +4,7 @@
  * commits described in tether's words.
  */
 import { assertEquals, assertOk } from "../src/_assert.ts";
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import type { BinaryName } from "../src/permissions.ts";
 import config from "../deno.json" with { type: "json" };
 import { bin, commitAll, git, makeRepo, ROOT, run, tempDir, writeFiles } from "./_helpers.ts";

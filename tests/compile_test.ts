@@ -1,7 +1,7 @@
 /**
  * `deno task compile` says plainly what is missing when it cannot build.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { ROOT, run, tempDir } from "./_helpers.ts";
 

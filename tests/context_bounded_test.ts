@@ -3,7 +3,7 @@
  * processes, whatever the number of untracked, modified and deleted files, and keep every
  * guarantee (special files never read, symlinks never followed, NUL-safe paths).
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals } from "../src/_assert.ts";
 import { captureWorkingContext } from "../src/context/capture.ts";
 import { evaluate } from "../src/gate/evaluate.ts";

@@ -2,7 +2,7 @@
  * Working-context capture (seed 004) on real repositories: clean, dirty, detached,
  * linked worktree, non-git, credentials, audience, the stored snapshot blob.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertExcludes, assertIncludes, assertOk } from "../src/_assert.ts";
 import { captureWorkingContext } from "../src/context/capture.ts";
 import type { WorkingContextSnapshot } from "../src/context/snapshot.ts";

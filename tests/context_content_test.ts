@@ -5,7 +5,7 @@
  * and paths that lie under another of them (a file replaced by a directory, a claim beyond
  * a link) are read apart with pathspecs, as before.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals } from "../src/_assert.ts";
 import { readContents } from "../src/context/content.ts";
 import { makeRepo, run, writeFiles } from "./_helpers.ts";

@@ -2,7 +2,7 @@
  * Mutation tests: disable a guard in a copy of the code and show that the test guarding
  * it then fails, so the guard is proved to matter.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { ROOT, run, tempDir } from "./_helpers.ts";
 

@@ -1,5 +1,5 @@
 /** The path jail: lexical escapes and symlink escapes, on a real directory tree. */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals } from "../src/_assert.ts";
 import { JailError, jailRelativePath, resolveInsideJail } from "../src/contract/jail.ts";
 import { tempDir } from "./_helpers.ts";

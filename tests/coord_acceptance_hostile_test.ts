@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertExcludes, assertIncludes, assertOk } from "../src/_assert.ts";
 import { git, type Run, run } from "./_helpers.ts";
 import { LANE_DIR, type Scenario } from "./_coord_acceptance_fixture.ts";

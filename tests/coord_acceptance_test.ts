@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertExcludes, assertIncludes, assertOk } from "../src/_assert.ts";
 import { commitAll, git, writeFiles } from "./_helpers.ts";
 import { commitStatus, LANE_DIR, SEALED } from "./_coord_acceptance_fixture.ts";

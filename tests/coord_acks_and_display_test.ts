@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertExcludes, assertIncludes, assertOk } from "../src/_assert.ts";
 import { MAX_BODY_BYTES } from "../src/coord/cli.ts";
 import { MAX_ACK_BYTES, MAX_RECORD_BYTES, ReadingStopped, Store } from "../src/coord/store.ts";

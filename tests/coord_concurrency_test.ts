@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertOk } from "../src/_assert.ts";
 import { PERMISSIONS } from "../src/permissions.ts";
 import { Store } from "../src/coord/store.ts";

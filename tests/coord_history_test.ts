@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertExcludes, assertOk } from "../src/_assert.ts";
 import { ARTIFACT_REFUSAL } from "../src/coord/errors.ts";
 import { bin, type Run } from "./_helpers.ts";

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertExcludes, assertIncludes, assertOk } from "../src/_assert.ts";
 import { PERMISSIONS } from "../src/permissions.ts";
 import { ROOT, type Run } from "./_helpers.ts";

@@ -4,7 +4,7 @@
  * stashes, a worktree moved off its lane path, notes, and a fast-forward by cherry-pick.
  * Each test names the leak it closes.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertExcludes, assertOk } from "../src/_assert.ts";
 import { bin, run } from "./_helpers.ts";
 import { type CoordRepo, type Lane, makeCoordRepo } from "./_coord_fixture.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertOk } from "../src/_assert.ts";
 import { seqFileName, Store } from "../src/coord/store.ts";
 import type { Message } from "../src/coord/message.ts";

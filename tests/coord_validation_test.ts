@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertExcludes, assertIncludes, assertOk } from "../src/_assert.ts";
 import { bin, tempDir } from "./_helpers.ts";
 import { type CoordRepo, makeCoordRepo } from "./_coord_fixture.ts";

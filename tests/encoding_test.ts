@@ -5,7 +5,7 @@
  */
 import { assertEquals, assertOk } from "../src/_assert.ts";
 import { decodePrompt, encodeText } from "../src/encoding.ts";
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { type BinaryName, PERMISSIONS } from "../src/permissions.ts";
 import { bin, commitAll, makeRepo, ROOT, tempDir } from "./_helpers.ts";
 

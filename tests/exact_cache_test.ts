@@ -7,9 +7,8 @@
  * same-size edit right after a capture, attributes that would convert content, and two
  * captures at once.
  */
-import { join } from "node:path";
-import { assertEquals, assertOk } from "../src/_assert.ts";
-import { notDeepStrictEqual as assertNotEquals } from "node:assert/strict";
+import { join } from "../src/_path.ts";
+import { assertEquals, assertNotEquals, assertOk } from "../src/_assert.ts";
 import { captureState, type TreeState } from "../src/seed/state.ts";
 import { CACHE_INDEX, captureCachedState } from "../src/seed/cached.ts";
 import { bin, git, makeRepo, run, tempDir, writeFiles } from "./_helpers.ts";

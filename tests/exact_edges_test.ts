@@ -5,9 +5,8 @@
  * record, a spawn refuses what a worktree cannot carry in one line naming the paths, and
  * nothing is left behind. Real repositories, the real entry points under `--allow-run=git`.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
-import { assertEquals } from "../src/_assert.ts";
+import { join } from "../src/_path.ts";
+import { assertEquals, assertMatch, assertNotEquals, assertRejects } from "../src/_assert.ts";
 import { parseBlock } from "../src/handshake/block.ts";
 import { parseV2Block } from "../src/handshake/v2/block.ts";
 import { bashFingerprint, bin, git, makeRepo, run, tempDir, writeFiles } from "./_helpers.ts";
@@ -47,8 +46,8 @@ async function conflictingBranches(dir: string, paths: string[]): Promise<void> 
 /** Merge `side` into `main`: it stops on conflicts. */
 async function mergeSide(dir: string): Promise<void> {
   const merge = await run("git", ["merge", "-q", "side"], { cwd: dir });
-  assert.notEqual(merge.code, 0, "the merge must stop on conflicts");
-  assert.match(await git(dir, ["status", "--porcelain"]), /^(UU|AA) /m);
+  assertNotEquals(merge.code, 0, "the merge must stop on conflicts");
+  assertMatch(await git(dir, ["status", "--porcelain"]), /^(UU|AA) /m);
 }
 
 /** A merge of `side` into `main` that stops on conflicts in `paths`. */
@@ -110,7 +109,7 @@ Deno.test("exact edges: handshake --exact in a tree holding an empty nested repo
     assertEquals((await verify(dir, v1Before.stdout)).code, 1);
     const halted = await verify(dir, v2Before.stdout);
     assertEquals(halted.code, 1, halted.stdout + halted.stderr);
-    assert.match(halted.stdout, /^## Finding: environment-divergence \(halting\)/);
+    assertMatch(halted.stdout, /^## Finding: environment-divergence \(halting\)/);
 
     const exact = await bin("handshake", ["--exact"], { cwd: dir });
     assertEquals(exact.code, 0, exact.stderr);
@@ -260,7 +259,7 @@ async function withFamily(body: (parent: string, kids: string) => Promise<void>)
 async function assertNothingMade(parent: string, kid: string, before: string[]) {
   assertEquals(await linkedWorktrees(parent), []);
   assertEquals(await written(parent), before);
-  await assert.rejects(Deno.stat(kid), Deno.errors.NotFound);
+  await assertRejects(Deno.stat(kid), Deno.errors.NotFound);
 }
 
 Deno.test("exact edges: wrap --worktree refuses nested repositories, with or without a commit, in one line naming them, before making anything", () =>

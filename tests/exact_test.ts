@@ -2,9 +2,8 @@
  * Exact mode (`handshake --exact`, v2 blocks): every design-level case that the v1
  * fingerprint cannot see halts, through the real entry points under `--allow-run=git`.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
-import { assertEquals } from "../src/_assert.ts";
+import { join } from "../src/_path.ts";
+import { assertEquals, assertMatch, assertNotEquals, assertOk } from "../src/_assert.ts";
 import { parseBlock } from "../src/handshake/block.ts";
 import { bashFingerprint, bin, git, makeRepo, run, tempDir, writeFiles } from "./_helpers.ts";
 
@@ -24,7 +23,7 @@ async function withRepo(
 async function exactPrompt(dir: string): Promise<string> {
   const r = await bin("handshake", ["wrap", "--exact", "--strict"], { cwd: dir, stdin: "task\n" });
   assertEquals(r.code, 0, r.stderr);
-  assert.match(r.stdout, /^<!-- subagent-env-handshake v2 -->\n/);
+  assertMatch(r.stdout, /^<!-- subagent-env-handshake v2 -->\n/);
   return r.stdout;
 }
 
@@ -36,12 +35,12 @@ function verify(dir: string, prompt: string, json = false) {
 async function assertHalts(dir: string, prompt: string, paths: string[]) {
   const r = await verify(dir, prompt);
   assertEquals(r.code, 1, r.stdout + r.stderr);
-  assert.match(r.stdout, /^## Finding: environment-divergence \(halting\)/);
-  assert.match(r.stdout, /\*\*Diverged fields:\*\* (.*, )?seed\n/);
-  for (const path of paths) assert.ok(r.stdout.includes(`- ${path} (`), `${path} in ${r.stdout}`);
+  assertMatch(r.stdout, /^## Finding: environment-divergence \(halting\)/);
+  assertMatch(r.stdout, /\*\*Diverged fields:\*\* (.*, )?seed\n/);
+  for (const path of paths) assertOk(r.stdout.includes(`- ${path} (`), `${path} in ${r.stdout}`);
   const j = JSON.parse((await verify(dir, prompt, true)).stdout);
   assertEquals(j.status, "mismatch");
-  assert.ok(j.diverged.includes("seed"));
+  assertOk(j.diverged.includes("seed"));
   assertEquals([...j.seed.index_paths, ...j.seed.worktree_paths].sort(), [...paths].sort());
 }
 
@@ -57,7 +56,7 @@ Deno.test("exact: verify matches the tree the parent captured, dirty and untrack
     const prompt = await exactPrompt(dir);
     const r = await verify(dir, prompt);
     assertEquals(r.code, 0, r.stdout);
-    assert.match(r.stdout, /^environment-verified: [0-9a-f]{40} on main\n$/);
+    assertMatch(r.stdout, /^environment-verified: [0-9a-f]{40} on main\n$/);
     const j = JSON.parse((await verify(dir, prompt, true)).stdout);
     assertEquals([j.status, j.version, j.workspace_mode, j.diverged], ["match", 2, "shared", []]);
   }));
@@ -147,7 +146,7 @@ Deno.test("exact: a staged change that the working tree hides is named as an ind
     await writeFiles(dir, { "a.txt": "a\n" }); // working tree back as it was
     const r = await verify(dir, prompt);
     assertEquals(r.code, 1);
-    assert.match(r.stdout, /- a\.txt \(index\)\n/);
+    assertMatch(r.stdout, /- a\.txt \(index\)\n/);
   }));
 
 Deno.test("exact: the paths list is capped and says how many more", () =>
@@ -159,7 +158,7 @@ Deno.test("exact: the paths list is capped and says how many more", () =>
     );
     const r = await verify(dir, prompt);
     assertEquals(r.code, 1);
-    assert.match(r.stdout, /- and 5 more\n$/);
+    assertMatch(r.stdout, /- and 5 more\n$/);
   }));
 
 Deno.test("exact: handshake --exact leaves the parent's tree, index, refs and stash untouched", () =>
@@ -213,14 +212,14 @@ Deno.test("exact: --exact is refused with explicit fields", async () => {
     "e3b0c44298fc",
   ]);
   assertEquals(r.code, 2);
-  assert.match(r.stderr, /^error: --exact/);
+  assertMatch(r.stderr, /^error: --exact/);
 });
 
 Deno.test("exact: a v1 verifier never matches a v2 block (landed parser and bash recipe)", () =>
   withRepo(async (dir) => {
     const prompt = await exactPrompt(dir);
     const v1 = parseBlock(prompt);
-    assert.notEqual(v1.kind, "block");
+    assertNotEquals(v1.kind, "block");
     // The seed's prose, in bash: take the lines between the v1 sentinels.
     const bash = await run("bash", [
       "-c",
@@ -237,8 +236,8 @@ function withSeed(prompt: string, seed: string): string {
 async function assertRefused(dir: string, prompt: string, reason: RegExp) {
   const r = await verify(dir, prompt);
   assertEquals(r.code, 3, r.stdout);
-  assert.match(r.stdout, /^environment-unverified: /);
-  assert.match(r.stdout, reason);
+  assertMatch(r.stdout, /^environment-unverified: /);
+  assertMatch(r.stdout, reason);
 }
 
 Deno.test("exact: a missing seed takes the error path", () =>
@@ -367,7 +366,7 @@ Deno.test("exact: capture and verify start as many git processes for 2,000 untra
   } finally {
     await Deno.remove(shim.dir, { recursive: true });
   }
-  assert.ok(counts[0]![0]! > 5, "the shim saw the calls");
+  assertOk(counts[0]![0]! > 5, "the shim saw the calls");
   assertEquals(counts[1], counts[0]);
 });
 
@@ -391,7 +390,7 @@ Deno.test("exact: works in a SHA-256 repository", async () => {
   const dir = await makeRepo({ objectFormat: "sha256" });
   try {
     const prompt = await exactPrompt(dir);
-    assert.match(prompt, /\nseed: [0-9a-f]{64}\n/);
+    assertMatch(prompt, /\nseed: [0-9a-f]{64}\n/);
     assertEquals((await verify(dir, prompt)).code, 0);
     await writeFiles(dir, { "README.md": "changed\n" });
     assertEquals((await verify(dir, prompt)).code, 1);
@@ -407,7 +406,7 @@ Deno.test("exact: a v2 block wins over a later quoted block, which is noted on s
       "<!-- /subagent-env-handshake -->\n";
     const r = await verify(dir, quoted);
     assertEquals(r.code, 0, r.stdout);
-    assert.match(r.stderr, /1 later handshake block ignored/);
+    assertMatch(r.stderr, /1 later handshake block ignored/);
   }));
 
 Deno.test("exact: a parent in a subdirectory, verified from there and from the top level", () =>
@@ -443,7 +442,7 @@ Deno.test("exact: a worktree-mode v2 block never matches in the parent's own tre
         "$1worktree_path: /nowhere\nworktree_branch: tether/x\nworktree_cwd: /nowhere\n",
       );
     const r = await verify(dir, prompt);
-    assert.notEqual(r.code, 0, r.stdout);
+    assertNotEquals(r.code, 0, r.stdout);
   }));
 
 Deno.test("exact: a parallel batch of verifies after a sibling's scratch file all halt", () =>
@@ -452,7 +451,7 @@ Deno.test("exact: a parallel batch of verifies after a sibling's scratch file al
     await writeFiles(dir, { "scratch.txt": "sibling output\n" });
     const runs = await Promise.all(Array.from({ length: 4 }, () => verify(dir, prompt)));
     assertEquals(runs.map((r) => r.code), [1, 1, 1, 1]);
-    for (const r of runs) assert.match(r.stdout, /- scratch\.txt \(working tree\)\n/);
+    for (const r of runs) assertMatch(r.stdout, /- scratch\.txt \(working tree\)\n/);
   }));
 
 Deno.test("exact: a parent in a linked worktree: its own private index, match and halt there", () =>

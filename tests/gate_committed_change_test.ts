@@ -5,7 +5,7 @@
  * while HEAD is detached elsewhere (found even when a tag has the branch's name). Committing,
  * amending or staging the parent's own edit is no change.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals } from "../src/_assert.ts";
 import { childOfSpawn, claimA, gate } from "./_gate_fixture.ts";
 import { git, writeFiles } from "./_helpers.ts";

@@ -5,7 +5,7 @@
  * settings; otherwise it cannot tell, and says so: such a claim is never confirmed and such
  * evidence never verified.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals } from "../src/_assert.ts";
 import { childOfSpawn, claimA, gate, result } from "./_gate_fixture.ts";
 import { git, makeRepo, ROOT, run, writeFiles } from "./_helpers.ts";

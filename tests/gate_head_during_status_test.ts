@@ -5,7 +5,7 @@
  * deletion it committed would be seen nowhere. gate reads HEAD again after status: a move is
  * exit 3, never a verdict. Through the real binaries.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { bin, git, gitShim, makeRepo } from "./_helpers.ts";
 

@@ -8,7 +8,7 @@
  * status`, so gate would not see the change at all. No git call of tether's reads a
  * commit-graph (`core.commitGraph=false` among the hardening options).
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals } from "../src/_assert.ts";
 import { gate, result, spawn } from "./_gate_fixture.ts";
 import { bin, git, makeRepo, writeFiles } from "./_helpers.ts";

@@ -5,7 +5,7 @@
  * observed-change comparison used to miss, forged lines in the human output, and many
  * evidence items under a low file-descriptor limit.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertExcludes, assertIncludes } from "../src/_assert.ts";
 import { captureWorkingContext } from "../src/context/capture.ts";
 import { PERMISSIONS } from "../src/permissions.ts";

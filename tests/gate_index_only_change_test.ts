@@ -6,7 +6,7 @@
  * the sparse cone at spawn, a HEAD moved onto another branch; claims nested a thousand deep
  * stop gate with one line.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals } from "../src/_assert.ts";
 import { childOfSpawn, claimA, gate, result, spawn } from "./_gate_fixture.ts";
 import { git, makeRepo, writeFiles } from "./_helpers.ts";

@@ -5,7 +5,7 @@
  * it has listed them. These tests show that those late paths are still observed, and that
  * the snapshot's entries are checked exactly as the schema checks them.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals } from "../src/_assert.ts";
 import { parseSnapshot, WorkingContextSnapshotSchema } from "../src/gate/snapshot_schema.ts";
 import { git, makeRepo, writeFiles } from "./_helpers.ts";

@@ -6,7 +6,7 @@
  * each met. Every test runs the real binaries under `--allow-run=git` only in a throwaway
  * repository.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { bin, commitAll, git, makeRepo, run, writeFiles } from "./_helpers.ts";
 import { gate, result, spawn } from "./_gate_fixture.ts";

@@ -6,7 +6,7 @@
  * given twice is a schema violation, and a submodule's further commit is observed. Every
  * test runs the real binaries under `--allow-run=git` only in a throwaway repository.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { anchorObject, listAnchors } from "../src/anchor.ts";
 import { bashFingerprint, bin, git, makeRepo, run, tempDir, writeFiles } from "./_helpers.ts";

@@ -3,7 +3,7 @@
  * still at work while its result is piped is observed as it ends), and a usage error,
  * `--help` and `--version` run no git.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertOk } from "../src/_assert.ts";
 import { PERMISSIONS } from "../src/permissions.ts";
 import { result, spawn } from "./_gate_fixture.ts";

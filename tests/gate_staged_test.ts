@@ -5,7 +5,7 @@
  * links, executables, submodules), and the paths it lists are a superset of what
  * `git diff --cached` lists.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals } from "../src/_assert.ts";
 import { indexTrees, readIndex, stagedPaths } from "../src/gate/staged.ts";
 import { git, makeRepo, writeFiles } from "./_helpers.ts";

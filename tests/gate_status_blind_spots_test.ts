@@ -6,7 +6,7 @@
  * made gate stop no longer do: a directory replaced by a file, and the files outside a
  * sparse cone.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals } from "../src/_assert.ts";
 import { childOfSpawn, claimA, gate, result } from "./_gate_fixture.ts";
 import { bin, git, writeFiles } from "./_helpers.ts";

@@ -2,7 +2,7 @@
  * The one git runner, proven through the real binaries: hardening that changes no output,
  * caller values that look like options, SHA-256 repositories, and typed failures.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertExcludes, assertIncludes, assertOk } from "../src/_assert.ts";
 import { parseBlock } from "../src/handshake/block.ts";
 import { bashFingerprint, bin, git, makeRepo, run, tempDir, writeFiles } from "./_helpers.ts";

@@ -2,7 +2,7 @@
  * `handshake` through the real entry point, `deno run --allow-run=git` only, on real
  * throwaway repositories.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertExcludes, assertIncludes, assertOk } from "../src/_assert.ts";
 import { parseBlock } from "../src/handshake/block.ts";
 import {

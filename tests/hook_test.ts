@@ -4,7 +4,7 @@
  * capture lets the spawn go ahead unwrapped.
  */
 import { assertEquals, assertOk } from "../src/_assert.ts";
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { bin, makeRepo, tempDir, writeFiles } from "./_helpers.ts";
 
 /** A PreToolUse payload in the shape Claude Code documents. */

@@ -4,7 +4,7 @@
  * replaced on a second install, removed by uninstall, and never a command of the same
  * name that tether did not install.
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../src/_path.ts";
 import { pathToFileURL } from "node:url";
 import { assertEquals, assertExcludes, assertIncludes } from "../src/_assert.ts";
 import { type BinaryName, PERMISSIONS } from "../src/permissions.ts";

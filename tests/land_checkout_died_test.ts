@@ -4,7 +4,7 @@
  * as before the land, whether or not the checkout wrote other paths; nothing is undone over
  * a path in that third state. Through the real binaries.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { exists, family, land, raceAt, spawn, TEN, text } from "./_land_race_fixture.ts";
 

@@ -10,7 +10,7 @@
  *   shim that appends a byte after the land's `read-tree -m -u`.
  * - in shared mode, a planted clean filter cannot prove a changed file unchanged.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { git, gitShim, makeRepo, writeFiles } from "./_helpers.ts";
 import {

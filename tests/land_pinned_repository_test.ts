@@ -16,7 +16,7 @@
  * - the same pins in shared mode (`gate --since`: a `core.worktree` planted by the agent)
  *   and in a spawn (a `commondir` file in the parent's git dir).
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { bin, git, makeRepo, tempDir, writeFiles } from "./_helpers.ts";
 import { gate, result as gateResult, spawn as contextSpawn } from "./_gate_fixture.ts";

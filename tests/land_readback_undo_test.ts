@@ -9,7 +9,7 @@
  * - the attribute left in place: nothing is written again (git would convert again), exit 3
  *   names the paths and the tree to restore them from, and that tree holds the old bytes.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { git } from "./_helpers.ts";
 import {

@@ -9,7 +9,7 @@
  *   version (the parent may have taken the landed line out again); only what the child
  *   changed since lands.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { bin, git, writeFiles } from "./_helpers.ts";
 import { family, gate, recordId, result, spawn, TEN, text } from "./_landrec_fixture.ts";

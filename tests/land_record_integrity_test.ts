@@ -15,7 +15,7 @@
  *   rejected as no new change.
  * - a land with nothing new to write says why.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { git, run, writeFiles } from "./_helpers.ts";
 import type { Family } from "./_worktree_fixture.ts";

@@ -12,7 +12,7 @@
  *   from the shared `.git` or from the merged tree's own `.gitattributes`.
  * - no hook runs in the land's clean-up or in a spawn.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import {
   committedFamily,

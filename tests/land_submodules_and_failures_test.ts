@@ -15,7 +15,7 @@
  * - a repository moved during the clean-up is never reported as removed or anchored;
  * - a scratch index swapped under the undo cannot choose the bytes it writes.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { bin, git, gitShim, tempDir } from "./_helpers.ts";
 import {

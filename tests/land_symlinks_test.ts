@@ -10,7 +10,7 @@
  * A type changed after the checkout is caught by the read-back
  * (tests/land_pinned_repository_test.ts, "a link checked out as a file is caught").
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { git } from "./_helpers.ts";
 import { exists, family, land, raceAt, spawn, TEN, text } from "./_land_race_fixture.ts";

@@ -6,7 +6,7 @@
  * change both halt. The cases where they used to disagree: a branch a tag shares its name
  * with, a directory reached through a symlink, the fields in another order.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { PERMISSIONS } from "../src/permissions.ts";
 import { git, makeRepo, ROOT, type Run, run, tempDir, writeFiles } from "./_helpers.ts";

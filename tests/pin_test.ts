@@ -2,7 +2,7 @@
  * The Deno version is pinned in one place (deno.json `x-deno-version`), and the README's
  * set-up commands, CI and the running Deno agree with it.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { ROOT } from "./_helpers.ts";
 

@@ -6,7 +6,7 @@
  * pwsh explicitly. Skipped, with a printed line, only where no pwsh can be had.
  */
 import { assertEquals, assertOk } from "../src/_assert.ts";
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { decodePrompt } from "../src/encoding.ts";
 import {
   findPwsh,

@@ -5,7 +5,7 @@
  * product.
  */
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import {
   makeSite,
   markedExamples,

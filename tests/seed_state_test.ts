@@ -1,6 +1,5 @@
-import assert from "node:assert/strict";
-import { assertEquals } from "../src/_assert.ts";
-import { join } from "node:path";
+import { assertEquals, assertNotEquals, assertRejects } from "../src/_assert.ts";
+import { join } from "../src/_path.ts";
 import { pathToFileURL } from "node:url";
 import { captureState, changedPaths } from "../src/seed/state.ts";
 import { readSeed, SEED_REF_PREFIX, writeSeed } from "../src/seed/commit.ts";
@@ -26,7 +25,7 @@ Deno.test("seed state sees a second edit of an already edited file (porcelain ca
     const live = await captureState(dir);
     assertEquals(live.head, parent.head);
     assertEquals(live.index, parent.index);
-    assert.notDeepStrictEqual(live.worktree, parent.worktree);
+    assertNotEquals(live.worktree, parent.worktree);
     assertEquals(await changedPaths(dir, parent.worktree, live.worktree), ["a.txt"]);
   }));
 
@@ -36,7 +35,7 @@ Deno.test("seed state: staging or a soft reset moves index and HEAD, never the w
     const before = await captureState(dir);
     await git(dir, ["add", "a.txt"]);
     const staged = await captureState(dir);
-    assert.notDeepStrictEqual(staged.index, before.index);
+    assertNotEquals(staged.index, before.index);
     assertEquals(staged.worktree, before.worktree);
     await commitAll(dir, "second");
     await git(dir, ["reset", "-q", "--soft", "HEAD~1"]);
@@ -94,8 +93,8 @@ Deno.test("a seed replaced with git replace is refused, not read", () =>
       (await readSeed(dir, seed, "sha1")).worktree,
     );
     const real = await readSeed(dir, seed, "sha1");
-    assert.notDeepStrictEqual(real.worktree, (await readSeed(dir, forged, "sha1")).worktree);
-    await assert.rejects(() => readSeed(dir, real.head, "sha1"));
+    assertNotEquals(real.worktree, (await readSeed(dir, forged, "sha1")).worktree);
+    await assertRejects(() => readSeed(dir, real.head, "sha1"));
   }));
 
 Deno.test("seed state works in a SHA-256 repository", () =>
@@ -136,7 +135,7 @@ Deno.test("a commit shaped like a seed (a merge of a one-commit branch) is not a
     await git(dir, ["reset", "-q", "--hard", head]);
     await git(dir, ["merge", "-q", "--no-ff", "-m", "merge", "side"]);
     const merge = await git(dir, ["rev-parse", "HEAD"]);
-    await assert.rejects(() => readSeed(dir, merge, "sha1"), /not a tether seed/);
+    await assertRejects(() => readSeed(dir, merge, "sha1"), /not a tether seed/);
   }));
 
 Deno.test("a leftover lock of another capture's files does not stop a capture", () =>

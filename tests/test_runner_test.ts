@@ -5,7 +5,7 @@
  * what it left). Each case runs the real runner on a small fixture module, with a `$TMPDIR`
  * of its own standing in for the system's.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes, assertMatch } from "../src/_assert.ts";
 import { ROOT } from "./_helpers.ts";
 

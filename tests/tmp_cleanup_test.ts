@@ -5,7 +5,7 @@
  * `$TMPDIR`. Each check runs a child `deno test --parallel` with a `$TMPDIR` of its own
  * and looks at it afterwards.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { ROOT, run } from "./_helpers.ts";
 

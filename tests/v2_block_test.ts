@@ -1,6 +1,5 @@
 /** The v2 block: built in one layout, parsed with v1's tolerance and strictness. */
-import assert from "node:assert/strict";
-import { assertEquals } from "../src/_assert.ts";
+import { assertEquals, assertMatch } from "../src/_assert.ts";
 import {
   buildV2Block,
   type HandshakeV2,
@@ -21,7 +20,7 @@ const BLOCK = buildV2Block(BASE);
 
 function reason(prompt: string): string {
   const parsed = parseHandshake(prompt);
-  assert.equal(parsed.kind, "error", JSON.stringify(parsed));
+  assertEquals(parsed.kind, "error", JSON.stringify(parsed));
   return (parsed as { reason: string }).reason;
 }
 
@@ -35,26 +34,26 @@ Deno.test("v2 block: built in the template layout and read back", () => {
     "",
   ]);
   const parsed = parseHandshake(`\uFEFF${BLOCK.replace(/\n/g, "\r\n")}task`);
-  assert.equal(parsed.kind, "v2");
+  assertEquals(parsed.kind, "v2");
   assertEquals((parsed as { handshake: HandshakeV2 }).handshake, BASE);
   const compact = BLOCK.replace(/\n\n/g, "\n").replace(/^(\w+): /gm, "  $1:   ");
   assertEquals((parseHandshake(compact) as { handshake: HandshakeV2 }).handshake, BASE);
 });
 
 Deno.test("v2 block: a missing, extra, reordered or invalid seed field is the error path", () => {
-  assert.match(reason(BLOCK.replace(/seed: .*\n/, "")), /field "seed" is missing/);
-  assert.match(reason(BLOCK.replace(/(seed: .*\n)/, "$1extra: x\n")), /unexpected extra line/);
-  assert.match(
+  assertMatch(reason(BLOCK.replace(/seed: .*\n/, "")), /field "seed" is missing/);
+  assertMatch(reason(BLOCK.replace(/(seed: .*\n)/, "$1extra: x\n")), /unexpected extra line/);
+  assertMatch(
     reason(BLOCK.replace(/(handshake_issued_at: .*\n)(seed: .*\n)/, "$2$1")),
     /field "seed" is out of order/,
   );
-  assert.match(reason(BLOCK.replace(/seed: .*/, "seed: abc")), /"seed" is not 40 or 64/);
-  assert.match(reason(BLOCK.replace(/seed: .*/, `seed: ${"c".repeat(64)}`)), /object format/);
+  assertMatch(reason(BLOCK.replace(/seed: .*/, "seed: abc")), /"seed" is not 40 or 64/);
+  assertMatch(reason(BLOCK.replace(/seed: .*/, `seed: ${"c".repeat(64)}`)), /object format/);
 });
 
 Deno.test("v2 block: a no-break space is part of a value, never trimmed away", () => {
-  assert.match(reason(BLOCK.replace("parent_branch: main", "parent_branch: main\u00a0")), /branch/);
-  assert.match(reason(BLOCK.replace(/seed: (.*)/, "seed: $1\u00a0")), /"seed"/);
+  assertMatch(reason(BLOCK.replace("parent_branch: main", "parent_branch: main\u00a0")), /branch/);
+  assertMatch(reason(BLOCK.replace(/seed: (.*)/, "seed: $1\u00a0")), /"seed"/);
 });
 
 Deno.test("v2 block: worktree mode is one more table entry with its own fields", () => {
@@ -64,14 +63,14 @@ Deno.test("v2 block: worktree mode is one more table entry with its own fields",
     extra: { worktree_path: "/wt", worktree_branch: "tether/1-1", worktree_cwd: "/wt/sub" },
   });
   const parsed = parseHandshake(worktree);
-  assert.equal(parsed.kind, "v2");
+  assertEquals(parsed.kind, "v2");
   assertEquals((parsed as { handshake: HandshakeV2 }).handshake.extra, {
     worktree_path: "/wt",
     worktree_branch: "tether/1-1",
     worktree_cwd: "/wt/sub",
   });
-  assert.match(reason(worktree.replace(/worktree_cwd: .*\n/, "")), /"worktree_cwd" is missing/);
-  assert.match(
+  assertMatch(reason(worktree.replace(/worktree_cwd: .*\n/, "")), /"worktree_cwd" is missing/);
+  assertMatch(
     reason(BLOCK.replace("workspace_mode: shared", "workspace_mode: worktree")),
     /missing/,
   );
@@ -79,6 +78,6 @@ Deno.test("v2 block: worktree mode is one more table entry with its own fields",
 
 Deno.test("v2 block: a v1 block first is left to the v1 parser", () => {
   const v1 = BLOCK.replace("v2 -->", "v1 -->").replace(/seed: .*\n/, "");
-  assert.equal(parseHandshake(v1).kind, "block");
-  assert.equal(parseHandshake("a task").kind, "missing");
+  assertEquals(parseHandshake(v1).kind, "block");
+  assertEquals(parseHandshake("a task").kind, "missing");
 });

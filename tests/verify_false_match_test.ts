@@ -6,7 +6,7 @@
  * the false match and shows it does not happen, through the real entry points on real
  * throwaway repositories.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { parseBlock } from "../src/handshake/block.ts";
 import { bashFingerprint, bin, commitAll, git, makeRepo, run, tempDir } from "./_helpers.ts";

@@ -9,7 +9,7 @@
  * environment, and a different answer is refused (exit 3). Settings that change nothing
  * status prints are no halt. Through the real binaries.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { bin, git, gitShim, makeRepo, tempDir } from "./_helpers.ts";
 

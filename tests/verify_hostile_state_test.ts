@@ -6,9 +6,14 @@
  * agree on. Races are made deterministic by a `git` shim on PATH that moves the tree at a
  * chosen git call.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
-import { assertEquals } from "../src/_assert.ts";
+import { join } from "../src/_path.ts";
+import {
+  assertEquals,
+  assertMatch,
+  assertNotEquals,
+  assertNotMatch,
+  assertOk,
+} from "../src/_assert.ts";
 import { bashFingerprint, bin, git, makeRepo, run, tempDir, writeFiles } from "./_helpers.ts";
 
 async function withRepo(
@@ -62,7 +67,7 @@ Deno.test("a sibling worktree's update-ref of this branch during status never gi
     await git(`${dir}-linked`, ["update-ref", "refs/heads/main", c1]);
     const torn = await bashFingerprint(dir);
     await git(`${dir}-linked`, ["update-ref", "refs/heads/main", a]);
-    assert.notEqual(torn, await bashFingerprint(dir));
+    assertNotEquals(torn, await bashFingerprint(dir));
     const s = await shim(
       `for x in "$@"; do if [ "$x" = status ]; then\n` +
         `"$REAL" -C '${dir}-linked' update-ref refs/heads/main ${c1}\n` +
@@ -77,7 +82,7 @@ Deno.test("a sibling worktree's update-ref of this branch during status never gi
         );
         for (let n = 0; n < TRIES; n++) {
           const r = await bin("verify", [], { cwd: dir, stdin: block, env: s.env });
-          assert.notEqual(r.code, 0, `exact=${exact}: a torn state matched\n${r.stdout}`);
+          assertNotEquals(r.code, 0, `exact=${exact}: a torn state matched\n${r.stdout}`);
           assertEquals(r.code, 3, r.stdout + r.stderr);
         }
       }
@@ -92,7 +97,7 @@ Deno.test("an attached HEAD whose branch has no reflog is the error path", () =>
     await Deno.remove(join(dir, ".git", "logs", "refs", "heads", "main"));
     const r = await bin("verify", [], { cwd: dir, stdin: block });
     assertEquals(r.code, 3, r.stdout + r.stderr);
-    assert.match(r.stdout + r.stderr, /branch it is attached to has no reflog/);
+    assertMatch(r.stdout + r.stderr, /branch it is attached to has no reflog/);
   }));
 
 Deno.test("torn index A-B-A: the seed never pairs the index of one moment with files of another", () =>
@@ -111,7 +116,7 @@ Deno.test("torn index A-B-A: the seed never pairs the index of one moment with f
     );
     try {
       const block = await prompt(dir, true, s.env);
-      assert.ok(await Deno.stat(join(s.dir, "fired")), "the shim moved the tree");
+      assertOk(await Deno.stat(join(s.dir, "fired")), "the shim moved the tree");
       const seed = /\nseed: ([0-9a-f]+)\n/.exec(block)![1]!;
       assertEquals(await git(dir, ["rev-parse", `${seed}^{tree}`]), clean);
       assertEquals((await bin("verify", [], { cwd: dir, stdin: block })).code, 0);
@@ -134,8 +139,8 @@ Deno.test("a sibling's edit kept during handshake --exact goes into the block's 
     );
     try {
       const block = await prompt(dir, true, s.env);
-      assert.ok(await Deno.stat(join(s.dir, "fired")), "the shim moved the tree");
-      assert.ok(!block.includes(`parent_dirty_fingerprint: ${clean}`), block);
+      assertOk(await Deno.stat(join(s.dir, "fired")), "the shim moved the tree");
+      assertOk(!block.includes(`parent_dirty_fingerprint: ${clean}`), block);
       const r = await bin("verify", [], { cwd: dir, stdin: block });
       assertEquals(r.code, 0, r.stdout + r.stderr);
     } finally {
@@ -221,7 +226,7 @@ for (const c of HIDING) {
       });
       // Configuration in the environment is refused by the capture (exit 3,
       // tests/verify_git_env_config_test.ts) before the seed is compared, else the seed halts: never a match.
-      if (r.code === 3) assert.match(r.stdout, /git's environment changes its configuration/);
+      if (r.code === 3) assertMatch(r.stdout, /git's environment changes its configuration/);
       else assertEquals(r.code, 1, r.stdout + r.stderr);
     }, { "a.txt": "a\n", "README.md": "# r\n" });
   });
@@ -242,7 +247,7 @@ Deno.test("error path: a sibling's empty nested repository after the handshake h
     await git(dir, ["init", "-q", "scratch"]);
     const r = await bin("verify", [], { cwd: dir, stdin: block });
     assertEquals(r.code, 1, r.stdout + r.stderr);
-    assert.match(r.stdout, /parent_dirty_fingerprint/);
+    assertMatch(r.stdout, /parent_dirty_fingerprint/);
   }));
 
 Deno.test("error path: a conflicting merge after the handshake halts", () =>
@@ -255,7 +260,7 @@ Deno.test("error path: a conflicting merge after the handshake halts", () =>
     await git(dir, ["commit", "-qam", "main"]);
     const block = await prompt(dir, true);
     await run("git", ["merge", "-q", "other"], { cwd: dir }); // conflicts: exit 1
-    assert.match(await git(dir, ["status", "--porcelain"]), /^UU a\.txt/m);
+    assertMatch(await git(dir, ["status", "--porcelain"]), /^UU a\.txt/m);
     const r = await bin("verify", [], { cwd: dir, stdin: block });
     assertEquals(r.code, 1, r.stdout + r.stderr);
   }));
@@ -266,8 +271,8 @@ Deno.test("error path: a failing git call is named by its subcommand, not by a -
     await Deno.writeTextFile(join(dir, ".git", "index"), "not an index\n");
     const r = await bin("handshake", ["--exact"], { cwd: dir });
     assertEquals(r.code, 3, r.stdout + r.stderr);
-    assert.match(r.stderr, /git [a-z][a-z-]* exited with/);
-    assert.doesNotMatch(r.stderr, /git (core|-c)\b/);
+    assertMatch(r.stderr, /git [a-z][a-z-]* exited with/);
+    assertNotMatch(r.stderr, /git (core|-c)\b/);
   }));
 
 /** What git's object store of `dir` holds: loose objects and tether's private indexes. */
@@ -313,8 +318,8 @@ Deno.test("one white space: v1 and v2 parsers agree on what is layout (space and
     // A trailing form feed or vertical tab is part of a value in v2 as in v1: never a match.
     for (const c of ["\f", "\v"]) {
       const tail = v2.replace(/\nparent_branch: main\n/, `\nparent_branch: main${c}\n`);
-      assert.notEqual(tail, v2);
+      assertNotEquals(tail, v2);
       const r = await bin("verify", [], { cwd: dir, stdin: tail });
-      assert.notEqual(r.code, 0, JSON.stringify(c) + r.stdout);
+      assertNotEquals(r.code, 0, JSON.stringify(c) + r.stdout);
     }
   }));

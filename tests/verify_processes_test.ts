@@ -5,7 +5,7 @@
  * whichever path it took: it runs as the leader of a process group of its own (`setsid`),
  * every git it starts is slowed down by the shim, and the group must be empty at its exit.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertOk } from "../src/_assert.ts";
 import { PERMISSIONS } from "../src/permissions.ts";
 import { bin, git, gitShim, makeRepo, ROOT, run, writeFiles } from "./_helpers.ts";

@@ -8,7 +8,7 @@
  * PATH that logs each start, each end and the reader's first answer, and moves the tree at
  * a chosen call.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertOk } from "../src/_assert.ts";
 import { bin, git, gitShim, makeRepo, writeFiles } from "./_helpers.ts";
 

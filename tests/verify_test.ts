@@ -2,7 +2,7 @@
  * `verify` through the real entry point, `deno run --allow-run=git` only: the four paths,
  * their exit codes and texts, on real throwaway repositories.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertExcludes, assertIncludes, assertOk } from "../src/_assert.ts";
 import { bin, commitAll, git, makeRepo, tempDir, writeFiles } from "./_helpers.ts";
 

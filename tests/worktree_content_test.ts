@@ -10,7 +10,7 @@
  * - a CRLF file under `* text=auto` reaches the child and comes back byte for byte, and
  *   a checkout that rewrites bytes is refused with the paths named (10).
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { bin, commitAll, git, gitShim, type Run, writeFiles } from "./_helpers.ts";
 import { committedFamily, exists, type Family, linkedWorktrees } from "./_worktree_fixture.ts";

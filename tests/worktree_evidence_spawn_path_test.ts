@@ -8,7 +8,7 @@
  *   on another branch or worktree HEAD is `preexisting`.
  * - spawn resolves DIR's `..` after each step is resolved, never lexically.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { bin, git, type Run, writeFiles } from "./_helpers.ts";
 import { committedFamily, type Family, spawnChildren } from "./_worktree_fixture.ts";

@@ -5,7 +5,7 @@
  * the child changed it; the parent's own HEAD and the parent's carried edits are
  * `preexisting`, and a result with nothing new as evidence is rejected and lands nothing.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { bin, git, type Run, writeFiles } from "./_helpers.ts";
 import { dirtyFamily, type Family } from "./_worktree_fixture.ts";

@@ -5,7 +5,7 @@
  * describes the child's worktree, an intent-to-add entry is carried as one, and a failed
  * spawn leaves nothing behind.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { bin, git, makeRepo, run, tempDir, writeFiles } from "./_helpers.ts";
 import { linkedWorktrees, removeWorktrees } from "./_worktree_fixture.ts";

@@ -3,7 +3,7 @@
  * harness form of the v2 block, so the child's Step 0 discloses a worktree that lacks the
  * parent's live state (Claude Code #82955).
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { bin, git, makeRepo, tempDir, writeFiles } from "./_helpers.ts";
 import { removeWorktrees } from "./_worktree_fixture.ts";

@@ -4,7 +4,7 @@
  * findings 2, 4, 5, 7, 9), through the real entry points (`--allow-run=git` only). The
  * child is hostile and uses plain git and the file system in its own worktree.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { bin, git, writeFiles } from "./_helpers.ts";
 import {

@@ -6,7 +6,7 @@
  * parent's own uncommitted work is kept; where landing cannot be done, one line of tether's
  * says why and what to run. LFS attributes and filters: tests/worktree_land_filters_test.ts.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { bin, commitAll, git, makeRepo, type Run, writeFiles } from "./_helpers.ts";
 import {

@@ -7,7 +7,7 @@
  * one line giving the exact git command that takes the child's bytes, and the next land
  * finishes. A filter a child defines while the land runs never runs either.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { commitAll, git, gitShim, type Run, run, writeFiles } from "./_helpers.ts";
 import {

@@ -7,7 +7,7 @@
  * - a nested repository the child made is refused, shown by the plain gate, and its
  *   worktree kept (3).
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes } from "../src/_assert.ts";
 import { bin, commitAll, git, type Run, writeFiles } from "./_helpers.ts";
 import {

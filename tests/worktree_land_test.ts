@@ -3,7 +3,7 @@
  * the child's committed and uncommitted work is judged and landed exactly once, the
  * parent's own work is kept, conflicts change nothing.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { bin, commitAll, git, writeFiles } from "./_helpers.ts";
 import { dirtyFamily, type Family, treeFacts } from "./_worktree_fixture.ts";

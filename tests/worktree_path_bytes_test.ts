@@ -12,7 +12,7 @@
  * - a claim git would refuse (`../x`, `.GIT/config`, `sub/.git`, a NUL) is a reason of a
  *   reject, exit 1, never "Cannot evaluate".
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { bin, git, makeRepo, ROOT, type Run, run, writeFiles } from "./_helpers.ts";
 import { committedFamily, exists, type Family } from "./_worktree_fixture.ts";

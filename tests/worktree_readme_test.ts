@@ -2,7 +2,7 @@
  * The README's worktree-mode example (`# readme-test: worktree-mode`), run as written by
  * bash with the four commands on PATH as the real entry points under their exact flags.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { git, writeFiles } from "./_helpers.ts";
 import { makeSite, markedExamples, README, runScript } from "./_readme.ts";

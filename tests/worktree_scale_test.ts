@@ -3,7 +3,7 @@
  * with `--count 3`), verifying and landing take as many for 40 dirty files as for 4. The count comes from a `git` wrapper first on
  * PATH that logs each start, so the real entry points run unchanged under their flags.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertOk } from "../src/_assert.ts";
 import { bin, makeRepo, run, tempDir, writeFiles } from "./_helpers.ts";
 import { removeWorktrees } from "./_worktree_fixture.ts";

@@ -4,7 +4,7 @@
  * again from the confirmed state and checked against it; when the parent never holds
  * still, the spawn is refused and leaves nothing, though files were being written.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { bin, git, gitShim, makeRepo, tempDir, writeFiles } from "./_helpers.ts";
 import { type Family, linkedWorktrees, removeWorktrees } from "./_worktree_fixture.ts";

@@ -9,7 +9,7 @@
  *   (`--landed`) leaves out what already landed, and a land record is never taken from
  *   shared refs: a forged one holds nothing back.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { bin, commitAll, git, writeFiles } from "./_helpers.ts";
 import {

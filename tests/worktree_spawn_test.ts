@@ -3,9 +3,8 @@
  * the child holds the parent's exact state, the parent is untouched, batches and
  * concurrent spawns get unique branches, and nothing is left behind on failure.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
-import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
+import { join } from "../src/_path.ts";
+import { assertEquals, assertIncludes, assertMatch, assertOk } from "../src/_assert.ts";
 import { parseBlock } from "../src/handshake/block.ts";
 import { parseV2Block, type V2Handshake } from "../src/handshake/v2/block.ts";
 import { bin, git, writeFiles } from "./_helpers.ts";
@@ -200,7 +199,7 @@ Deno.test("handshake worktree-mode usage errors exit 2", async () => {
     ) {
       const r = await bin("handshake", args, { cwd: f.parent });
       assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
-      assert.match(r.stderr, /^error: /);
+      assertMatch(r.stderr, /^error: /);
     }
   } finally {
     await f.cleanup();

@@ -18,7 +18,7 @@
  * The user's ignore file lives in a temp HOME / XDG_CONFIG_HOME given to each binary's
  * environment (never this process's), with the system configuration off.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { bin, git, makeRepo, type Run, run, tempDir } from "./_helpers.ts";
 import { removeWorktrees } from "./_worktree_fixture.ts";

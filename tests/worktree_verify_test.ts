@@ -4,7 +4,7 @@
  * worktree of the parent's repository) holding the seed's state; otherwise the finding
  * says what is wrong.
  */
-import { join } from "node:path";
+import { join } from "../src/_path.ts";
 import { assertEquals, assertIncludes, assertOk } from "../src/_assert.ts";
 import { DIVERGENCE_TEMPLATE } from "../src/handshake/finding.ts";
 import { bin, commitAll, git, makeRepo, writeFiles } from "./_helpers.ts";

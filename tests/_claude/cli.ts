@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../src/_path.ts";
 
 /** The Claude Code version every test runs; the README's observations are of this one. */
 export const CLAUDE_CODE_VERSION = "2.1.328";

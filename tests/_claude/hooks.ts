@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../src/_path.ts";
 
 /** One hook command in `settings.json`. */
 export interface HookCommand {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../src/_path.ts";
 import { git, writeFiles } from "../_helpers.ts";
 
 /** What the parent holds that `origin` does not, by kind: path → content. */

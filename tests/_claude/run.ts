@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../src/_path.ts";
 import { type ApiRequest, startApi } from "./api.ts";
 import { claudeBinary } from "./cli.ts";
 import type { Script } from "./messages.ts";
