@@ -162,16 +162,18 @@ function matchesPhrase(name: string, filter: string): boolean {
 }
 
 /**
- * Run test files (optionally only the tests a filter names) in a copy.
+ * Run a test file (optionally only the tests a filter names) in a copy.
  *
  * @param copy The copy's root.
- * @param files Test files relative to the root.
+ * @param file The test file, relative to the root.
  * @param filter Optional test-name filter (a string, or `/regexp/`).
  * @param failFast Stop at the first failed test (a mutant needs one to fail, not all).
- * @returns Exit code and output of `deno test`.
+ * @returns Exit code and output (as `deno test` writes it).
  */
-export function runTestsIn(copy: string, files: string[], filter?: string, failFast = false) {
-  const args = ["test", "--quiet", "--allow-all", "--no-check", ...files.map((f) => join(copy, f))];
+export function runTestsIn(copy: string, file: string, filter?: string, failFast = false) {
+  // The copy's own runner: `tests/_mutant_run.ts` says why it is not `deno test`.
+  const args = ["run", "--quiet", "--allow-all", "--no-check", join(copy, "tests/_mutant_run.ts")];
+  args.push(join(copy, file));
   if (filter) args.push("--filter", filter);
   if (failFast) args.push("--fail-fast");
   return run(Deno.execPath(), args, { cwd: copy, env: { NO_COLOR: "1" } });
@@ -245,7 +247,7 @@ export async function assertEachMutantFails(
         if (!originals.has(m.file)) originals.set(m.file, before);
       }
       // Every test the filter runs is the guard's, so the first failure is enough.
-      const r = await runTestsIn(copy.root, [c.file], phraseFilter([c.filter]), true);
+      const r = await runTestsIn(copy.root, c.file, phraseFilter([c.filter]), true);
       return { c, r };
     } finally {
       await release(copy, originals);
@@ -283,7 +285,7 @@ export async function assertControlPasses(cases: GuardCase[]): Promise<void> {
   let runs: Run[];
   try {
     runs = await bounded(
-      firsts.map((c) => () => runTestsIn(copy.root, [c.file], phraseFilter([c.filter]))),
+      firsts.map((c) => () => runTestsIn(copy.root, c.file, phraseFilter([c.filter]))),
     );
   } finally {
     await release(copy, new Map());
