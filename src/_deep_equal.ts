@@ -7,9 +7,11 @@
  *   keys (symbols too) with equal values;
  * - arrays compare element by element, a hole equal only to a hole;
  * - dates by time, regular expressions by source, flags and `lastIndex`, errors also by
- *   name and message, boxed primitives by value, typed arrays, `DataView`s and buffers by
- *   bytes;
- * - sets and maps by members, an object member matched by a deeply equal one.
+ *   name, message, cause and `errors`, URLs by `href`, boxed primitives by value, typed
+ *   arrays, `DataView`s and buffers by bytes;
+ * - sets and maps by members, an object member matched by a deeply equal one;
+ * - any other built-in object (a promise, a weak map) only to itself;
+ * - a cycle where both sides close it at the same depth.
  *
  * @module
  */
@@ -57,8 +59,15 @@ function boxed(value: object): { kind: string; inner: unknown } | undefined {
   }
 }
 
-/** Pairs being compared further up: a cycle compares equal where it closes. */
-type Seen = Map<object, Set<object>>;
+/**
+ * The objects on the path being compared, each side's with its depth on that path: a cycle
+ * compares equal only where both sides close it at the same depth (as `node:util` does).
+ */
+interface Seen {
+  a: Map<object, number>;
+  b: Map<object, number>;
+  depth: number;
+}
 
 /**
  * Whether `a` and `b` are strictly deeply equal.
@@ -75,7 +84,7 @@ type Seen = Map<object, Set<object>>;
  * @returns Whether they are equal.
  */
 export function deepEqual(a: unknown, b: unknown): boolean {
-  return inner(a, b, new Map());
+  return inner(a, b, { a: new Map(), b: new Map(), depth: 0 });
 }
 
 function inner(a: unknown, b: unknown, seen: Seen): boolean {
@@ -83,16 +92,44 @@ function inner(a: unknown, b: unknown, seen: Seen): boolean {
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
   if (TAG(a) !== TAG(b)) return false;
-  if (seen.get(a)?.has(b)) return true;
-  const pairs = seen.get(a) ?? new Set<object>();
-  seen.set(a, pairs);
-  pairs.add(b);
+  const atA = seen.a.get(a);
+  const atB = seen.b.get(b);
+  if (atA !== undefined && atB !== undefined) return atA === atB;
+  const depth = ++seen.depth;
+  seen.a.set(a, depth);
+  seen.b.set(b, depth);
   try {
     return sameKind(a, b, seen) && sameKeys(a, b, seen);
   } finally {
-    pairs.delete(b);
+    if (atA === undefined) seen.a.delete(a);
+    else seen.a.set(a, atA);
+    if (atB === undefined) seen.b.delete(b);
+    else seen.b.set(b, atB);
   }
 }
+
+/**
+ * The types compared by what they hold; an object of any other built-in type (one whose
+ * tag names its type: a promise, a weak map, `Headers`) equals only itself, since what it
+ * holds is not in its properties. A URL equals one of the same `href`.
+ */
+const COMPARED = new Set([
+  "[object Object]",
+  "[object Array]",
+  "[object Date]",
+  "[object RegExp]",
+  "[object Error]",
+  "[object Map]",
+  "[object Set]",
+  "[object ArrayBuffer]",
+  "[object SharedArrayBuffer]",
+  "[object DataView]",
+  "[object Number]",
+  "[object String]",
+  "[object Boolean]",
+  "[object BigInt]",
+  "[object Symbol]",
+]);
 
 /** What the type itself holds: elements, time, bytes, members. */
 function sameKind(a: object, b: object, seen: Seen): boolean {
@@ -115,7 +152,23 @@ function sameKind(a: object, b: object, seen: Seen): boolean {
   if (a instanceof Error || b instanceof Error) {
     if (!(a instanceof Error && b instanceof Error)) return false;
     if (a.message !== b.message || a.name !== b.name) return false;
+    for (const hidden of ["cause", "errors"] as const) {
+      const has = Object.hasOwn(a, hidden);
+      if (has !== Object.hasOwn(b, hidden)) return false;
+      if (
+        has &&
+        !inner(
+          (a as Error & Record<string, unknown>)[hidden],
+          (b as Error & Record<string, unknown>)[hidden],
+          seen,
+        )
+      ) return false;
+    }
   }
+  if (a instanceof URL || b instanceof URL) {
+    return a instanceof URL && b instanceof URL && a.href === b.href;
+  }
+  if (!ArrayBuffer.isView(a) && !COMPARED.has(TAG(a))) return false;
   if (ArrayBuffer.isView(a) || ArrayBuffer.isView(b)) {
     return ArrayBuffer.isView(a) && ArrayBuffer.isView(b) && sameBytes(bytesOf(a), bytesOf(b));
   }

@@ -1,6 +1,6 @@
 /**
  * The code examples of the API docs, as `deno test --doc` finds them: every fenced block
- * tagged `ts` (and not `ignore`) in a JSDoc comment of a TypeScript file, and the module
+ * tagged `ts`, `typescript` or `js` (and not `ignore`) in a JSDoc comment of a TypeScript file, and the module
  * that runs one the way `deno test --doc` does (the file's exports in scope, relative
  * imports resolved against the file).
  *
@@ -39,6 +39,9 @@ export async function tsFiles(root: string): Promise<string[]> {
   return out.sort();
 }
 
+/** The tags of a block that runs (the ones `deno check --doc-only` type-checks as code). */
+const RUN = new Set(["ts", "typescript", "js", "javascript", "mts", "cts", "mjs", "cjs"]);
+
 /** An import declaration at a line's start, through the `;` that ends it. */
 const IMPORT = /^import\s[\s\S]*?;[ \t]*$/gm;
 
@@ -69,7 +72,7 @@ export function examplesOf(root: string, file: string, text: string): Example[] 
     const content = line.replace(/^\s*\* ?/, "");
     const fence = /^```(\S*)(.*)$/.exec(content);
     if (block === undefined && fence) {
-      if (fence[1] === "ts" && !/\bignore\b/.test(fence[2]!)) block = { first: i + 1, body: [] };
+      if (RUN.has(fence[1]!) && !/\bignore\b/.test(fence[2]!)) block = { first: i + 1, body: [] };
       else if (fence[1] !== "") block = { first: -1, body: [] }; // another language: skipped
       continue;
     }

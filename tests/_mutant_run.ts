@@ -11,8 +11,10 @@
  * `Deno.test(name, options, fn)`, `Deno.test({ name, fn, ignore, sanitize… })`, a named
  * function, and `t.step(name, fn)` or `t.step({ name, fn, ignore })`, nested. Anything else
  * (`only`, `permissions`, `Deno.bench`, hooks but `Deno.test.afterAll`), like a module that
- * does not load, ends the run with exit code 3 and a line saying so,
- * never with a test's failure: a mutant counts as killed only by its test failing.
+ * does not load, ends the run with exit code 3 and a line saying so, never with a test's
+ * failure: a mutant counts as killed only by its test failing. A rejection no one handles
+ * ends the run as Deno ends any program, naming no test (`deno test` names none either:
+ * it reports the module's "uncaught error").
  *
  * It prints what `deno test` prints and `tests/_mutation.ts` reads: `<name> ... ok` and
  * `<name> ... FAILED` lines, an ` ERRORS ` section, a ` FAILURES ` section of
@@ -101,11 +103,6 @@ function readDefinition(args: unknown[], file: string): Registered {
   };
 }
 
-/** Errors of the test running now that no one awaited (as `deno test` fails that test). */
-let stray: unknown[] = [];
-/** Whether a test runs now. */
-let running = false;
-
 function elapsed(since: number): string {
   return `(${Math.round(performance.now() - since)}ms)`;
 }
@@ -186,11 +183,6 @@ async function main(file: string, filter: string | undefined, failFast: boolean)
   deno.bench = () => {
     throw new Unsupported("Deno.bench");
   };
-  globalThis.addEventListener("unhandledrejection", (event) => {
-    if (!running) return; // outside a test it ends the run, as it would any program
-    event.preventDefault();
-    stray.push(event.reason);
-  });
   await import(toFileUrl(file));
   const pattern = filter?.startsWith("/") && filter.endsWith("/") && filter.length > 1
     ? new RegExp(filter.slice(1, -1))
@@ -207,14 +199,9 @@ async function main(file: string, filter: string | undefined, failFast: boolean)
       console.log(`${test.name} ... ignored (0ms)`);
       continue;
     }
-    stray = [];
-    running = true;
     const start = performance.now();
     console.log(`${test.name} ...`);
     const errors = await runBody(test.name, test.fn, undefined, toFileUrl(file), 0);
-    await new Promise((resolve) => setTimeout(resolve, 0)); // a rejection nobody awaited
-    running = false;
-    errors.push(...stray);
     console.log(`${test.name} ... ${errors.length === 0 ? "ok" : "FAILED"} ${elapsed(start)}`);
     if (errors.length === 0) passed++;
     else {

@@ -93,6 +93,39 @@ function edgeCases(): Array<[unknown, unknown]> {
     [Object("ab"), Object("ab")],
     [Object(1n), 1n],
     [() => 1, () => 1],
+    [new Error("x", { cause: 1 }), new Error("x", { cause: 2 })],
+    [new Error("x", { cause: 1 }), new Error("x", { cause: 1 })],
+    [new Error("x", { cause: 1 }), new Error("x")],
+    [new AggregateError([1], "m"), new AggregateError([2], "m")],
+    [new AggregateError([1], "m"), new AggregateError([1], "m")],
+    [new WeakMap(), new WeakMap()],
+    [new WeakSet(), new WeakSet()],
+    [Promise.resolve(1), Promise.resolve(1)],
+    [new URL("http://a/"), new URL("http://a/")],
+    [new URL("http://a/"), new URL("http://b/")],
+    [new Headers({ a: "1" }), new Headers({ a: "2" })],
+    ...cycles(),
+  ];
+}
+
+/** Cycles closed at the same depth on both sides, and at different depths. */
+function cycles(): Array<[unknown, unknown]> {
+  const self = () => {
+    const o: Record<string, unknown> = {};
+    o.x = o;
+    return o;
+  };
+  const deeper = () => {
+    const o: Record<string, unknown> = {};
+    o.x = { x: o };
+    return o;
+  };
+  return [
+    [self(), self()],
+    [self(), deeper()],
+    [deeper(), deeper()],
+    [[self()], [[deeper()]]],
+    [new Map([["k", self()]]), new Map([["k", deeper()]])],
   ];
 }
 

@@ -51,14 +51,17 @@ Deno.test("doc examples: a ts block runs with the documented module's exports in
     " * ```ts ignore",
     " * broken(",
     " * ```",
-    " * ```js",
-    " * also();",
+    " * ```sh",
+    " * also",
+    " * ```",
+    " * ```typescript",
+    " * exported;",
     " * ```",
     " */",
     "export const exported = 1;",
   ].join("\n");
   const found = examplesOf("/repo", "/repo/src/x.ts", text);
-  assertEquals(found.map((e) => e.name), ["src/x.ts#2-7.ts"]);
+  assertEquals(found.map((e) => e.name), ["src/x.ts#2-7.ts", "src/x.ts#13-16.ts"]);
   const module = moduleOf("/repo/src/x.ts", found[0]!.body, ["exported", "helper", "assertOk"]);
   assertOk(module.includes('import { helper as mine } from "file:///repo/src/lib.ts";'), module);
   assertOk(module.includes('await import("file:///repo/src/other.ts")'), module);

@@ -3,7 +3,7 @@
  * whether a mutant was killed by its guard's test. The runner that runs a mutant's tests
  * (`tests/_mutant_run.ts`) must report them as `deno test` does.
  */
-import { assertEquals, assertExcludes, assertIncludes } from "../src/_assert.ts";
+import { assertEquals, assertExcludes, assertIncludes, assertOk } from "../src/_assert.ts";
 import { join } from "../src/_path.ts";
 import { ROOT, run, tempDir } from "./_helpers.ts";
 import { failedTests, phraseFilter } from "./_mutation.ts";
@@ -50,7 +50,6 @@ Deno.test("delta steps", async (t) => {
   await t.step("s1", () => { throw new Error("x"); });
   await t.step({ name: "s2", fn: async (u) => { await u.step("inner", () => {}); } });
 });
-Deno.test("epsilon stray", () => { Promise.reject(new Error("stray")); });
 `;
 
 async function runner(source: string, ...args: string[]) {
@@ -68,11 +67,11 @@ async function runner(source: string, ...args: string[]) {
   ], { env: { NO_COLOR: "1" } });
 }
 
-Deno.test("mutant runner: failed tests, failed steps and stray rejections are named as deno test names them", async () => {
+Deno.test("mutant runner: failed tests and failed steps are named as deno test names them", async () => {
   const all = await runner(SHAPES);
   assertEquals(all.code, 1, all.stderr);
-  assertEquals(failedTests(all.stdout), ["beta fails", "delta steps", "epsilon stray"]);
-  assertIncludes(all.stdout, "FAILED | 1 passed | 3 failed");
+  assertEquals(failedTests(all.stdout), ["beta fails", "delta steps"]);
+  assertIncludes(all.stdout, "FAILED | 1 passed | 2 failed");
   assertIncludes(all.stdout, "gamma ignored ... ignored");
   assertIncludes(all.stdout, "    inner ... ok");
 
@@ -99,4 +98,31 @@ Deno.test("mutant runner: a module that does not load, or an API it lacks, is no
     assertEquals(failedTests(r.stdout), []);
     assertIncludes(r.stderr, "mutant runner: ");
   }
+});
+
+Deno.test("mutant runner: a rejection no one handles fails the run but names no test, as deno test names none; one a test handles is no failure", async () => {
+  const stray = await runner(`
+Deno.test("alpha waits", async () => { await new Promise((r) => setTimeout(r, 30)); });
+Deno.test("beta rejects", async () => {
+  Promise.reject(new Error("stray"));
+  await new Promise((r) => setTimeout(r, 30));
+});
+new Promise((_, reject) => setTimeout(() => reject(new Error("early")), 5));
+`);
+  assertOk(stray.code !== 0, stray.stdout);
+  assertEquals(failedTests(stray.stdout), []);
+  const handled = await runner(`
+Deno.test("gamma handles", async () => {
+  const h = (e: PromiseRejectionEvent) => e.preventDefault();
+  addEventListener("unhandledrejection", h);
+  Promise.reject(new Error("x"));
+  await new Promise((r) => setTimeout(r, 10));
+  removeEventListener("unhandledrejection", h);
+});
+`);
+  assertEquals(
+    [handled.code, failedTests(handled.stdout)],
+    [0, []],
+    handled.stdout + handled.stderr,
+  );
 });
