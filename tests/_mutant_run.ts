@@ -148,6 +148,7 @@ async function runBody(
         `${indent}${stepName} ... ${inner.length === 0 ? "ok" : "FAILED"} ${elapsed(start)}`,
       );
       failures.push(...inner);
+      if (inner.length > 0 && stopAtFailedStep) throw new StepFailed();
       return inner.length === 0;
     },
   };
@@ -155,20 +156,30 @@ async function runBody(
     await fn(context);
   } catch (error) {
     if (error instanceof Unsupported) throw error;
-    failures.push(error);
+    if (!(error instanceof StepFailed)) failures.push(error);
   }
   return failures;
 }
+
+/**
+ * Thrown by `t.step` after a failed step when the run stops at its first failure: the test
+ * has failed already (a failed step fails its test), so its remaining steps need not run.
+ */
+class StepFailed extends Error {}
+
+/** Whether a failed step ends its test at once (`--fail-fast`). */
+let stopAtFailedStep = false;
 
 /**
  * Import `file` with `Deno.test` recording, run the tests whose names `filter` matches.
  *
  * @param file The test file.
  * @param filter A name phrase, or `/regexp/`.
- * @param failFast Stop at the first failed test.
+ * @param failFast Stop at the first failed test, and a test at its first failed step.
  * @returns The exit code.
  */
 async function main(file: string, filter: string | undefined, failFast: boolean): Promise<number> {
+  stopAtFailedStep = failFast;
   const registered: Registered[] = [];
   const afterAll: Array<() => unknown> = [];
   const test = (...args: unknown[]) => registered.push(readDefinition(args, file));

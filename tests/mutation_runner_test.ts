@@ -82,6 +82,12 @@ Deno.test("mutant runner: failed tests and failed steps are named as deno test n
   const fast = await runner(SHAPES, "--fail-fast");
   assertEquals(failedTests(fast.stdout), ["beta fails"]);
   assertExcludes(fast.stdout, "delta steps ...");
+
+  // With --fail-fast a failed step ends its test (which has failed): s2 never runs.
+  const steps = await runner(SHAPES, "--fail-fast", "--filter", "/^delta/");
+  assertEquals([steps.code, failedTests(steps.stdout)], [1, ["delta steps"]]);
+  assertIncludes(steps.stdout, "  s1 ... FAILED");
+  assertExcludes(steps.stdout, "s2 ...");
 });
 
 Deno.test("mutant runner: a module that does not load, or an API it lacks, is no test's failure", async () => {
