@@ -6,6 +6,7 @@
  * CPU each time: the mutation tests start some 380 runs.
  *
  * `deno run --allow-all --no-check tests/_mutant_run.ts <test file> [--filter F] [--fail-fast]`
+ * (`--fail-fast`: stop at the first failed test, and end a test at its first failed step).
  *
  * What it supports of `Deno.test` is what the suite uses: `Deno.test(name, fn)`,
  * `Deno.test(name, options, fn)`, `Deno.test({ name, fn, ignore, sanitize… })`, a named
