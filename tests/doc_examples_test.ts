@@ -3,8 +3,9 @@
  * or `tests/`) runs, one test each, named as `deno test --doc` names it; and the code and
  * the examples type-check, as `deno task check` checks them (the suite runs with
  * `--no-check`).
- * They run here, in one test module, rather than under `deno test --doc`, which makes a
- * test worker for each example: about 60 ms of CPU each, some 230 times a run.
+ *
+ * The examples run here, in one test module, rather than under `deno test --doc`, which
+ * makes a test worker for each: about 60 ms of CPU each, some 230 times a run.
  *
  * @module
  */
